@@ -1,0 +1,110 @@
+"""The composition root: builds every service from Settings, lazily, once.
+
+Activities, HTTP handlers, devhost and tests all ask ``services()`` for what
+they need. Nothing is built at import time (the Functions worker imports every
+module while indexing); each adapter is built on first use and cached for the
+life of the worker. Tests and devhost call ``configure(Settings(...))`` first.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import cached_property
+
+from shared.config import Settings
+from shared.fetch.base import Fetcher, SchemeFetcher
+from shared.reasoning.base import Reasoner
+from shared.search.base import SearchProvider
+from shared.stores.base import MemoryStore, SessionStore
+
+
+class Services:
+    """Lazily built adapters for one Settings."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._lock = threading.RLock()
+
+    @cached_property
+    def sessions(self) -> SessionStore:
+        with self._lock:
+            if self.settings.use_cosmos:
+                from shared.stores.cosmos import CosmosSessionStore
+
+                return CosmosSessionStore(self.settings)
+            from shared.stores.sqlite import SqliteSessionStore
+
+            return SqliteSessionStore(self.settings.data_dir / "sessions.sqlite3")
+
+    @cached_property
+    def memory(self) -> MemoryStore:
+        with self._lock:
+            if self.settings.use_blob:
+                from shared.stores.blob import BlobMemoryStore
+
+                return BlobMemoryStore(self.settings)
+            from shared.stores.filesystem import FilesystemMemoryStore
+
+            return FilesystemMemoryStore(self.settings.data_dir / "memory")
+
+    @cached_property
+    def corpus(self):
+        with self._lock:
+            from shared.search.local import LocalCorpusSearch
+
+            return LocalCorpusSearch(self.settings)
+
+    @cached_property
+    def search(self) -> SearchProvider:
+        with self._lock:
+            from shared.search.providers import build_search
+
+            return build_search(self.settings, corpus_factory=lambda: self.corpus)
+
+    @cached_property
+    def fetcher(self) -> Fetcher:
+        with self._lock:
+            from shared.fetch.http import HttpFetcher
+
+            http = HttpFetcher(self.settings)
+            return SchemeFetcher({"http": http, "https": http, "corpus": self.corpus})
+
+    @cached_property
+    def reasoner(self) -> Reasoner:
+        with self._lock:
+            if self.settings.effective_reasoner == "llm":
+                from shared.reasoning.llm import LLMReasoner
+
+                return LLMReasoner(self.settings)
+            from shared.reasoning.offline import OfflineReasoner
+
+            return OfflineReasoner(self.settings, corpus=self.corpus)
+
+    @cached_property
+    def webhooks(self):
+        with self._lock:
+            from shared.webhooks import WebhookSender
+
+            return WebhookSender(self.settings)
+
+
+_services: Services | None = None
+_guard = threading.Lock()
+
+
+def configure(settings: Settings | None = None) -> Services:
+    """Replace the process-wide services (devhost start-up, tests)."""
+    global _services
+    with _guard:
+        _services = Services(settings or Settings())
+        return _services
+
+
+def services() -> Services:
+    """The process-wide services, built from the environment on first use."""
+    global _services
+    if _services is None:
+        with _guard:
+            if _services is None:
+                _services = Services(Settings())
+    return _services

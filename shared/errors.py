@@ -1,0 +1,73 @@
+"""One small error hierarchy for the whole service.
+
+::
+
+    ResearchError
+    ├── TransientError        retry may help (429, 5xx, timeouts, ETag races)
+    ├── PermanentError        retrying will not help (4xx from a provider, refused URL)
+    │   ├── FetchRefused      the SSRF guard or a policy refused a URL
+    │   └── StructuredOutputError   the model never produced valid JSON for a schema
+    ├── ConfigurationError    a setting is missing or contradictory
+    ├── NotFoundError         unknown session / memory file            -> HTTP 404
+    ├── ConflictError         state does not allow the operation       -> HTTP 409
+    │   └── ActiveSessionConflict   another deep research is active in the chat
+    └── InvalidInputError     a client sent something we cannot accept -> HTTP 422
+
+Adapters translate their SDK's exceptions into these once, at the boundary,
+with ``raise ... from exc``. Nothing matches on message text.
+"""
+
+from __future__ import annotations
+
+
+class ResearchError(Exception):
+    """Base of every error this service raises on purpose."""
+
+
+class TransientError(ResearchError):
+    """A failure that a later attempt may not hit."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class PermanentError(ResearchError):
+    """A failure that repeating the same call will reproduce."""
+
+
+class FetchRefused(PermanentError):
+    """A URL was refused before any byte was sent (scheme, port, private address)."""
+
+
+class StructuredOutputError(PermanentError):
+    """The model's replies never validated against the requested schema."""
+
+
+class ConfigurationError(ResearchError):
+    """Settings are missing or inconsistent; the message names the variable."""
+
+
+class NotFoundError(ResearchError):
+    """The thing asked for does not exist."""
+
+
+class ConflictError(ResearchError):
+    """The current state does not allow the operation."""
+
+
+class ActiveSessionConflict(ConflictError):
+    """A deep research session is already active in this chat."""
+
+    def __init__(self, chat_id: str, active_session_id: str | None = None) -> None:
+        super().__init__(f"chat {chat_id!r} already has an active deep research session")
+        self.chat_id = chat_id
+        self.active_session_id = active_session_id
+
+
+class InvalidInputError(ResearchError):
+    """Client input is well-formed JSON but not acceptable."""
+
+    def __init__(self, message: str, details: list[dict] | None = None) -> None:
+        super().__init__(message)
+        self.details = details or []

@@ -1,0 +1,127 @@
+"""The two storage ports: SessionStore (documents) and MemoryStore (files).
+
+SessionStore adapters: ``sqlite.py`` (embedded) and ``cosmos.py``.
+MemoryStore adapters: ``filesystem.py`` (embedded) and ``blob.py``.
+Both adapters of a port pass the same contract suite in ``tests/contract``.
+
+SessionStore guarantees:
+- ``create`` of a ``deep_research`` session is atomic with respect to the
+  "one active deep research per chat" rule: a concurrent second create
+  raises ``ActiveSessionConflict`` (a conditional insert, not read-then-write);
+- ``update`` is optimistic (version / ETag): a lost race reloads, re-applies
+  the mutation and retries a bounded number of times, so no write is lost;
+- moving a session to a terminal status frees the chat's active slot.
+
+MemoryStore guarantees:
+- names are ``{session_id}/{relative path}``; ids and paths are validated and
+  nothing can escape the session folder (``InvalidInputError`` otherwise);
+- writes overwrite (idempotent when an activity runs twice);
+- ``append`` takes an ``entry_id``: the same entry appended twice is stored once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from shared.errors import InvalidInputError
+from shared.models import ChatMessage, SessionRecord, SessionStatus
+
+SESSION_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,127}$")
+_SEGMENT_RE = re.compile(r"^[^/\\\x00]{1,200}$")
+
+
+def validate_session_id(session_id: str) -> str:
+    if not isinstance(session_id, str) or not SESSION_ID_RE.match(session_id):
+        raise InvalidInputError(f"invalid session id: {session_id!r}")
+    return session_id
+
+
+def validate_relative_name(name: str) -> str:
+    """A relative file name inside a session folder: no absolute paths, no ``..``."""
+    if not isinstance(name, str) or not name or name.startswith(("/", "\\")):
+        raise InvalidInputError(f"invalid memory file name: {name!r}")
+    parts = name.split("/")
+    for part in parts:
+        if part in ("", ".", "..") or not _SEGMENT_RE.match(part):
+            raise InvalidInputError(f"invalid memory file name: {name!r}")
+    return name
+
+
+def entry_marker(entry_id: str) -> str:
+    """The marker that makes ``append`` idempotent; invisible in rendered Markdown."""
+    return f"<!-- entry:{entry_id} -->"
+
+
+@runtime_checkable
+class SessionStore(Protocol):
+    kind: str
+
+    def create(self, record: SessionRecord) -> SessionRecord:
+        """Insert; ``ConflictError`` if the id exists, ``ActiveSessionConflict`` as above."""
+        ...
+
+    def get(self, session_id: str) -> SessionRecord:
+        """``NotFoundError`` if unknown."""
+        ...
+
+    def update(
+        self, session_id: str, mutate: Callable[[SessionRecord], None]
+    ) -> SessionRecord:
+        """Apply ``mutate`` to the latest version and save it with optimistic concurrency."""
+        ...
+
+    def active_deep_research(self, chat_id: str) -> SessionRecord | None: ...
+
+    def supersede_active(self, chat_id: str, except_id: str | None = None) -> list[SessionRecord]:
+        """Mark the chat's non-terminal sessions superseded; returns them (for termination)."""
+        ...
+
+    def list_by_chat(self, chat_id: str, limit: int = 50) -> list[SessionRecord]:
+        """Newest first."""
+        ...
+
+    def append_message(self, chat_id: str, message: ChatMessage) -> None: ...
+
+    def history(self, chat_id: str, limit: int) -> list[ChatMessage]:
+        """The last ``limit`` messages, oldest first."""
+        ...
+
+    def ping(self) -> None:
+        """Raise if the store does not answer (for ``/api/health``)."""
+        ...
+
+
+@runtime_checkable
+class MemoryStore(Protocol):
+    kind: str
+
+    def write(self, session_id: str, name: str, data: str | bytes, content_type: str) -> str:
+        """Overwrite; returns the reference ``{session_id}/{name}``."""
+        ...
+
+    def read(self, session_id: str, name: str) -> bytes:
+        """``NotFoundError`` if missing."""
+        ...
+
+    def read_text(self, session_id: str, name: str) -> str: ...
+
+    def exists(self, session_id: str, name: str) -> bool: ...
+
+    def append(self, session_id: str, name: str, entry_id: str, text: str) -> None:
+        """Append ``text`` once per ``entry_id`` (creates the file if missing)."""
+        ...
+
+    def list(self, session_id: str) -> list[str]:
+        """Relative names under the session folder, sorted."""
+        ...
+
+    def ping(self) -> None: ...
+
+
+ACTIVE_STATUSES = (
+    SessionStatus.active,
+    SessionStatus.waiting_clarification,
+    SessionStatus.researching,
+)
