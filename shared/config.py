@@ -147,7 +147,18 @@ class Settings(BaseSettings):
     pdf_font_path: Path | None = None
     public_base_url: str | None = None
 
-    @field_validator("search_provider", "reasoner", mode="before")
+    # An app setting cannot be null: Core Tools and Azure pass "unset" as an empty
+    # string, which would otherwise fail int parsing or become Path(".").
+    @field_validator(
+        "search_provider",
+        "reasoner",
+        "max_tokens_per_session",
+        "max_cost_per_session_usd",
+        "local_corpus_path",
+        "source_tiers_file",
+        "pdf_font_path",
+        mode="before",
+    )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

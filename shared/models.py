@@ -382,3 +382,4 @@ class StartInput(BaseModel):
     caps: Caps
     history: list[ChatMessage] = Field(default_factory=list)
     callback_url: str | None = None
+    as_phase: bool = False  # deep search run inside a deep research: no completion, no webhook

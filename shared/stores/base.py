@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
 from shared.errors import InvalidInputError
@@ -52,6 +53,36 @@ def validate_relative_name(name: str) -> str:
 def entry_marker(entry_id: str) -> str:
     """The marker that makes ``append`` idempotent; invisible in rendered Markdown."""
     return f"<!-- entry:{entry_id} -->"
+
+
+def with_entry(existing: str, entry_id: str, text: str) -> str | None:
+    """``existing`` with the entry appended, or ``None`` when it is already there.
+
+    Shared by every MemoryStore adapter so an appended file reads the same in
+    Blob storage and on disk: the marker line, then the text, newline-terminated.
+    """
+    marker = entry_marker(entry_id)
+    if marker in existing:
+        return None
+    separator = "" if not existing or existing.endswith("\n") else "\n"
+    body = text if text.endswith("\n") else text + "\n"
+    return f"{existing}{separator}{marker}\n{body}"
+
+
+def mutated_copy(current: SessionRecord, mutate: Callable[[SessionRecord], None]) -> SessionRecord:
+    """``mutate`` applied to a deep copy, re-validated, for an optimistic ``update``.
+
+    The id and chat (the partition) may not change. ``updated_at`` becomes now
+    unless the mutation set it. The mutation may run several times (on a lost
+    race), so it must be a pure edit of the record it is given.
+    """
+    draft = current.model_copy(deep=True)
+    mutate(draft)
+    if draft.id != current.id or draft.chat_id != current.chat_id:
+        raise InvalidInputError("an update may not change a session's id or chat_id")
+    if draft.updated_at == current.updated_at:
+        draft.updated_at = datetime.now(UTC)
+    return SessionRecord.model_validate(draft.model_dump())
 
 
 @runtime_checkable

@@ -1,0 +1,65 @@
+"""Activities of the deep research mode (thin: decode, call shared/research, dump)."""
+
+from __future__ import annotations
+
+import azure.durable_functions as df
+
+from activities.common import run_step
+from shared.payloads import (
+    CompressIn,
+    ContextIn,
+    PdfIn,
+    PlanResearchIn,
+    ReportIn,
+    ResearcherIn,
+    SpawnAgentsIn,
+    SupervisorIn,
+)
+from shared.research import compress, final_report, phases, researcher, supervisor
+
+bp = df.Blueprint()
+
+
+@bp.activity_trigger(input_name="payload")
+def clarify(payload: dict) -> dict:
+    return run_step(payload, ContextIn, phases.clarify)
+
+
+@bp.activity_trigger(input_name="payload")
+def plan_research(payload: dict) -> dict:
+    return run_step(payload, PlanResearchIn, phases.plan_research)
+
+
+@bp.activity_trigger(input_name="payload")
+def spawn_agents(payload: dict) -> dict:
+    return run_step(payload, SpawnAgentsIn, phases.spawn_agents)
+
+
+@bp.activity_trigger(input_name="payload")
+def run_researcher(payload: dict) -> dict:
+    return run_step(payload, ResearcherIn, researcher.run_researcher)
+
+
+@bp.activity_trigger(input_name="payload")
+def supervisor_review(payload: dict) -> dict:
+    return run_step(payload, SupervisorIn, supervisor.supervisor_review)
+
+
+@bp.activity_trigger(input_name="payload")
+def compress_findings(payload: dict) -> dict:
+    return run_step(payload, CompressIn, compress.compress_findings)
+
+
+@bp.activity_trigger(input_name="payload")
+def generate_final_report(payload: dict) -> dict:
+    return run_step(payload, ReportIn, final_report.generate_final_report)
+
+
+@bp.activity_trigger(input_name="payload")
+def critique_report(payload: dict) -> dict:
+    return run_step(payload, ContextIn, final_report.critique_report)
+
+
+@bp.activity_trigger(input_name="payload")
+def render_pdf(payload: dict) -> dict:
+    return run_step(payload, PdfIn, final_report.render_report_pdf)

@@ -1,0 +1,82 @@
+"""Errors at the HTTP edge: one JSON shape, one mapping from our error hierarchy.
+
+    {"error": {"code": "...", "message": "...", "details": [...]}}
+
+400 malformed JSON · 413 body over 64 KB · 422 validation · 404 unknown ·
+409 conflict. A client mistake never becomes a 5xx.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections.abc import Awaitable, Callable
+
+import azure.functions as func
+from pydantic import ValidationError
+
+from shared.errors import ConflictError, InvalidInputError, NotFoundError
+
+log = logging.getLogger(__name__)
+MAX_BODY_BYTES = 64 * 1024
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, code: str, message: str, details: list | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.details = status, code, details or []
+
+
+def error_response(status: int, code: str, message: str, details: list | None = None):
+    body = {"error": {"code": code, "message": message, "details": details or []}}
+    return func.HttpResponse(json.dumps(body), status_code=status, mimetype="application/json")
+
+
+def json_response(body: object, status: int = 200, headers: dict | None = None):
+    return func.HttpResponse(json.dumps(body, default=str), status_code=status,
+                             mimetype="application/json", headers=headers)  # fmt: skip
+
+
+def read_json(req: func.HttpRequest) -> dict:
+    """The request body as a JSON object, or an HttpError (413 / 400)."""
+    body = req.get_body() or b""
+    if len(body) > MAX_BODY_BYTES:
+        raise HttpError(413, "payload_too_large", f"request body is over {MAX_BODY_BYTES} bytes")
+    try:
+        data = json.loads(body or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise HttpError(400, "malformed_json", f"request body is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise HttpError(400, "malformed_json", "request body must be a JSON object")
+    return data
+
+
+def _details(exc: ValidationError) -> list[dict]:
+    return [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+
+
+def handled(fn: Callable[..., Awaitable[func.HttpResponse]]):
+    """Map our errors to HTTP; anything unexpected is a logged 500 without internals."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args, **kwargs) -> func.HttpResponse:
+        try:
+            return await fn(*args, **kwargs)
+        except HttpError as exc:
+            return error_response(exc.status, exc.code, str(exc), exc.details)
+        except ValidationError as exc:
+            fields = ", ".join(".".join(str(p) for p in e["loc"]) for e in exc.errors())
+            return error_response(422, "validation_error", f"invalid fields: {fields}",
+                                  _details(exc))  # fmt: skip
+        except InvalidInputError as exc:
+            return error_response(422, "validation_error", str(exc), exc.details)
+        except NotFoundError as exc:
+            return error_response(404, "not_found", str(exc))
+        except ConflictError as exc:
+            return error_response(409, "conflict", str(exc))
+        except Exception:
+            log.exception("unhandled error in %s", fn.__name__)
+            return error_response(500, "internal_error", "internal error; see the server log")
+
+    return wrapper

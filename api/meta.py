@@ -1,0 +1,58 @@
+"""Health, a chat's sessions, and the OpenAPI document."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import azure.durable_functions as df
+import azure.functions as func
+
+from api.errors import HttpError, handled, json_response
+from api.views import session_view
+from shared.bootstrap import services
+from shared.stores.base import SESSION_ID_RE
+
+bp = df.Blueprint()
+OPENAPI_FILE = Path(__file__).with_name("openapi.json")
+
+
+@bp.route(route="health", methods=["GET"])
+@handled
+async def health(req: func.HttpRequest) -> func.HttpResponse:
+    svc = services()
+    checks = {}
+    for name, store in (("sessions", svc.sessions), ("memory", svc.memory)):
+        try:
+            await asyncio.to_thread(store.ping)
+            checks[name] = {"kind": store.kind, "ok": True}
+        except Exception as exc:
+            checks[name] = {"kind": store.kind, "ok": False, "error": type(exc).__name__}
+    healthy = all(c["ok"] for c in checks.values())
+    body = {
+        "status": "ok" if healthy else "degraded",
+        "reasoner": svc.settings.effective_reasoner,
+        "search_providers": svc.settings.effective_search_providers,
+        "stores": checks,
+    }
+    return json_response(body, status=200 if healthy else 503)
+
+
+@bp.route(route="chats/{chat_id}/sessions", methods=["GET"])
+@handled
+async def chat_sessions(req: func.HttpRequest) -> func.HttpResponse:
+    chat_id = req.route_params.get("chat_id", "")
+    if not SESSION_ID_RE.match(chat_id):
+        raise HttpError(422, "validation_error", f"invalid chat id {chat_id!r}")
+    svc = services()
+    records = await asyncio.to_thread(svc.sessions.list_by_chat, chat_id)
+    return json_response({"chat_id": chat_id,
+                          "sessions": [session_view(svc, r) for r in records]})  # fmt: skip
+
+
+@bp.route(route="openapi.json", methods=["GET"])
+@handled
+async def openapi(req: func.HttpRequest) -> func.HttpResponse:
+    document = json.loads(OPENAPI_FILE.read_text(encoding="utf-8"))
+    return json_response(document)

@@ -1,0 +1,109 @@
+"""Reports (Markdown, JSON, PDF) and the live progress stream (SSE).
+
+The stream is Server-Sent Events served as long-polling responses: a response
+ends as soon as the session changed (or after ~25 s with a keep-alive
+comment), and EventSource reconnects with ``Last-Event-ID``. Event ids encode
+the state the client has seen, so a reconnect resumes without repeats. This
+works with plain ``HttpResponse`` both in devhost and on Flex Consumption.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import azure.durable_functions as df
+import azure.functions as func
+
+from api.errors import HttpError, handled
+from api.research import _session_id
+from api.views import current_view
+from shared.bootstrap import services
+from shared.errors import NotFoundError
+from shared.models import Mode
+
+bp = df.Blueprint()
+FORMATS = {"md": ("text/markdown", "md"), "json": ("application/json", "json")}
+STREAM_SECONDS = 25.0
+POLL_SECONDS = 0.5
+
+
+@bp.route(route="research/{session_id}/report", methods=["GET"])
+@handled
+async def research_report(req: func.HttpRequest) -> func.HttpResponse:
+    session_id = _session_id(req)
+    fmt = req.params.get("format", "md")
+    if fmt not in FORMATS:
+        raise HttpError(422, "validation_error", "format must be 'md' or 'json'",
+                        [{"loc": ["query", "format"], "msg": "expected md or json"}])  # fmt: skip
+    svc = services()
+    record = await asyncio.to_thread(svc.sessions.get, session_id)
+    stem = "report" if record.mode == Mode.deep_research else "answer"
+    if not record.status.is_terminal and stem == "answer":
+        raise NotFoundError(f"the answer of session {session_id} is not ready yet")
+    mimetype, ext = FORMATS[fmt]
+    data = await _read(svc, session_id, f"{stem}.{ext}", "report")
+    return func.HttpResponse(data, status_code=200, mimetype=mimetype, charset="utf-8")
+
+
+@bp.route(route="research/{session_id}/report.pdf", methods=["GET"])
+@handled
+async def research_report_pdf(req: func.HttpRequest) -> func.HttpResponse:
+    session_id = _session_id(req)
+    svc = services()
+    await asyncio.to_thread(svc.sessions.get, session_id)
+    data = await _read(svc, session_id, "report.pdf", "PDF report")
+    headers = {"Content-Disposition": f'attachment; filename="research-{session_id}.pdf"'}
+    return func.HttpResponse(data, status_code=200, mimetype="application/pdf", headers=headers)
+
+
+@bp.route(route="research/{session_id}/events", methods=["GET"])
+@bp.durable_client_input(client_name="client")
+@handled
+async def research_events(req: func.HttpRequest, client) -> func.HttpResponse:
+    session_id = _session_id(req)
+    svc = services()
+    last = req.headers.get("Last-Event-ID") or req.params.get("last_event_id")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + STREAM_SECONDS
+    while True:
+        record, view = await current_view(svc, client, session_id)
+        event_id = state_id(view)
+        if event_id != last:
+            body = f"retry: 500\nid: {event_id}\nevent: {event_name(view, last)}\n" \
+                   f"data: {json.dumps(view, default=str)}\n\n"  # fmt: skip
+            break
+        if record.status.is_terminal or loop.time() >= deadline:
+            body = "retry: 500\n: no change\n\n"
+            break
+        await asyncio.sleep(POLL_SECONDS)
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return func.HttpResponse(body, status_code=200, mimetype="text/event-stream", headers=headers)
+
+
+def state_id(view: dict) -> str:
+    p = view["progress"]
+    todos = sum(a.get("done", 0) for a in p["agents"])
+    return ".".join(str(x) for x in (view["status"], view["phase"], p["findings"], p["sources"],
+                                     p["supervisor_calls"], todos, len(p["agents"])))  # fmt: skip
+
+
+def event_name(view: dict, last: str | None) -> str:
+    status = view["status"]
+    if status in ("completed", "failed", "cancelled", "superseded"):
+        return status
+    if status == "waiting_clarification":
+        return "clarification_requested"
+    previous = (last or "").split(".")
+    if len(previous) < 4 or previous[1] != view["phase"]:
+        return "phase"
+    if previous[2] != str(view["progress"]["findings"]):
+        return "finding"
+    return "progress"
+
+
+async def _read(svc, session_id: str, name: str, what: str) -> bytes:
+    try:
+        return await asyncio.to_thread(svc.memory.read, session_id, name)
+    except NotFoundError as exc:
+        raise NotFoundError(f"the {what} of session {session_id} does not exist yet") from exc

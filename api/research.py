@@ -1,0 +1,171 @@
+"""The research API: start, status, clarification, cancel.
+
+Every route is ``AuthLevel.FUNCTION`` in Azure (the DFApp default). Handlers
+validate, touch the session store (in a thread: store SDKs are synchronous)
+and talk to Durable only through the real ``DurableOrchestrationClient``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from datetime import UTC, datetime
+
+import azure.durable_functions as df
+import azure.functions as func
+
+from api.errors import handled, json_response, read_json
+from api.schemas import ClarificationReply, ResearchRequest
+from api.views import current_view, session_view
+from shared import names
+from shared.bootstrap import services
+from shared.config import Settings
+from shared.errors import ConflictError, NotFoundError
+from shared.language import detect_language
+from shared.models import Mode, SessionRecord, SessionStatus, StartInput
+from shared.payloads import NotifyIn
+from shared.stores.base import validate_session_id
+from shared.webhooks import validate_callback_url
+
+bp = df.Blueprint()
+log = logging.getLogger(__name__)
+POLL_SECONDS = 0.2
+
+
+@bp.route(route="research", methods=["POST"])
+@bp.durable_client_input(client_name="client")
+@handled
+async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
+    body = ResearchRequest.model_validate(read_json(req))
+    svc = services()
+    if body.callback_url:
+        allowed = Settings.split_list(svc.settings.webhook_allowed_hosts)
+        await asyncio.to_thread(validate_callback_url, body.callback_url, allowed)
+    session_id = uuid.uuid4().hex
+    chat_id = body.chat_id or session_id
+    now = datetime.now(UTC)
+    record = SessionRecord(
+        id=session_id, chat_id=chat_id, original_query=body.query, mode=body.mode,
+        instance_id=session_id, language=detect_language(body.query),
+        callback_url=body.callback_url, options=body.options, created_at=now, updated_at=now,
+    )  # fmt: skip
+    history = []
+    if body.mode != Mode.deep_research:
+        history = await asyncio.to_thread(svc.sessions.history, chat_id,
+                                          svc.settings.chat_history_limit)  # fmt: skip
+        await _supersede(svc, client, chat_id)
+    await asyncio.to_thread(svc.sessions.create, record)
+    start = StartInput(session_id=session_id, chat_id=chat_id, query=body.query, mode=body.mode,
+                       language=record.language, caps=svc.settings.caps_for(body.options),
+                       history=history, callback_url=body.callback_url)  # fmt: skip
+    try:
+        await client.start_new(names.ORCHESTRATOR_BY_MODE[body.mode.value], record.instance_id,
+                               start.model_dump(mode="json"))  # fmt: skip
+    except Exception:
+        await asyncio.to_thread(svc.sessions.update, session_id, _mark_failed("could not start"))
+        raise
+    if body.wait_seconds:
+        record = await _wait(svc, session_id, body.wait_seconds)
+        if record.status.is_terminal:
+            return json_response(session_view(svc, record))
+    view = session_view(svc, record)
+    headers = {"Location": view["links"]["status"], "Retry-After": "2"}
+    return json_response(view, status=202, headers=headers)
+
+
+@bp.route(route="research/{session_id}", methods=["GET"])
+@bp.durable_client_input(client_name="client")
+@handled
+async def research_status(req: func.HttpRequest, client) -> func.HttpResponse:
+    _, view = await current_view(services(), client, _session_id(req))
+    return json_response(view)
+
+
+@bp.route(route="research/{session_id}/clarification", methods=["POST"])
+@bp.durable_client_input(client_name="client")
+@handled
+async def answer_clarification(req: func.HttpRequest, client) -> func.HttpResponse:
+    session_id = _session_id(req)
+    svc = services()
+    record = await asyncio.to_thread(svc.sessions.get, session_id)
+    answers = ClarificationReply.model_validate(read_json(req)).as_answers()
+
+    def claim(r: SessionRecord) -> None:
+        if r.status != SessionStatus.waiting_clarification:
+            raise ConflictError(f"session {session_id} is {r.status.value}, not waiting for "
+                                "clarification")  # fmt: skip
+        r.status, r.clarification_answers = SessionStatus.researching, answers
+
+    record = await asyncio.to_thread(svc.sessions.update, session_id, claim)
+    try:
+        await client.raise_event(record.instance_id, names.CLARIFICATION_EVENT, {"answers": answers})
+    except Exception:
+        def release(r: SessionRecord) -> None:
+            r.status = SessionStatus.waiting_clarification
+
+        await asyncio.to_thread(svc.sessions.update, session_id, release)
+        raise
+    return json_response(session_view(svc, record), status=202)
+
+
+@bp.route(route="research/{session_id}/cancel", methods=["POST"])
+@bp.durable_client_input(client_name="client")
+@handled
+async def cancel_research(req: func.HttpRequest, client) -> func.HttpResponse:
+    session_id = _session_id(req)
+    svc = services()
+
+    def cancel(r: SessionRecord) -> None:
+        if r.status.is_terminal:
+            raise ConflictError(f"session {session_id} is already {r.status.value}")
+        r.status = SessionStatus.cancelled
+
+    record = await asyncio.to_thread(svc.sessions.update, session_id, cancel)
+    await _terminate(client, record.instance_id, "cancelled by the user")
+    if record.callback_url:
+        note = NotifyIn(session_id=session_id, event="cancelled", event_id=f"{session_id}:cancelled")
+        await client.start_new(names.NOTIFY_ORCHESTRATOR, f"{session_id}:notify-cancelled",
+                               note.model_dump(mode="json"))  # fmt: skip
+    return json_response(session_view(svc, record), status=202)
+
+
+def _session_id(req: func.HttpRequest) -> str:
+    session_id = req.route_params.get("session_id", "")
+    try:
+        return validate_session_id(session_id)
+    except Exception as exc:
+        raise NotFoundError(f"unknown session {session_id!r}") from exc
+
+
+async def _supersede(svc, client, chat_id: str) -> None:
+    """A new question in a chat supersedes whatever is still running there."""
+    for old in await asyncio.to_thread(svc.sessions.supersede_active, chat_id, None):
+        await _terminate(client, old.instance_id, "superseded by a newer request in the chat")
+
+
+async def _terminate(client, instance_id: str, reason: str) -> None:
+    for target in (instance_id, f"{instance_id}:deep-search"):
+        try:
+            await client.terminate(target, reason)
+        except Exception as exc:  # not found / already finished: nothing left to stop
+            log.info("terminate %s: %s", target, exc)
+
+
+async def _wait(svc, session_id: str, seconds: float) -> SessionRecord:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while True:
+        record = await asyncio.to_thread(svc.sessions.get, session_id)
+        if record.status.is_terminal or loop.time() >= deadline:
+            return record
+        await asyncio.sleep(POLL_SECONDS)
+
+
+def _mark_failed(reason: str):
+    def mutate(r: SessionRecord) -> None:
+        r.status, r.error = SessionStatus.failed, reason
+
+    return mutate
+
+

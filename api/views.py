@@ -1,0 +1,87 @@
+"""What clients see of a session: one view shared by status, start, list and SSE.
+
+The session document is the source of truth; while the instance runs, its
+live custom status (progress published by the orchestrator at every step)
+is merged in, so polling shows agents and counts between phase changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from shared.bootstrap import Services
+from shared.models import Progress, SessionRecord, SessionStatus
+from shared.sessions import session_links
+
+log = logging.getLogger(__name__)
+FAILED_RUNTIME = {"Failed", "Terminated"}
+
+
+async def live_progress(client, record: SessionRecord) -> tuple[Progress, str | None]:
+    """(progress, runtime failure) from the Durable status; the stored progress otherwise."""
+    if record.status.is_terminal:
+        return record.progress, None
+    try:
+        status = await client.get_status(record.instance_id)
+    except Exception as exc:  # the status endpoint must answer even if Durable does not
+        log.warning("durable status unavailable for %s: %s", record.instance_id, exc)
+        return record.progress, None
+    runtime = getattr(status.runtime_status, "value", None)
+    progress = record.progress
+    if isinstance(status.custom_status, dict):
+        try:
+            progress = Progress.model_validate(status.custom_status)
+        except ValueError:
+            pass
+    failure = None
+    if runtime in FAILED_RUNTIME:
+        failure = f"orchestration {runtime.lower()}: {str(status.output)[:300]}"
+    return progress, failure
+
+
+def session_view(svc: Services, record: SessionRecord, progress: Progress | None = None,
+                 failure: str | None = None) -> dict[str, Any]:  # fmt: skip
+    progress = progress or record.progress
+    status = record.status
+    if failure and not status.is_terminal:
+        status = SessionStatus.failed
+    view: dict[str, Any] = {
+        "session_id": record.id,
+        "instance_id": record.instance_id,
+        "chat_id": record.chat_id,
+        "mode": record.mode.value,
+        "query": record.original_query,
+        "language": record.language,
+        "status": status.value,
+        "phase": progress.phase,
+        "progress": {
+            "agents": [a.model_dump(mode="json") for a in progress.agents],
+            "findings": progress.findings,
+            "sources": progress.sources,
+            "supervisor_calls": progress.supervisor_calls,
+            "iteration": progress.iteration,
+            "message": progress.message,
+        },
+        "usage": record.usage.model_dump(mode="json"),
+        "created_at": record.created_at.isoformat(),
+        "updated_at": record.updated_at.isoformat(),
+        "links": session_links(svc, record.id),
+    }
+    if record.clarification_questions:
+        view["clarification"] = {
+            "questions": record.clarification_questions,
+            "answers": record.clarification_answers,
+        }
+    if record.result is not None:
+        view["result"] = record.result
+    if record.error or failure:
+        view["error"] = record.error or failure
+    return view
+
+
+async def current_view(svc: Services, client, session_id: str) -> tuple[SessionRecord, dict]:
+    record = await asyncio.to_thread(svc.sessions.get, session_id)
+    progress, failure = await live_progress(client, record)
+    return record, session_view(svc, record, progress, failure)

@@ -1,0 +1,350 @@
+"""The devhost Durable engine: instances, activities in a thread pool, timers.
+
+It plays the part of the Durable extension + task hub for local runs. One
+orchestration thread runs episodes (``devhost.replay``) one inbox event at a
+time; activities run in a thread pool sized like host.json's
+``maxConcurrentActivityFunctions``; a timer thread turns due timers into
+``TimerFired`` events. All state is in SQLite (``devhost.instances``), so a
+killed process resumes every running instance on the next ``start()``.
+
+The public methods are what the Durable client's RPC calls need (start,
+status, raise event, terminate, purge, query); ``devhost.http`` exposes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import inspect
+import json
+import logging
+import queue
+import threading
+import time
+import traceback
+import uuid
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from devhost import history as h
+from devhost.instances import (
+    Instance,
+    InstanceStore,
+    WorkItem,
+    add_work,
+    push_inbox,
+    save_instance,
+)
+from devhost.registry import Registry
+from devhost.replay import new_book, run_episode
+
+log = logging.getLogger("devhost.engine")
+
+
+class InstanceExists(Exception):
+    """An instance with this id is still running."""
+
+
+class Engine:
+    def __init__(self, registry: Registry, db_path: Path, activity_workers: int = 8) -> None:
+        self.registry = registry
+        self.store = InstanceStore(db_path)
+        self.stats: Counter[str] = Counter()
+        self._pool = ThreadPoolExecutor(activity_workers, thread_name_prefix="activity")
+        self._ready: queue.Queue[str | None] = queue.Queue()
+        self._queued: set[str] = set()
+        self._queued_lock = threading.Lock()
+        self._timers: list[tuple[float, int]] = []
+        self._timer_cv = threading.Condition()
+        self._stopping = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._changed = threading.Condition()
+
+    # -- life cycle ------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the threads and resume whatever a previous process left running."""
+        self._threads = [
+            threading.Thread(target=self._orchestration_loop, name="orchestrator", daemon=True),
+            threading.Thread(target=self._timer_loop, name="timers", daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+        for item in self.store.pending_work():
+            self._dispatch(item)
+        for instance_id in self.store.instances_with_inbox():
+            self._signal(instance_id)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._ready.put(None)
+        with self._timer_cv:
+            self._timer_cv.notify_all()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        for thread in self._threads:
+            thread.join(timeout=5)
+        self.store.close()
+
+    # -- client operations -----------------------------------------------------
+
+    def start_instance(self, name: str, instance_id: str | None, input_json: str | None) -> str:
+        if name not in self.registry.orchestrators:
+            raise KeyError(name)
+        instance_id = instance_id or uuid.uuid4().hex
+        now = h.iso(h.utcnow())
+        with self.store.transaction() as conn:
+            existing = self.store.get(instance_id)
+            if existing and not existing.terminal:
+                raise InstanceExists(instance_id)
+            conn.execute("DELETE FROM inbox WHERE instance_id=?", (instance_id,))
+            inst = self._new_instance(instance_id, name, input_json, None, None, now)
+            save_instance(conn, inst)
+            push_inbox(conn, inst.id, inst.execution_id, h.execution_started(name, input_json, None))
+        self.stats["instances_started"] += 1
+        self._signal(instance_id)
+        return instance_id
+
+    def raise_event(self, instance_id: str, name: str, input_json: str | None) -> str:
+        """Returns ``ok``, ``not_found`` or ``gone``."""
+        with self.store.transaction() as conn:
+            inst = self.store.get(instance_id)
+            if inst is None:
+                return "not_found"
+            if inst.terminal:
+                return "gone"
+            push_inbox(conn, inst.id, inst.execution_id, h.event_raised(name, input_json))
+        self._signal(instance_id)
+        return "ok"
+
+    def terminate(self, instance_id: str, reason: str) -> str:
+        with self.store.transaction() as conn:
+            inst = self.store.get(instance_id)
+            if inst is None:
+                return "not_found"
+            if inst.terminal:
+                return "gone"
+            inst.status, inst.output = "Terminated", json.dumps(reason)
+            inst.history.append(h.event(h.EventType.EXECUTION_TERMINATED, Input=reason))
+            self._finish(conn, inst)
+        self._notify_changed()
+        return "ok"
+
+    def purge(self, instance_id: str) -> int:
+        with self.store.transaction() as conn:
+            inst = self.store.get(instance_id)
+            if inst is None or not inst.terminal:
+                return 0
+            for table in ("inbox", "work"):
+                conn.execute(f"DELETE FROM {table} WHERE instance_id=?", (instance_id,))
+            conn.execute("DELETE FROM instances WHERE id=?", (instance_id,))
+        return 1
+
+    def get(self, instance_id: str) -> Instance | None:
+        return self.store.get(instance_id)
+
+    def wait(self, instance_id: str, timeout: float, statuses: tuple[str, ...] = ()) -> Instance | None:
+        """Block until the instance is terminal (or in ``statuses``) or ``timeout`` passes."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                inst = self.store.get(instance_id)
+                if inst and (inst.terminal or inst.status in statuses):
+                    return inst
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return inst
+                self._changed.wait(min(left, 0.5))
+
+    # -- orchestration thread ----------------------------------------------------
+
+    def _signal(self, instance_id: str) -> None:
+        with self._queued_lock:
+            if instance_id in self._queued:
+                return
+            self._queued.add(instance_id)
+        self._ready.put(instance_id)
+
+    def _orchestration_loop(self) -> None:
+        while not self._stopping.is_set():
+            instance_id = self._ready.get()
+            if instance_id is None:
+                return
+            with self._queued_lock:
+                self._queued.discard(instance_id)
+            try:
+                more = self._process_one(instance_id)
+            except Exception:
+                log.exception("devhost: episode for %s crashed", instance_id)
+                more = False
+            if more:
+                self._signal(instance_id)
+
+    def _process_one(self, instance_id: str) -> bool:
+        """Apply the oldest inbox event; returns whether more are waiting."""
+        item = self.store.next_inbox(instance_id)
+        inst = self.store.get(instance_id)
+        if item is None:
+            return False
+        seq, execution_id, ev = item
+        if inst is None or inst.terminal or execution_id != inst.execution_id:
+            with self.store.transaction() as conn:
+                conn.execute("DELETE FROM inbox WHERE seq=?", (seq,))
+            return True
+        handler = self.registry.orchestrators.get(inst.name)
+        now = h.utcnow()
+        inst.book.setdefault("instance", inst.id)
+        outcome = run_episode(
+            handler, inst.id, inst.parent_id, inst.input, inst.history, ev, inst.book, now
+        )
+        self.stats["episodes"] += 1
+        dispatch: list[WorkItem] = []
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM inbox WHERE seq=?", (seq,))
+            inst.history += outcome.new_history
+            inst.status = "Running"
+            inst.updated_at = h.iso(now)
+            if outcome.custom_status is not None:
+                inst.custom_status = json.dumps(outcome.custom_status)
+            for task_id, name, input_json in outcome.activities:
+                work_id = add_work(conn, inst, task_id, "activity", name, input_json)
+                dispatch.append(WorkItem(work_id, inst.id, inst.execution_id, task_id, "activity",
+                                         name, input_json, None))  # fmt: skip
+            for task_id, fire_at in outcome.timers:
+                due = fire_at.timestamp()
+                work_id = add_work(conn, inst, task_id, "timer", None, h.iso(fire_at), due)
+                dispatch.append(WorkItem(work_id, inst.id, inst.execution_id, task_id, "timer",
+                                         None, h.iso(fire_at), due))  # fmt: skip
+            for task_id in outcome.cancelled_timers:
+                conn.execute(
+                    "DELETE FROM work WHERE instance_id=? AND execution_id=? AND task_id=? "
+                    "AND kind='timer'",
+                    (inst.id, inst.execution_id, task_id),
+                )
+            children = self._create_children(conn, inst, outcome.children, now)
+            if outcome.continued:
+                self._continue_as_new(conn, inst, outcome.continue_as_new)
+            elif outcome.done:
+                inst.status = "Failed" if outcome.error else "Completed"
+                inst.output = json.dumps(outcome.error) if outcome.error else outcome.output_json
+                kind = h.EventType.EXECUTION_FAILED if outcome.error else h.EventType.EXECUTION_COMPLETED
+                inst.history.append(h.event(kind, Result=inst.output))
+                self._finish(conn, inst)
+            else:
+                save_instance(conn, inst)
+        for work in dispatch:
+            self._dispatch(work)
+        for child in children:
+            self._signal(child)
+        self._notify_changed()
+        return self.store.next_inbox(instance_id) is not None
+
+    def _create_children(self, conn, parent: Instance, children, now: datetime) -> list[str]:
+        created = []
+        for task_id, name, child_id, input_json in children:
+            if name not in self.registry.orchestrators:
+                push_inbox(conn, parent.id, parent.execution_id,
+                           h.sub_failed(task_id, f"orchestrator {name!r} is not registered", ""))  # fmt: skip
+                created.append(parent.id)
+                continue
+            child = self._new_instance(child_id, name, input_json, parent.id, task_id, h.iso(now))
+            save_instance(conn, child)
+            conn.execute("DELETE FROM inbox WHERE instance_id=?", (child_id,))
+            push_inbox(conn, child.id, child.execution_id,
+                       h.execution_started(name, input_json, parent.id))  # fmt: skip
+            created.append(child_id)
+        return created
+
+    def _continue_as_new(self, conn, inst: Instance, input_json: str | None) -> None:
+        conn.execute("DELETE FROM work WHERE instance_id=?", (inst.id,))
+        inst.execution_id = uuid.uuid4().hex
+        inst.input, inst.history, inst.book = input_json, [], new_book()
+        inst.custom_status = None
+        save_instance(conn, inst)
+        push_inbox(conn, inst.id, inst.execution_id, h.execution_started(inst.name, input_json,
+                                                                           inst.parent_id))  # fmt: skip
+
+    def _finish(self, conn, inst: Instance) -> None:
+        """Persist a terminal instance, drop its pending work, tell the parent."""
+        conn.execute("DELETE FROM work WHERE instance_id=?", (inst.id,))
+        conn.execute("DELETE FROM inbox WHERE instance_id=?", (inst.id,))
+        save_instance(conn, inst)
+        if inst.parent_id is None or inst.parent_task_id is None:
+            return
+        parent = self.store.get(inst.parent_id)
+        if parent is None or parent.terminal:
+            return
+        if inst.status == "Completed":
+            note = h.sub_completed(inst.parent_task_id, inst.output)
+        else:
+            note = h.sub_failed(inst.parent_task_id, f"sub-orchestration {inst.id} {inst.status}",
+                                inst.output or "")  # fmt: skip
+        push_inbox(conn, parent.id, parent.execution_id, note)
+        self._signal(parent.id)
+
+    def _new_instance(self, instance_id, name, input_json, parent_id, parent_task_id, now) -> Instance:
+        book = new_book()
+        book["instance"] = instance_id
+        return Instance(instance_id, name, uuid.uuid4().hex, "Pending", input_json, None, None,
+                        parent_id, parent_task_id, [], book, now, now)  # fmt: skip
+
+    def _notify_changed(self) -> None:
+        with self._changed:
+            self._changed.notify_all()
+
+    # -- activities and timers -----------------------------------------------------
+
+    def _dispatch(self, work: WorkItem) -> None:
+        if work.kind == "activity":
+            self.stats["activities_dispatched"] += 1
+            self._pool.submit(self._run_activity, work)
+        else:
+            with self._timer_cv:
+                heapq.heappush(self._timers, (work.due_at or 0.0, work.id))
+                self._timer_cv.notify()
+
+    def _run_activity(self, work: WorkItem) -> None:
+        entry = self.registry.activities.get(work.name or "")
+        try:
+            if entry is None:
+                raise LookupError(f"activity {work.name!r} is not registered")
+            fn, param = entry
+            payload = json.loads(work.input) if work.input else None
+            result = fn(**{param: payload})
+            if inspect.isawaitable(result):
+                result = asyncio.run(result)
+            note = h.task_completed(work.task_id, json.dumps(result))
+            self.stats[f"activity:{work.name}"] += 1
+        except Exception as exc:
+            note = h.task_failed(work.task_id, f"{type(exc).__name__}: {exc}", traceback.format_exc())
+            self.stats[f"activity_failed:{work.name}"] += 1
+        self._complete(work, note)
+
+    def _complete(self, work: WorkItem, note: dict[str, Any]) -> None:
+        if self._stopping.is_set():
+            return
+        with self.store.transaction() as conn:
+            gone = conn.execute("DELETE FROM work WHERE id=?", (work.id,)).rowcount == 0
+            if not gone:
+                push_inbox(conn, work.instance_id, work.execution_id, note)
+        if not gone:
+            self._signal(work.instance_id)
+
+    def _timer_loop(self) -> None:
+        while not self._stopping.is_set():
+            with self._timer_cv:
+                while not self._timers and not self._stopping.is_set():
+                    self._timer_cv.wait()
+                if self._stopping.is_set():
+                    return
+                due, work_id = self._timers[0]
+                delay = due - time.time()
+                if delay > 0:
+                    self._timer_cv.wait(min(delay, 1.0))
+                    continue
+                heapq.heappop(self._timers)
+            work = self.store.work_by_id(work_id)
+            if work is not None:
+                self._complete(work, h.timer_fired(work.task_id, work.input or ""))

@@ -1,0 +1,200 @@
+"""SQLite persistence for devhost: instances with their history, an inbox, pending work.
+
+Every state change of an instance happens in one transaction together with the
+inbox row it consumed and the work it scheduled, so a ``kill -9`` at any point
+leaves a state from which ``Engine.start`` can resume: undelivered inbox events
+are replayed, activities that were scheduled but not completed run again
+(at-least-once, as in Azure), timers are re-armed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+TERMINAL = ("Completed", "Failed", "Terminated")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS instances(
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, execution_id TEXT NOT NULL,
+  status TEXT NOT NULL, input TEXT, output TEXT, custom_status TEXT,
+  parent_id TEXT, parent_task_id INTEGER,
+  history TEXT NOT NULL, book TEXT NOT NULL,
+  created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS inbox(
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, instance_id TEXT NOT NULL,
+  execution_id TEXT NOT NULL, event TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS inbox_by_instance ON inbox(instance_id, seq);
+CREATE TABLE IF NOT EXISTS work(
+  id INTEGER PRIMARY KEY AUTOINCREMENT, instance_id TEXT NOT NULL,
+  execution_id TEXT NOT NULL, task_id INTEGER NOT NULL, kind TEXT NOT NULL,
+  name TEXT, input TEXT, due_at REAL);
+CREATE INDEX IF NOT EXISTS work_by_instance ON work(instance_id);
+"""
+
+
+@dataclass
+class Instance:
+    id: str
+    name: str
+    execution_id: str
+    status: str
+    input: str | None
+    output: str | None
+    custom_status: str | None
+    parent_id: str | None
+    parent_task_id: int | None
+    history: list[dict[str, Any]]
+    book: dict[str, Any]
+    created_at: str
+    updated_at: str
+
+    @property
+    def terminal(self) -> bool:
+        return self.status in TERMINAL
+
+
+@dataclass
+class WorkItem:
+    id: int
+    instance_id: str
+    execution_id: str
+    task_id: int
+    kind: str  # "activity" | "timer"
+    name: str | None
+    input: str | None
+    due_at: float | None
+
+
+class InstanceStore:
+    """One SQLite file; a single connection guarded by a lock (operations are short)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA busy_timeout=5000")
+        self._conn.executescript(_SCHEMA)
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    # -- reads -----------------------------------------------------------------
+
+    def get(self, instance_id: str) -> Instance | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT * FROM instances WHERE id=?", (instance_id,)
+            ).fetchone()
+        return _instance(row, self._conn) if row else None
+
+    def query(
+        self,
+        statuses: list[str] | None = None,
+        created_from: str | None = None,
+        created_to: str | None = None,
+        prefix: str | None = None,
+    ) -> list[Instance]:
+        sql, args = "SELECT * FROM instances WHERE 1=1", []
+        if statuses:
+            sql += f" AND status IN ({','.join('?' * len(statuses))})"
+            args += statuses
+        if created_from:
+            sql += " AND created_at >= ?"
+            args.append(created_from)
+        if created_to:
+            sql += " AND created_at <= ?"
+            args.append(created_to)
+        if prefix:
+            sql += " AND id LIKE ? ESCAPE '\\'"
+            args.append(prefix.replace("%", "\\%").replace("_", "\\_") + "%")
+        with self._lock:
+            rows = self._conn.execute(sql + " ORDER BY created_at", args).fetchall()
+        return [_instance(r, self._conn) for r in rows]
+
+    def next_inbox(self, instance_id: str) -> tuple[int, str, dict[str, Any]] | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT seq, execution_id, event FROM inbox WHERE instance_id=? "
+                "ORDER BY seq LIMIT 1",
+                (instance_id,),
+            ).fetchone()
+        return (row[0], row[1], json.loads(row[2])) if row else None
+
+    def instances_with_inbox(self) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._conn.execute("SELECT DISTINCT instance_id FROM inbox")]
+
+    def pending_work(self) -> list[WorkItem]:
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM work ORDER BY id").fetchall()
+        return [WorkItem(*r) for r in rows]
+
+    def work_by_id(self, work_id: int) -> WorkItem | None:
+        with self._lock:
+            row = self._conn.execute("SELECT * FROM work WHERE id=?", (work_id,)).fetchone()
+        return WorkItem(*row) if row else None
+
+
+def _instance(row: tuple, conn: sqlite3.Connection) -> Instance:
+    (id_, name, execution_id, status, input_, output, custom, parent, parent_task, history, book,
+     created, updated) = row  # fmt: skip
+    return Instance(
+        id_, name, execution_id, status, input_, output, custom, parent, parent_task,
+        json.loads(history), json.loads(book), created, updated,
+    )  # fmt: skip
+
+
+def save_instance(conn: sqlite3.Connection, inst: Instance) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO instances VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            inst.id, inst.name, inst.execution_id, inst.status, inst.input, inst.output,
+            inst.custom_status, inst.parent_id, inst.parent_task_id,
+            json.dumps(inst.history), json.dumps(inst.book), inst.created_at, inst.updated_at,
+        ),
+    )  # fmt: skip
+
+
+def push_inbox(conn: sqlite3.Connection, instance_id: str, execution_id: str, event: dict) -> None:
+    conn.execute(
+        "INSERT INTO inbox(instance_id, execution_id, event) VALUES (?,?,?)",
+        (instance_id, execution_id, json.dumps(event)),
+    )
+
+
+def add_work(
+    conn: sqlite3.Connection,
+    inst: Instance,
+    task_id: int,
+    kind: str,
+    name: str | None = None,
+    input_: str | None = None,
+    due_at: float | None = None,
+) -> int:
+    cur = conn.execute(
+        "INSERT INTO work(instance_id, execution_id, task_id, kind, name, input, due_at) "
+        "VALUES (?,?,?,?,?,?,?)",
+        (inst.id, inst.execution_id, task_id, kind, name, input_, due_at),
+    )
+    return int(cur.lastrowid)

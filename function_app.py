@@ -1,0 +1,33 @@
+"""The Functions app: composition only. Each feature is a blueprint.
+
+Importing this module registers functions and does nothing else: no settings
+are read and no client is built until a function runs (shared.bootstrap).
+"""
+
+from __future__ import annotations
+
+import azure.durable_functions as df
+import azure.functions as func
+
+from activities import research as research_activities
+from activities import search as search_activities
+from activities import session as session_activities
+from api import meta, reports
+from api import research as research_api
+from orchestrators import chat, deep_research, notify, search
+
+app = df.DFApp(http_auth_level=func.AuthLevel.FUNCTION)
+
+for blueprint in (
+    research_api.bp,
+    reports.bp,
+    meta.bp,
+    chat.bp,
+    search.bp,
+    deep_research.bp,
+    notify.bp,
+    search_activities.bp,
+    research_activities.bp,
+    session_activities.bp,
+):
+    app.register_functions(blueprint)

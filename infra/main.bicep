@@ -1,0 +1,237 @@
+// Deep research service, pay-per-use: Flex Consumption function app, Storage
+// (identity-based), Cosmos DB serverless, Application Insights with AAD auth,
+// Key Vault for third-party keys, one user-assigned managed identity, and
+// optionally the Durable Task Scheduler. `azd up` deploys this file.
+// Plain resource declarations instead of Azure Verified Modules: AVM modules
+// are fetched from the public Bicep registry at build time, which this
+// project's CI cannot reach; the shape follows the AVM Flex samples.
+targetScope = 'subscription'
+
+@minLength(1)
+@maxLength(64)
+@description('azd environment name; part of every resource name.')
+param environmentName string
+
+@minLength(1)
+@description('Region for all resources (must offer Flex Consumption).')
+param location string
+
+@description('Optional resource group name; default rg-<environmentName>.')
+param resourceGroupName string = ''
+
+@description('Durable Functions backend: Azure Storage (default, no extra resource) or the Durable Task Scheduler.')
+@allowed(['azureStorage', 'durableTaskScheduler'])
+param durableBackend string = 'azureStorage'
+
+@description('Task hub name (host.json reads it as %TASKHUB_NAME%).')
+param taskHubName string = 'deepresearch'
+
+@minValue(1)
+@maxValue(1000)
+param maximumInstanceCount int = 40
+
+@allowed([512, 2048, 4096])
+param instanceMemoryMB int = 2048
+
+@minValue(0)
+@description('Always-ready instances for HTTP functions; 0 = scale to zero.')
+param alwaysReadyHttp int = 0
+
+// LLM endpoint: either an OpenAI-compatible base URL + key, or Azure OpenAI
+// through the managed identity (set azureOpenAiEndpoint and, to grant the
+// role here, azureOpenAiAccountName / azureOpenAiResourceGroup).
+param reasoner string = ''
+param openAiBaseUrl string = ''
+param azureOpenAiEndpoint string = ''
+param azureOpenAiAccountName string = ''
+param azureOpenAiResourceGroup string = ''
+param fastModel string = 'gpt-4o-mini'
+param strategicModel string = 'gpt-4o'
+param longContextModel string = 'gpt-4o'
+param chatModel string = 'gpt-4o-mini'
+
+param searchProvider string = ''
+param searxngUrl string = ''
+param webhookAllowedHosts string = ''
+
+// Secrets: stored in Key Vault only when given; never echoed in outputs.
+@secure()
+param openAiApiKey string = ''
+@secure()
+param tavilyApiKey string = ''
+@secure()
+param braveApiKey string = ''
+@secure()
+param webhookSecret string = ''
+
+var abbrs = loadJsonContent('abbreviations.json')
+var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
+var tags = { 'azd-env-name': environmentName }
+var functionAppName = '${abbrs.webSitesFunctions}${resourceToken}'
+var deploymentContainerName = 'app-package-${take(functionAppName, 32)}-${take(resourceToken, 7)}'
+var memoryContainerName = 'agent-sessions'
+var cosmosDatabaseName = 'deepresearch'
+var cosmosContainerName = 'sessions'
+var useDts = durableBackend == 'durableTaskScheduler'
+
+resource rg 'Microsoft.Resources/resourceGroups@2024-03-01' = {
+  name: !empty(resourceGroupName) ? resourceGroupName : '${abbrs.resourcesResourceGroups}${environmentName}'
+  location: location
+  tags: tags
+}
+
+module identity 'app/identity.bicep' = {
+  name: 'identity'
+  scope: rg
+  params: {
+    name: '${abbrs.managedIdentityUserAssignedIdentities}api-${resourceToken}'
+    location: location
+    tags: tags
+  }
+}
+
+module monitoring 'app/monitoring.bicep' = {
+  name: 'monitoring'
+  scope: rg
+  params: {
+    logAnalyticsName: '${abbrs.operationalInsightsWorkspaces}${resourceToken}'
+    applicationInsightsName: '${abbrs.insightsComponents}${resourceToken}'
+    location: location
+    tags: tags
+  }
+}
+
+module storage 'app/storage.bicep' = {
+  name: 'storage'
+  scope: rg
+  params: {
+    name: '${abbrs.storageStorageAccounts}${resourceToken}'
+    location: location
+    tags: tags
+    deploymentContainerName: deploymentContainerName
+    memoryContainerName: memoryContainerName
+  }
+}
+
+module cosmos 'app/cosmos.bicep' = {
+  name: 'cosmos'
+  scope: rg
+  params: {
+    accountName: '${abbrs.documentDBDatabaseAccounts}${resourceToken}'
+    location: location
+    tags: tags
+    databaseName: cosmosDatabaseName
+    containerName: cosmosContainerName
+    principalId: identity.outputs.principalId
+  }
+}
+
+module keyVault 'app/keyvault.bicep' = {
+  name: 'keyvault'
+  scope: rg
+  params: {
+    name: '${abbrs.keyVaultVaults}${resourceToken}'
+    location: location
+    tags: tags
+    openAiApiKey: openAiApiKey
+    tavilyApiKey: tavilyApiKey
+    braveApiKey: braveApiKey
+    webhookSecret: webhookSecret
+  }
+}
+
+module rbac 'app/rbac.bicep' = {
+  name: 'rbac'
+  scope: rg
+  params: {
+    principalId: identity.outputs.principalId
+    storageAccountName: storage.outputs.name
+    applicationInsightsName: monitoring.outputs.applicationInsightsName
+    keyVaultName: keyVault.outputs.name
+  }
+}
+
+module dts 'app/dts.bicep' = if (useDts) {
+  name: 'dts'
+  scope: rg
+  params: {
+    name: '${abbrs.durableTaskSchedulers}${resourceToken}'
+    location: location
+    tags: tags
+    taskHubName: taskHubName
+    principalId: identity.outputs.principalId
+    clientId: identity.outputs.clientId
+  }
+}
+
+module openAiAccess 'app/openai-access.bicep' = if (!empty(azureOpenAiAccountName)) {
+  name: 'openai-access'
+  scope: resourceGroup(!empty(azureOpenAiResourceGroup) ? azureOpenAiResourceGroup : rg.name)
+  params: {
+    accountName: azureOpenAiAccountName
+    principalId: identity.outputs.principalId
+  }
+}
+
+module api 'app/api.bicep' = {
+  name: 'api'
+  scope: rg
+  params: {
+    name: functionAppName
+    planName: '${abbrs.webServerFarms}${resourceToken}'
+    location: location
+    tags: tags
+    identityId: identity.outputs.id
+    identityClientId: identity.outputs.clientId
+    storageAccountName: storage.outputs.name
+    storageBlobEndpoint: storage.outputs.blobEndpoint
+    deploymentContainerName: storage.outputs.deploymentContainerName
+    memoryContainerName: storage.outputs.memoryContainerName
+    applicationInsightsConnectionString: monitoring.outputs.connectionString
+    cosmosEndpoint: cosmos.outputs.endpoint
+    cosmosDatabase: cosmos.outputs.databaseName
+    cosmosContainer: cosmos.outputs.containerName
+    secretReferences: keyVault.outputs.appSettingReferences
+    durableBackend: durableBackend
+    taskHubName: taskHubName
+    durableTaskSchedulerConnectionString: useDts ? dts.outputs.connectionString : ''
+    maximumInstanceCount: maximumInstanceCount
+    instanceMemoryMB: instanceMemoryMB
+    alwaysReadyHttp: alwaysReadyHttp
+    reasoner: reasoner
+    searchProvider: searchProvider
+    openAiBaseUrl: openAiBaseUrl
+    azureOpenAiEndpoint: azureOpenAiEndpoint
+    fastModel: fastModel
+    strategicModel: strategicModel
+    longContextModel: longContextModel
+    chatModel: chatModel
+    searxngUrl: searxngUrl
+    webhookAllowedHosts: webhookAllowedHosts
+  }
+  // Key Vault references and identity-based AzureWebJobsStorage only resolve
+  // once the role assignments exist.
+  dependsOn: [
+    rbac
+    cosmos
+  ]
+}
+
+output AZURE_LOCATION string = location
+output AZURE_TENANT_ID string = tenant().tenantId
+output AZURE_RESOURCE_GROUP string = rg.name
+output AZURE_FUNCTION_APP_NAME string = api.outputs.name
+output FUNCTION_APP_URL string = api.outputs.url
+output SERVICE_API_URI string = api.outputs.url
+output AZURE_CLIENT_ID string = identity.outputs.clientId
+output AZURE_STORAGE_ACCOUNT_NAME string = storage.outputs.name
+output AZURE_STORAGE_ACCOUNT_URL string = storage.outputs.blobEndpoint
+output MEMORY_CONTAINER string = memoryContainerName
+output COSMOS_ENDPOINT string = cosmos.outputs.endpoint
+output COSMOS_DATABASE string = cosmosDatabaseName
+output COSMOS_CONTAINER string = cosmosContainerName
+output AZURE_KEY_VAULT_NAME string = keyVault.outputs.name
+output APPLICATIONINSIGHTS_NAME string = monitoring.outputs.applicationInsightsName
+output DURABLE_BACKEND string = durableBackend
+output TASKHUB_NAME string = taskHubName
+output DURABLE_TASK_SCHEDULER_DASHBOARD_URL string = useDts ? dts.outputs.dashboardUrl : ''

@@ -1,0 +1,28 @@
+"""Chat mode: one LLM answer with the chat's recent history, no web."""
+
+from __future__ import annotations
+
+import azure.durable_functions as df
+
+from orchestrators.common import call, error_text, finish
+from shared import names
+from shared.models import Progress, SessionStatus, StartInput, Usage
+from shared.payloads import AnswerOut, ChatIn
+
+bp = df.Blueprint()
+
+
+@bp.orchestration_trigger(context_name="context")
+def chat_orchestrator(context: df.DurableOrchestrationContext):
+    inp = StartInput.model_validate(context.get_input())
+    progress = Progress(phase="answering")
+    try:
+        request = ChatIn(
+            session_id=inp.session_id, query=inp.query, language=inp.language, history=inp.history
+        )
+        answer = AnswerOut.model_validate((yield call(context, names.CHAT_ANSWER, request)))
+    except Exception as exc:
+        return (yield from finish(context, inp, SessionStatus.failed, Usage(), progress,
+                                  error=error_text(exc)))  # fmt: skip
+    return (yield from finish(context, inp, SessionStatus.completed, answer.usage, progress,
+                              answer_ref=answer.answer_ref))  # fmt: skip

@@ -1,0 +1,177 @@
+"""`deep_research` mode: the flow of DESIGN.md, one phase per helper.
+
+deep search (sub-orchestration) ─► clarify (durable wait raced with a timer)
+  ─► analyze + plan ─► spawn agents ─► researcher queue with the supervisor
+  ─► compress ─► report (critic rounds, fallback chain) ─► PDF ─► finish
+
+Any failure before the report still ends in a report: the report phase runs
+on whatever findings exist, and falls back to a minimal report that says what
+failed. The run waits without cost while the user answers (no activity runs).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import azure.durable_functions as df
+
+from orchestrators.common import call, error_text, finish, publish
+from orchestrators.research_queue import Run, research_queue
+from shared import names
+from shared.models import AgentProgress, Critique, Mode, SessionStatus, StartInput, Usage
+from shared.payloads import (
+    AnswerOut,
+    ClarifyOut,
+    CompressIn,
+    ContextIn,
+    CritiqueOut,
+    NotifyIn,
+    PdfIn,
+    PdfOut,
+    PlanResearchIn,
+    PlanResearchOut,
+    ReportIn,
+    ReportOut,
+    SpawnAgentsIn,
+    SpawnAgentsOut,
+    UpdateSessionIn,
+)
+
+bp = df.Blueprint()
+
+CRITIC_ROUNDS = 3
+
+
+@bp.orchestration_trigger(context_name="context")
+def deep_research_orchestrator(context: df.DurableOrchestrationContext):
+    run = Run(StartInput.model_validate(context.get_input()))
+    try:
+        yield from deep_search_phase(context, run)
+        yield from clarification_phase(context, run)
+        plan, profiles, todos = yield from planning_phase(context, run)
+        yield from research_queue(context, run, plan, profiles, todos)
+    except Exception as exc:
+        run.failure = error_text(exc)
+    report = yield from report_phase(context, run)
+    status = SessionStatus.failed if report is None or report.basis == "minimal" else (
+        SessionStatus.completed)  # fmt: skip
+    return (yield from finish(context, run.inp, status, run.usage, run.progress,
+                              report_ref=report.report_ref if report else None,
+                              error=run.failure))  # fmt: skip
+
+
+def deep_search_phase(context: df.DurableOrchestrationContext, run: Run):
+    if not run.caps.run_deep_search_first:
+        return
+    run.set_phase(context, "deep_search")
+    child = run.inp.model_copy(update={"as_phase": True, "mode": Mode.deep_search})
+    try:
+        out = yield context.call_sub_orchestrator(
+            names.DEEP_SEARCH, child.model_dump(mode="json"), f"{context.instance_id}:deep-search"
+        )
+    except Exception as exc:  # the deep search only adds context: research goes on without it
+        run.progress.message = f"deep search failed: {error_text(exc)}"
+        return
+    answer = AnswerOut.model_validate(out["answer"])
+    run.usage += Usage.model_validate(out["usage"])
+    run.context.deep_search_summary = answer.summary
+    run.progress.sources = answer.sources
+    yield call(context, names.UPDATE_SESSION, UpdateSessionIn(
+        session_id=run.inp.session_id, deep_search_ref=answer.answer_ref,
+        progress=run.progress, usage=run.usage))  # fmt: skip
+
+
+def clarification_phase(context: df.DurableOrchestrationContext, run: Run):
+    if not run.caps.enable_clarifying_questions:
+        return
+    run.set_phase(context, "clarifying")
+    asked = ClarifyOut.model_validate((yield call(context, names.CLARIFY, ContextIn(context=run.context))))
+    run.usage += asked.usage
+    if not asked.needed or not asked.questions:
+        return
+    run.context.clarification_questions = asked.questions
+    run.set_phase(context, "waiting_clarification")
+    sid = run.inp.session_id
+    yield call(context, names.UPDATE_SESSION, UpdateSessionIn(
+        session_id=sid, status=SessionStatus.waiting_clarification,
+        clarification_questions=asked.questions, progress=run.progress))  # fmt: skip
+    if run.inp.callback_url:
+        yield call(context, names.NOTIFY, NotifyIn(
+            session_id=sid, event="clarification_requested",
+            event_id=f"{sid}:clarification_requested"))  # fmt: skip
+    deadline = context.current_utc_datetime + timedelta(
+        minutes=run.caps.clarification_timeout_minutes
+    )
+    timer = context.create_timer(deadline)
+    reply = context.wait_for_external_event(names.CLARIFICATION_EVENT)
+    winner = yield context.task_any([reply, timer])
+    if winner is reply:
+        timer.cancel()
+        answers = [str(a) for a in (reply.result or {}).get("answers", [])]
+    else:
+        run.context.clarification_timed_out = True
+        answers = []
+    run.context.clarification_answers = answers
+    run.set_phase(context, "planning")
+    yield call(context, names.UPDATE_SESSION, UpdateSessionIn(
+        session_id=sid, status=SessionStatus.researching, clarification_answers=answers,
+        progress=run.progress))  # fmt: skip
+
+
+def planning_phase(context: df.DurableOrchestrationContext, run: Run):
+    run.set_phase(context, "planning")
+    planned = PlanResearchOut.model_validate((yield call(context, names.PLAN_RESEARCH, PlanResearchIn(
+        context=run.context, max_agents=run.caps.num_agents))))  # fmt: skip
+    run.usage += planned.usage
+    spawned = SpawnAgentsOut.model_validate((yield call(context, names.SPAWN_AGENTS, SpawnAgentsIn(
+        context=run.context, plan=planned.plan, num_agents=planned.num_agents))))  # fmt: skip
+    run.usage += spawned.usage
+    run.progress.agents = [AgentProgress(id=p.agent_id, profile=p.name) for p in spawned.profiles]
+    run.set_phase(context, "researching")
+    yield call(context, names.UPDATE_SESSION, UpdateSessionIn(
+        session_id=run.inp.session_id, status=SessionStatus.researching,
+        progress=run.progress, usage=run.usage))  # fmt: skip
+    return planned.plan, spawned.profiles, spawned.todos
+
+
+def report_phase(context: df.DurableOrchestrationContext, run: Run):
+    """Compress, write, let the critic review up to 3 times, render the PDF."""
+    sid = run.inp.session_id
+    try:
+        run.set_phase(context, "compressing")
+        yield call(context, names.COMPRESS_FINDINGS, CompressIn(
+            session_id=sid, finding_refs=run.finding_refs))  # fmt: skip
+        run.set_phase(context, "writing_report")
+        report = yield from _write(context, run, ReportIn(context=run.context))
+        for round_ in range(1, CRITIC_ROUNDS + 1):
+            review = CritiqueOut.model_validate(
+                (yield call(context, names.CRITIQUE_REPORT, ContextIn(context=run.context)))
+            )
+            run.usage += review.usage
+            if review.verdict != "REJECT":
+                break
+            critique = Critique(verdict=review.verdict, issues=review.issues)
+            report = yield from _write(context, run, ReportIn(
+                context=run.context, round=round_, critique=critique))  # fmt: skip
+    except Exception as exc:
+        run.failure = run.failure or error_text(exc)
+        try:
+            report = yield from _write(context, run, ReportIn(context=run.context,
+                                                              failure=run.failure))  # fmt: skip
+        except Exception as final_exc:
+            run.failure = f"{run.failure}; the minimal report failed too: {error_text(final_exc)}"
+            return None
+    run.set_phase(context, "rendering_pdf")
+    pdf = PdfOut.model_validate((yield call(context, names.RENDER_PDF, PdfIn(
+        session_id=sid, language=run.inp.language, title=report.title))))  # fmt: skip
+    if not pdf.ok:
+        run.progress.message = f"PDF not rendered: {pdf.error}"
+    return report
+
+
+def _write(context: df.DurableOrchestrationContext, run: Run, request: ReportIn):
+    report = ReportOut.model_validate((yield call(context, names.GENERATE_FINAL_REPORT, request)))
+    run.usage += report.usage
+    run.progress.sources = max(run.progress.sources, report.sources)
+    publish(context, run.progress)
+    return report

@@ -1,0 +1,186 @@
+"""The researcher queue: agents in parallel, each finding reviewed in turn.
+
+    running = {agent: run_researcher(todo)}          # fan-out, one todo per agent
+    loop: done = yield task_any(running)              # the SupervisorQueue
+          review it (while reviews < MAX_SUPERVISOR_CALLS)
+          give that agent its next todo, or retire it
+    stop scheduling on "finish", on caps or on budget; in-flight agents are
+    always awaited, so no finding is lost.
+
+Caps, all from ``Caps``:
+- ``max_iterations`` (DEEP_RESEARCH_DEFAULT_MAX_ITERATIONS): researcher runs per session;
+- ``max_supervisor_calls``: reviews; after that agents finish their todos unsupervised;
+- ``supervisor_max_iterations``: queue turns during which the supervisor may still add todos;
+- two reviews in a row that add nothing while no todo is pending force "finish";
+- token / cost budget: no new work once reached, the run goes to its report.
+"""
+
+from __future__ import annotations
+
+import azure.durable_functions as df
+
+from orchestrators.common import call, error_text, publish
+from shared import names
+from shared.models import (
+    AgentProfile,
+    Progress,
+    ResearchContext,
+    ResearchPlan,
+    StartInput,
+    Todo,
+    Usage,
+)
+from shared.payloads import ResearcherIn, ResearcherOut, SupervisorIn, SupervisorOut
+
+IDLE_REVIEWS_TO_FINISH = 2
+
+
+class Run:
+    """The orchestration's working state (rebuilt identically on every replay)."""
+
+    def __init__(self, inp: StartInput) -> None:
+        self.inp = inp
+        self.caps = inp.caps
+        self.progress = Progress(phase="starting")
+        self.usage = Usage()
+        self.context = ResearchContext(session_id=inp.session_id, query=inp.query,
+                                       language=inp.language)  # fmt: skip
+        self.finding_refs: list[str] = []
+        self.failure: str | None = None
+
+    def set_phase(self, context: df.DurableOrchestrationContext, phase: str) -> None:
+        self.progress.phase = phase
+        publish(context, self.progress)
+
+    def over_budget(self) -> bool:
+        caps = self.caps
+        return bool(
+            (caps.max_tokens and self.usage.total_tokens >= caps.max_tokens)
+            or (caps.max_cost_usd and self.usage.cost >= caps.max_cost_usd)
+        )
+
+
+class _Queue:
+    def __init__(self, run: Run, plan: ResearchPlan, profiles: list[AgentProfile],
+                 todos: list[Todo]) -> None:  # fmt: skip
+        self.run, self.plan = run, plan
+        self.profiles = {p.agent_id: p for p in profiles}
+        self.todos = list(todos)
+        self.running: dict[int, tuple[object, Todo]] = {}
+        self.started = 0
+        self.turns = 0
+        self.reviews = 0
+        self.idle_reviews = 0
+        self.stopped = False
+
+    def pending(self, agent_id: int) -> list[Todo]:
+        return [t for t in self.todos if t.agent_id == agent_id and t.status == "pending"]
+
+    def can_start(self) -> bool:
+        return not self.stopped and self.started < self.run.caps.max_iterations
+
+    def launch(self, context: df.DurableOrchestrationContext, agent_id: int) -> None:
+        todo = self.pending(agent_id)[0]
+        todo.status = "in_progress"
+        self.started += 1
+        mine = [t for t in self.todos if t.agent_id == agent_id]
+        request = ResearcherIn(context=self.run.context, profile=self.profiles[agent_id], todo=todo,
+                               agent_todos=mine, max_steps=self.run.caps.agent_max_steps,
+                               item=f"items/item_{self.started}")  # fmt: skip
+        self.running[agent_id] = (call(context, names.RUN_RESEARCHER, request), todo)
+        self._show(agent_id, todo.topic)
+
+    def fill(self, context: df.DurableOrchestrationContext) -> None:
+        """Give every idle agent with pending work its next todo."""
+        for agent_id in sorted(self.profiles):
+            if agent_id not in self.running and self.pending(agent_id) and self.can_start():
+                self.launch(context, agent_id)
+
+    def add_todos(self, review: SupervisorOut) -> None:
+        if self.turns > self.run.caps.supervisor_max_iterations:
+            return
+        topics = {t.id: t.title for t in self.plan.topics}
+        for new in review.new_todos:
+            agent_id = new.agent_id if new.agent_id in self.profiles else min(
+                self.profiles, key=lambda a: (len(self.pending(a)), a))  # fmt: skip
+            self.todos.append(Todo(
+                id=f"todo-{len(self.todos) + 1}", agent_id=agent_id, topic_id=new.topic_id,
+                topic=topics.get(new.topic_id, new.instruction[:80]),
+                instruction=new.instruction, queries=new.queries))  # fmt: skip
+
+    def _show(self, agent_id: int, todo: str | None) -> None:
+        for agent in self.run.progress.agents:
+            if agent.id == agent_id:
+                agent.todo = todo
+
+
+def research_queue(context: df.DurableOrchestrationContext, run: Run, plan: ResearchPlan,
+                   profiles: list[AgentProfile], todos: list[Todo]):  # fmt: skip
+    queue = _Queue(run, plan, profiles, todos)
+    queue.fill(context)
+    while queue.running:
+        publish(context, run.progress)
+        done = yield context.task_any([task for task, _ in queue.running.values()])
+        agent_id = next(a for a, (task, _) in queue.running.items() if task is done)
+        _, todo = queue.running.pop(agent_id)
+        finding = _envelope(done, agent_id, todo)
+        _record(run, queue, finding, todo)
+        if finding.ok and not queue.stopped and queue.reviews < run.caps.max_supervisor_calls:
+            yield from _review(context, run, queue, finding)
+        if run.over_budget():
+            queue.stopped = True
+            run.progress.message = "token or cost budget reached: writing the report"
+        queue.fill(context)
+    run.progress.agents = [a.model_copy(update={"todo": None}) for a in run.progress.agents]
+
+
+def _envelope(task, agent_id: int, todo: Todo) -> ResearcherOut:
+    """A researcher that failed even after retries becomes an error envelope."""
+    result = task.result
+    if isinstance(result, Exception):
+        return ResearcherOut(ok=False, agent_id=agent_id, todo_id=todo.id, topic_id=todo.topic_id,
+                             error=error_text(result))  # fmt: skip
+    return ResearcherOut.model_validate(result)
+
+
+def _record(run: Run, queue: _Queue, finding: ResearcherOut, todo: Todo) -> None:
+    queue.turns += 1
+    todo.status = "done" if finding.ok else "failed"
+    run.usage += finding.usage
+    if finding.ok and finding.item_ref:
+        run.finding_refs.append(finding.item_ref)
+        run.progress.findings += 1
+        run.progress.sources += len(finding.sources)
+    elif finding.error:
+        run.progress.message = f"agent {finding.agent_id} failed on {todo.topic!r}: {finding.error}"
+    for agent in run.progress.agents:
+        if agent.id == finding.agent_id:
+            agent.done += 1
+
+
+def _review(context: df.DurableOrchestrationContext, run: Run, queue: _Queue,
+            finding: ResearcherOut):  # fmt: skip
+    run.progress.phase = "supervising"
+    queue.reviews += 1
+    run.progress.supervisor_calls = queue.reviews
+    request = SupervisorIn(
+        context=run.context, plan=queue.plan, finding_ref=finding.item_ref or "",
+        finding_refs=run.finding_refs, todos=queue.todos,
+        calls_left=run.caps.max_supervisor_calls - queue.reviews, review_n=queue.reviews,
+    )  # fmt: skip
+    try:
+        review = SupervisorOut.model_validate((yield call(context, names.SUPERVISOR_REVIEW, request)))
+    except Exception as exc:  # a failed review never stops the research
+        run.progress.message = f"supervisor review {queue.reviews} failed: {error_text(exc)}"
+        run.progress.phase = "researching"
+        return
+    run.usage += review.usage
+    queue.add_todos(review)
+    # Planned todos still waiting count as progress: only a supervisor that adds
+    # nothing while nothing is left to do is idle.
+    waiting = any(t.status == "pending" for t in queue.todos)
+    changed = bool(review.new_todos) or review.decision == "replan" or waiting
+    queue.idle_reviews = 0 if changed else queue.idle_reviews + 1
+    if review.decision == "finish" or queue.idle_reviews >= IDLE_REVIEWS_TO_FINISH:
+        queue.stopped = True
+    run.progress.phase = "researching"

@@ -1,0 +1,30 @@
+"""Pages fetched in a session, kept in its memory folder so no URL is fetched twice.
+
+``pages/{sha1(url)}.json`` holds the extracted ``Page``. Writes overwrite, so a
+repeated activity is harmless; a concurrent double fetch of one URL costs one
+extra request and stores the same content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from shared.errors import NotFoundError
+from shared.fetch.base import Fetcher
+from shared.models import Page
+from shared.stores.base import MemoryStore
+
+
+def page_name(url: str) -> str:
+    return f"pages/{hashlib.sha1(url.encode()).hexdigest()[:20]}.json"
+
+
+def fetch_cached(memory: MemoryStore, fetcher: Fetcher, session_id: str, url: str) -> Page:
+    name = page_name(url)
+    try:
+        return Page.model_validate_json(memory.read(session_id, name))
+    except NotFoundError:
+        pass
+    page = fetcher.fetch(url)
+    memory.write(session_id, name, page.model_dump_json(), "application/json")
+    return page

@@ -1,0 +1,52 @@
+"""Durable function names: one place, used by orchestrators, activities and tests.
+
+The Python function names in ``activities/`` and ``orchestrators/`` are these
+strings (the v2 programming model registers a function under its own name);
+``tests/unit/test_registration.py`` checks every constant is registered.
+"""
+
+from __future__ import annotations
+
+# orchestrators, one per mode
+CHAT = "chat_orchestrator"
+SEARCH = "search_orchestrator"
+DEEP_SEARCH = "deep_search_orchestrator"
+DEEP_RESEARCH = "deep_research_orchestrator"
+NOTIFY_ORCHESTRATOR = "notify_orchestrator"  # delivers a webhook for a terminated run
+ORCHESTRATOR_BY_MODE = {
+    "chat": CHAT,
+    "search": SEARCH,
+    "deep_search": DEEP_SEARCH,
+    "deep_research": DEEP_RESEARCH,
+}
+
+# activities
+CHAT_ANSWER = "chat_answer"
+PLAN_QUERIES = "plan_queries"
+WEB_SEARCH = "web_search"
+SELECT_SOURCES = "select_sources"
+SCRAPE_PAGE = "scrape_page"
+FOLLOW_UP_QUERIES = "follow_up_queries"
+SYNTHESIZE = "synthesize"
+UPDATE_SESSION = "update_session"
+COMPLETE_SESSION = "complete_session"
+NOTIFY = "notify"
+CLARIFY = "clarify"
+PLAN_RESEARCH = "plan_research"
+SPAWN_AGENTS = "spawn_agents"
+RUN_RESEARCHER = "run_researcher"
+SUPERVISOR_REVIEW = "supervisor_review"
+COMPRESS_FINDINGS = "compress_findings"
+GENERATE_FINAL_REPORT = "generate_final_report"
+CRITIQUE_REPORT = "critique_report"
+RENDER_PDF = "render_pdf"
+
+ACTIVITIES = (
+    CHAT_ANSWER, PLAN_QUERIES, WEB_SEARCH, SELECT_SOURCES, SCRAPE_PAGE, FOLLOW_UP_QUERIES,
+    SYNTHESIZE, UPDATE_SESSION, COMPLETE_SESSION, NOTIFY, CLARIFY, PLAN_RESEARCH, SPAWN_AGENTS,
+    RUN_RESEARCHER, SUPERVISOR_REVIEW, COMPRESS_FINDINGS, GENERATE_FINAL_REPORT, CRITIQUE_REPORT,
+    RENDER_PDF,
+)  # fmt: skip
+
+# the one external event a deep research waits for (one wait per instance)
+CLARIFICATION_EVENT = "clarification_1"

@@ -1,0 +1,274 @@
+"""Extractive text primitives: sentences, tokens, BM25, MMR, key phrases.
+
+Pure, deterministic functions shared by the offline reasoner and the local
+corpus. Sentence splitting uses ``pysbd`` (rule-based, maintained, handles
+abbreviations) on paragraphs first, so code blocks and grammar rules that
+documentation pages interleave with prose never become "sentences".
+Splitting is the slow part (a few ms per paragraph), hence the cache.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+
+import pysbd
+from rank_bm25 import BM25Okapi
+
+_STOPWORDS_TEXT = """a about above after again against all also am an and any are as at be
+    because been
+    before being below between both but by can could did do does doing down during each
+    either else etc every few for from further had has have having he her here hers how i if
+    in into is it its itself just let may me might more most must my no nor not now of off on
+    once one only or other our out over own same shall she should so some such than that the
+    their them then there these they this those through to too under until up upon use used
+    uses using very via was we were what when where which while who whom why will with would
+    you your explain describe work works working python
+    и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее
+    её мне было вот от меня еще ещё нет о из ему теперь когда даже ну ли если уже или ни быть
+    был него до вас вам ведь там потом себя ничего ей может они тут где есть надо ней для мы
+    тебя их чем была сам чтоб без чего раз тоже себе под будет ж тогда кто этот того потому
+    этого какой какие какая каких совсем ним здесь этом почти мой тем чтобы нее сейчас были
+    куда зачем всех можно при об другой хоть после над больше тот через эти нас про всего них
+    много разве эту моя свою этой перед лучше том нельзя такой им более всегда между такое
+    почему работает работают работа это"""
+STOPWORDS: frozenset[str] = frozenset(_STOPWORDS_TEXT.split())
+
+_WORD_RE = re.compile(r"\w+", re.UNICODE)
+_PHRASE_BREAK_RE = re.compile(r"[^\w\s]|\s{2,}", re.UNICODE)
+_CODE_HINT_RE = re.compile(r"::=|^\s*(>>>|\.\.\.|\$ )|[{};]\s*$", re.MULTILINE)
+_CODE_LINE_RE = re.compile(
+    r"^\s*(?:def|class|if|elif|else|for|while|try|except|finally|with|async)\b.*:\s*$"
+    r"|^\s*(?:return|import|raise|pass|yield|await)\b|\w\s*=\s*\S|[{}\[\]]\s*$"
+)
+_ENUMERATOR_RE = re.compile(r"^\(?\d{1,2}[.)]\s+")
+_SUPPORTED_SPLIT_LANGUAGES = frozenset(pysbd.languages.LANGUAGE_CODES)
+
+MIN_SENTENCE_WORDS = 5
+MAX_SENTENCE_WORDS = 80
+
+
+def normalize_token(token: str) -> str:
+    """Lower-case, drop dunder underscores, fold simple English plurals (managers -> manager)."""
+    token = token.lower().strip("_")
+    if len(token) > 4 and token.isascii():
+        if token.endswith("ies"):
+            return token[:-3] + "y"
+        if token.endswith("s") and not token.endswith(("ss", "us", "is")):
+            return token[:-1]
+    return token
+
+
+def tokenize(text: str) -> list[str]:
+    """Every word token, normalized (stopwords kept: BM25's IDF weighs them down)."""
+    return [t for t in (normalize_token(w) for w in _WORD_RE.findall(text)) if t]
+
+
+def content_tokens(text: str) -> list[str]:
+    """Tokens without stopwords and one-letter noise; what "topic overlap" is measured on."""
+    return [t for t in tokenize(text) if len(t) > 1 and t not in STOPWORDS and not t.isdigit()]
+
+
+# -- sentences ------------------------------------------------------------------
+
+
+def _is_code(paragraph: str) -> bool:
+    if _CODE_HINT_RE.search(paragraph):
+        return True
+    lines = [line for line in paragraph.splitlines() if line.strip()]
+    if len(lines) >= 2 and sum(bool(_CODE_LINE_RE.search(x)) for x in lines) * 2 >= len(lines):
+        return True
+    visible = [c for c in paragraph if not c.isspace()]
+    if not visible:
+        return True
+    symbols = sum(1 for c in visible if not c.isalnum() and c not in ".,;:'\"()-–—’“”!?«»")
+    return symbols / len(visible) > 0.12
+
+
+def paragraphs(text: str) -> list[str]:
+    """Prose paragraphs of ``text`` with their line breaks joined; code-like blocks dropped."""
+    out = []
+    for block in re.split(r"\n\s*\n", text):
+        if not block.strip() or _is_code(block):
+            continue
+        out.append(" ".join(block.split()))
+    return out
+
+
+@lru_cache(maxsize=8)
+def _segmenter(language: str) -> pysbd.Segmenter:
+    return pysbd.Segmenter(language=language, clean=False)
+
+
+def _acceptable(sentence: str) -> bool:
+    words = sentence.split()
+    if not MIN_SENTENCE_WORDS <= len(words) <= MAX_SENTENCE_WORDS:
+        return False
+    letters = sum(c.isalpha() for c in sentence)
+    return letters / len(sentence) > 0.6 and sentence[-1] in '.!?…)"”»'
+
+
+@lru_cache(maxsize=512)
+def split_sentences(text: str, language: str = "en") -> tuple[str, ...]:
+    """Prose sentences of ``text`` (cached: pages are split again and again during a run)."""
+    lang = language if language in _SUPPORTED_SPLIT_LANGUAGES else "en"
+    segmenter = _segmenter(lang)
+    sentences: list[str] = []
+    for paragraph in paragraphs(text):
+        for raw in segmenter.segment(paragraph):
+            sentence = _ENUMERATOR_RE.sub("", raw.strip())
+            if sentence and _acceptable(sentence):
+                sentences.append(sentence)
+    return tuple(sentences)
+
+
+# -- scoring and selection --------------------------------------------------------
+
+
+def bm25_scores(query_tokens: Sequence[str], docs_tokens: Sequence[Sequence[str]]) -> list[float]:
+    """BM25 (Okapi) score of each document for the query; zeros when nothing overlaps."""
+    if not docs_tokens or not query_tokens:
+        return [0.0] * len(docs_tokens)
+    safe_docs = [list(tokens) or ["\x00"] for tokens in docs_tokens]
+    scores = BM25Okapi(safe_docs).get_scores(list(query_tokens))
+    query_set = set(query_tokens)
+    # rank_bm25 floors negative IDF with a positive epsilon, so a document that
+    # shares no term with the query can still score above zero: clamp those.
+    return [
+        float(score) if query_set.intersection(tokens) else 0.0
+        for score, tokens in zip(scores, safe_docs, strict=True)
+    ]
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def is_near_duplicate(a: str, b: str, threshold: float = 0.7) -> bool:
+    """Two sentences say the same thing when their content words mostly coincide."""
+    sa, sb = frozenset(content_tokens(a)), frozenset(content_tokens(b))
+    if not sa or not sb:
+        return a.strip().lower() == b.strip().lower()
+    return jaccard(sa, sb) >= threshold or sa <= sb or sb <= sa
+
+
+def mmr_select(
+    relevance: Sequence[float],
+    token_sets: Sequence[frozenset[str]],
+    k: int,
+    *,
+    diversity: float = 0.3,
+    duplicate_threshold: float = 0.6,
+) -> list[int]:
+    """Indices chosen by Maximal Marginal Relevance, best first.
+
+    Only candidates with positive relevance are eligible; a candidate whose
+    Jaccard similarity to an already chosen one reaches ``duplicate_threshold``
+    is never chosen (near-duplicates), the rest trade relevance against
+    redundancy with weight ``diversity``. Ties go to the earlier index.
+    """
+    top = max(relevance, default=0.0)
+    if k <= 0 or top <= 0:
+        return []
+    norm = [r / top for r in relevance]
+    remaining = [i for i, r in enumerate(relevance) if r > 0]
+    chosen: list[int] = []
+    while remaining and len(chosen) < k:
+        best_i, best_value = -1, -math.inf
+        for i in remaining:
+            redundancy = max((jaccard(token_sets[i], token_sets[j]) for j in chosen), default=0.0)
+            if redundancy >= duplicate_threshold:
+                continue
+            value = (1 - diversity) * norm[i] - diversity * redundancy
+            if value > best_value:
+                best_i, best_value = i, value
+        if best_i < 0:
+            break
+        chosen.append(best_i)
+        remaining.remove(best_i)
+    return chosen
+
+
+def rank_sentences(
+    query: str,
+    sentences: Sequence[str],
+    k: int,
+    *,
+    tokens: Sequence[Sequence[str]] | None = None,
+    diversity: float = 0.3,
+) -> list[tuple[int, float]]:
+    """Top ``k`` sentences for ``query`` as ``(index, bm25 score)``, MMR order, no duplicates.
+
+    ``tokens`` may carry the sentences' precomputed ``content_tokens`` (the
+    corpus index stores them) to skip re-tokenizing large pages.
+    """
+    if tokens is None:
+        tokens = [content_tokens(s) for s in sentences]
+    scores = bm25_scores(content_tokens(query), tokens)
+    chosen = mmr_select(scores, [frozenset(t) for t in tokens], k, diversity=diversity)
+    return [(i, scores[i]) for i in chosen]
+
+
+# -- key phrases ------------------------------------------------------------------
+
+
+def candidate_phrases(text: str, max_words: int = 3) -> list[str]:
+    """RAKE-style candidates: runs of non-stopwords between punctuation and stopwords."""
+    phrases: list[str] = []
+    for chunk in _PHRASE_BREAK_RE.split(text):
+        run: list[str] = []
+        for word in _WORD_RE.findall(chunk):
+            lowered = word.lower()
+            if lowered in STOPWORDS or lowered.isdigit() or len(lowered.strip("_")) < 2:
+                if run:
+                    phrases.append(" ".join(run[:max_words]))
+                run = []
+            else:
+                run.append(lowered)
+        if run:
+            phrases.append(" ".join(run[:max_words]))
+    return phrases
+
+
+def key_phrases(
+    texts: Iterable[str],
+    k: int,
+    *,
+    idf: Mapping[str, float] | None = None,
+    exclude: Iterable[str] = (),
+) -> list[str]:
+    """The ``k`` most characteristic phrases of ``texts`` (frequency x rarity x length).
+
+    Phrases whose content tokens are all in ``exclude`` (e.g. the query's own
+    words) are skipped; so are phrases contained in a better one already taken.
+    """
+    excluded = {normalize_token(t) for e in exclude for t in _WORD_RE.findall(e)}
+    counts: Counter[str] = Counter()
+    first_seen: dict[str, int] = {}
+    for text in texts:
+        for phrase in candidate_phrases(text):
+            counts[phrase] += 1
+            first_seen.setdefault(phrase, len(first_seen))
+
+    def score(phrase: str) -> float:
+        tokens = tokenize(phrase)
+        rarity = sum((idf or {}).get(t, 1.0) for t in tokens) / max(len(tokens), 1)
+        return counts[phrase] * math.sqrt(rarity) * (1 + 0.5 * (len(tokens) - 1))
+
+    ranked = sorted(counts, key=lambda p: (-score(p), first_seen[p]))
+    chosen: list[str] = []
+    for phrase in ranked:
+        tokens = set(tokenize(phrase))
+        if not tokens or tokens <= excluded:
+            continue
+        if any(tokens <= set(tokenize(c)) for c in chosen):
+            continue
+        chosen.append(phrase)
+        if len(chosen) >= k:
+            break
+    return chosen

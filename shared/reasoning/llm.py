@@ -1,0 +1,434 @@
+"""LLMReasoner: every Reasoner step as a prompt to an OpenAI-compatible model.
+
+Each method builds messages from ``shared/prompts``, asks ``LLMClient`` for a
+validated reply (a private *draft* model when the public model carries fields
+only we may set, such as URLs, numbering or sources), then post-filters what a
+model could get wrong: URLs not handed in, unknown ``[n]`` citations, out of
+range ids, too many items.
+
+Roles and their parameters live in ``ROLES`` (one table). Models come from
+``FAST_MODEL`` / ``STRATEGIC_MODEL`` / ``LONG_CONTEXT_MODEL`` / ``CHAT_MODEL``.
+
+LLM calls of one deep research, worst case (every call repaired
+``MAX_STRUCTURED_OUTPUT_RETRIES`` times; R = 1 + MAX_STRUCTURED_OUTPUT_RETRIES)::
+
+    calls <= R * ( DS                          deep search first (0 if disabled)
+                   + 1 + 1 + 1 + 1             clarify, analyze, plan, agent_profiles
+                   + T * (S + 1)               per todo: agent_step * S + write_finding
+                   + V                         supervisor reviews
+                   + C                         critic rounds (critique calls)
+                   + W                         report writes
+                   + 1 )                       follow-up questions
+    DS = 1 + 1 + I * (P + 1) + 1              rewrite + queries + per iteration
+                                              (page summaries + follow-up queries)
+                                              + synthesize (+1 follow_up_questions
+                                              if the search flow asks for them)
+
+with S = DEEP_RESEARCH_AGENT_MAX_STEPS, V = min(reviews, DEEP_RESEARCH_MAX_SUPERVISOR_CALLS),
+T = todos run (bounded by the orchestrator, at most DEEP_RESEARCH_DEFAULT_MAX_ITERATIONS),
+C <= 3, W <= 2 (one validation retry), I = BALANCED_MAX_ITERATIONS,
+P = DEEP_SEARCH_SCRAPE_TOP_N. ``rewrite_query`` is a text call (never
+repaired, and skipped without chat history); ``write_finding`` without pages
+makes no call. Transport retries (429/5xx) are not calls: only responses are
+counted in the usage meter. Draft trimming is extractive, so it adds no call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal, TypeVar
+
+from pydantic import BaseModel
+
+from shared.config import Settings
+from shared.models import (
+    AgentAction,
+    AgentProfile,
+    AgentState,
+    ChatMessage,
+    ClarificationRequest,
+    Critique,
+    FinalReport,
+    Finding,
+    Page,
+    PageSummary,
+    QueryAnalysis,
+    ReportMaterial,
+    ResearchContext,
+    ResearchPlan,
+    Source,
+    SupervisorReview,
+    SynthesizedAnswer,
+    Todo,
+)
+from shared.prompts import agent, analysis, chat, clarify, planning, report, search, supervisor
+from shared.prompts.framing import Messages
+from shared.reasoning import llm_views as views
+from shared.reasoning.context_budget import SourceText, format_documents, trim_draft, truncate
+from shared.reasoning.grounding import (
+    FindingDraft,
+    ReportDraft,
+    checked_review,
+    cited_report,
+    grounded_finding,
+    keep_known_citations,
+    safe_action,
+    unique,
+)
+from shared.reasoning.llm_client import LLMClient
+
+T = TypeVar("T", bound=BaseModel)
+ModelRole = Literal["fast", "strategic", "long_context", "chat"]
+
+
+@dataclass(frozen=True)
+class Role:
+    model: ModelRole
+    temperature: float
+    max_tokens: int
+
+
+ROLES: dict[str, Role] = {
+    "chat": Role("chat", 0.5, 16384),
+    "reformulate": Role("strategic", 0.3, 200),
+    "search_queries": Role("strategic", 0.5, 400),
+    "follow_up_queries": Role("strategic", 0.5, 400),
+    "summarize_page": Role("fast", 0.2, 1000),
+    "answer": Role("fast", 0.3, 2000),  # synthesize; grows with the requested length
+    "clarify": Role("strategic", 0.3, 800),
+    "analyze": Role("strategic", 0.2, 600),
+    "plan": Role("strategic", 0.4, 2000),
+    "agent_profiles": Role("strategic", 0.5, 1500),
+    "agent_step": Role("strategic", 0.3, 600),
+    "write_finding": Role("strategic", 0.2, 3000),
+    "supervise": Role("strategic", 0.3, 4000),
+    "critique": Role("strategic", 0.2, 1500),
+    "report": Role("long_context", 0.4, 16384),
+    "follow_up_questions": Role("strategic", 0.7, 500),
+}
+
+
+# -- what the model is asked for when the public model has fields only we set ---
+
+
+class _ChatReply(BaseModel):
+    reasoning: str
+    answer: str
+    key_points: list[str]
+
+
+class _Queries(BaseModel):
+    queries: list[str]
+
+
+class _Questions(BaseModel):
+    questions: list[str]
+
+
+class _PageSummaryDraft(BaseModel):
+    summary: str
+    relevant_sentences: list[str]
+
+
+class _Profiles(BaseModel):
+    profiles: list[AgentProfile]
+
+
+class LLMReasoner:
+    """The production mind; see the module docstring for the call budget."""
+
+    name = "llm"
+
+    def __init__(self, settings: Settings, client: LLMClient | None = None) -> None:
+        self.settings = settings
+        self._client = client or LLMClient(settings)
+
+    # -- chat and search ------------------------------------------------------
+
+    def answer(self, query: str, history: list[ChatMessage], language: str) -> SynthesizedAnswer:
+        turns = [(m.role, m.content) for m in history]
+        reply = self._ask(_ChatReply, "chat", chat.build_chat(query, turns, language, _today()))
+        return SynthesizedAnswer(
+            reasoning=reply.reasoning,
+            answer=reply.answer,
+            key_points=reply.key_points,
+            language=language,
+        )
+
+    def rewrite_query(self, query: str, history: list[ChatMessage], language: str) -> str:
+        if not history:
+            return query
+        lines = "\n".join(f"{m.role}: {truncate(m.content, 500)}" for m in history)
+        role = ROLES["reformulate"]
+        text = self._client.complete_text(
+            search.build_reformulate(query, lines, language, _today()),
+            model=self._model(role),
+            temperature=role.temperature,
+            max_tokens=role.max_tokens,
+        )
+        first = text.strip().splitlines()[0].strip().strip("\"'«»") if text.strip() else ""
+        return first or query
+
+    def search_queries(self, query: str, n: int, language: str) -> list[str]:
+        reply = self._ask(
+            _Queries, "search_queries", search.build_search_queries(query, n, language, _today())
+        )
+        return unique([query, *reply.queries])[: max(1, n)]
+
+    def follow_up_queries(
+        self, query: str, summaries: list[PageSummary], n: int, language: str
+    ) -> list[str]:
+        context = views.summaries_context(summaries, self.settings.max_context_chars)
+        messages = search.build_follow_up_queries(query, context, n, language, _today())
+        reply = self._ask(_Queries, "follow_up_queries", messages)
+        seen = {query.strip().lower()}
+        return [q for q in unique(reply.queries) if q.lower() not in seen][:n]
+
+    def summarize_page(self, query: str, page: Page, language: str) -> PageSummary:
+        source = format_documents(
+            [SourceText(1, page.url, page.text, page.title)], self.settings.max_context_chars
+        )
+        messages = search.build_summarize_page(query, source, language, _today())
+        reply = self._ask(_PageSummaryDraft, "summarize_page", messages)
+        flat = " ".join(page.text.split())
+        quoted = [s for s in reply.relevant_sentences if " ".join(s.split()) in flat]
+        return PageSummary(
+            url=page.url, title=page.title, summary=reply.summary, relevant_sentences=quoted[:5]
+        )
+
+    def synthesize(
+        self,
+        query: str,
+        summaries: list[PageSummary],
+        language: str,
+        min_words: int,
+        max_words: int,
+    ) -> SynthesizedAnswer:
+        context = views.summaries_context(summaries, self.settings.max_context_chars)
+        messages = search.build_synthesize(query, context, language, _today(), min_words, max_words)
+        base = ROLES["answer"]
+        role = Role(base.model, base.temperature, max(base.max_tokens, max_words * 3))
+        reply = self._ask(_ChatReply, role, messages)
+        allowed = set(range(1, len(summaries) + 1))
+        answer, _ = keep_known_citations(reply.answer, allowed)
+        points = [keep_known_citations(p, allowed)[0] for p in reply.key_points]
+        sources = [
+            Source(n=i, url=s.url, title=s.title, tier=s.tier, snippet=truncate(s.summary, 300))
+            for i, s in enumerate(summaries, start=1)
+        ]
+        return SynthesizedAnswer(
+            reasoning=reply.reasoning,
+            answer=answer,
+            key_points=points,
+            sources=sources,
+            language=language,
+        )
+
+    # -- deep research ----------------------------------------------------------
+
+    def clarify(self, context: ResearchContext) -> ClarificationRequest:
+        brief = views.brief_of(context, self.settings.max_context_chars)
+        reply = self._ask(
+            ClarificationRequest,
+            "clarify",
+            clarify.build_clarify(brief, context.language, _today()),
+        )
+        questions = unique(reply.questions)[:5]
+        if not (reply.needed and questions):
+            return ClarificationRequest(needed=False, questions=[], reason=reply.reason)
+        return ClarificationRequest(needed=True, questions=questions, reason=reply.reason)
+
+    def analyze(self, context: ResearchContext) -> QueryAnalysis:
+        brief = views.brief_of(context, self.settings.max_context_chars)
+        messages = analysis.build_analyze(
+            brief,
+            context.language,
+            _today(),
+            max_agents=self.settings.deep_research_num_agents,
+            max_steps=self.settings.deep_research_agent_max_steps,
+        )
+        return self._ask(QueryAnalysis, "analyze", messages)
+
+    def plan(
+        self, context: ResearchContext, analysis: QueryAnalysis, max_topics: int
+    ) -> ResearchPlan:
+        brief = views.brief_of(context, self.settings.max_context_chars)
+        messages = planning.build_plan(
+            brief,
+            analysis.query_type,
+            analysis.complexity,
+            analysis.key_concepts,
+            max_topics,
+            context.language,
+            _today(),
+        )
+        reply = self._ask(ResearchPlan, "plan", messages)
+        topics = [
+            topic.model_copy(update={"id": i, "queries": unique(topic.queries)})
+            for i, topic in enumerate(reply.topics[: max(1, max_topics)], start=1)
+        ]
+        return ResearchPlan(summary=reply.summary, topics=topics)
+
+    def agent_profiles(
+        self, context: ResearchContext, plan: ResearchPlan, n: int
+    ) -> list[AgentProfile]:
+        brief = views.brief_of(context, self.settings.max_context_chars)
+        messages = planning.build_agent_profiles(
+            brief, views.plan_text(plan), n, context.language, _today()
+        )
+        reply = self._ask(_Profiles, "agent_profiles", messages)
+        profiles = [
+            p.model_copy(update={"agent_id": i}) for i, p in enumerate(reply.profiles[:n], 1)
+        ]
+        for i in range(len(profiles) + 1, n + 1):
+            topic = plan.topics[(i - 1) % len(plan.topics)]
+            profiles.append(
+                AgentProfile(agent_id=i, name=f"Researcher {i}", specialization=topic.title)
+            )
+        return profiles
+
+    def agent_step(self, state: AgentState) -> AgentAction:
+        budget = self.settings.max_context_chars
+        todo = state.todo
+        messages = agent.build_agent_step(
+            self._agent_system(state),
+            topic_id=todo.topic_id,
+            topic=todo.topic,
+            instruction=todo.instruction,
+            queries=todo.queries,
+            step=state.step + 1,
+            max_steps=state.max_steps,
+            insights=state.main_insights[-10:],
+            notes=state.own_notes[-10:],
+            brief=views.brief_of(state.context, budget),
+            fetched=state.fetched_urls,
+            observations=views.observations_text(state, budget),
+        )
+        action = self._ask(AgentAction, "agent_step", messages)
+        return safe_action(action, state)
+
+    def write_finding(self, state: AgentState, pages: list[Page]) -> Finding:
+        todo = state.todo
+        base = Finding(agent_id=state.profile.agent_id, topic=todo.topic, topic_id=todo.topic_id)
+        base.todo_id = todo.id
+        if not pages:
+            base.confidence = "low"
+            base.notes = ["no page could be read for this todo"]
+            return base
+        sources = format_documents(
+            [SourceText(i, p.url, p.text, p.title) for i, p in enumerate(pages, start=1)],
+            self.settings.max_context_chars,
+        )
+        messages = agent.build_write_finding(
+            self._agent_system(state),
+            topic_id=todo.topic_id,
+            topic=todo.topic,
+            instruction=todo.instruction,
+            brief=views.brief_of(state.context, self.settings.max_context_chars),
+            sources=sources,
+        )
+        reply = self._ask(FindingDraft, "write_finding", messages)
+        return grounded_finding(base, reply, pages)
+
+    def supervise(
+        self,
+        context: ResearchContext,
+        plan: ResearchPlan,
+        finding: Finding,
+        findings: list[Finding],
+        todos: list[Todo],
+        calls_left: int,
+    ) -> SupervisorReview:
+        budget = self.settings.max_context_chars
+        earlier = [f for f in findings if f is not finding and f != finding]
+        messages = supervisor.build_supervise(
+            brief=views.brief_of(context, budget),
+            plan=views.plan_text(plan),
+            todos=views.todos_text(todos),
+            findings=views.findings_text(earlier, budget // 2),
+            finding=views.finding_text(finding),
+            calls_left=calls_left,
+            language=context.language,
+            today=_today(),
+        )
+        review = self._ask(SupervisorReview, "supervise", messages)
+        return checked_review(review, plan, self.settings.deep_research_num_agents)
+
+    def critique(self, report_: FinalReport, material: ReportMaterial) -> Critique:
+        budget = self.settings.max_context_chars
+        messages = supervisor.build_critique(
+            brief=views.brief_of(material.context, budget),
+            sources=views.sources_context(material.sources, budget // 2),
+            report=trim_draft(views.report_text(report_)),
+            policy="cite only the numbered sources; prefer primary and reputable sources",
+            language=material.context.language,
+            today=_today(),
+        )
+        return self._ask(Critique, "critique", messages)
+
+    def write_report(self, material: ReportMaterial) -> FinalReport:
+        budget = self.settings.max_context_chars
+        numbers = {s.url: s.n for s in material.sources}
+        context = material.context
+        critique = material.critique
+        messages = report.build_write_report(
+            brief=views.brief_of(context, budget),
+            primary=trim_draft(material.primary),
+            primary_kind=material.primary_kind,
+            findings=views.findings_text(material.findings, budget, numbers),
+            sources=views.sources_context(material.sources, budget),
+            clarification_unanswered=bool(
+                context.clarification_questions
+                and (context.clarification_timed_out or not context.clarification_answers)
+            ),
+            critique_verdict=critique.verdict if critique else None,
+            critique_issues=critique.issues if critique else [],
+            language=context.language,
+            today=_today(),
+        )
+        draft = self._ask(ReportDraft, "report", messages)
+        return cited_report(draft, material)
+
+    def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
+        messages = search.build_follow_up_questions(
+            query, truncate(text, self.settings.max_context_chars), language, _today()
+        )
+        reply = self._ask(_Questions, "follow_up_questions", messages)
+        return unique(reply.questions)[:5]
+
+    # -- plumbing ---------------------------------------------------------------
+
+    def _ask(self, schema: type[T], role: str | Role, messages: Messages) -> T:
+        params = ROLES[role] if isinstance(role, str) else role
+        return self._client.complete_structured(
+            schema,
+            messages,
+            model=self._model(params),
+            temperature=params.temperature,
+            max_tokens=params.max_tokens,
+        )
+
+    def _model(self, role: Role) -> str:
+        s = self.settings
+        return {
+            "fast": s.fast_model,
+            "strategic": s.strategic_model,
+            "long_context": s.long_context_model,
+            "chat": s.chat_model,
+        }[role.model]
+
+    def _agent_system(self, state: AgentState) -> str:
+        p = state.profile
+        return agent.build_agent_system(
+            p.name,
+            p.specialization,
+            p.working_style,
+            p.source_preferences,
+            state.context.language,
+            _today(),
+        )
+
+
+def _today() -> str:
+    return date.today().isoformat()

@@ -1,0 +1,280 @@
+"""One way to call a chat model: client construction, retries, structured replies.
+
+Why a sync client: activities run in the Functions worker's thread pool (and
+in devhost's), so a blocking ``OpenAI`` / ``AzureOpenAI`` client per worker is
+the simple, thread-safe choice; an async client would need an event loop per
+thread for no gain.
+
+Layers, each with one job:
+- **transport retries** (tenacity, the only retry layer: the SDK's own
+  ``max_retries`` is 0): 408/409/429/5xx, timeouts and connection errors are
+  retried ``llm_max_retries`` times with exponential backoff, honouring
+  ``Retry-After`` / ``retry-after-ms`` (capped at ``MAX_BACKOFF_SECONDS``);
+  then ``TransientError``. Other 4xx are ``PermanentError`` (401/403:
+  ``ConfigurationError``, the key or deployment is wrong).
+- **structured replies**: ``LLM_STRUCTURED_OUTPUT`` picks how the schema is
+  requested (``json_schema`` strict schema / ``json_object`` + schema in the
+  prompt / ``prompt`` only). A reply that does not validate is stripped of
+  code fences and tried again with the validation error fed back, up to
+  ``max_structured_output_retries`` repairs; then ``StructuredOutputError``.
+- **usage**: every response (repairs included) is recorded in the current
+  usage meter with its estimated cost (``pricing.py``).
+
+With Azure OpenAI a "model" is a deployment name; the SDK then calls
+``/openai/deployments/{model}/chat/completions?api-version=...``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import re
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import openai
+from pydantic import BaseModel, ValidationError
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
+
+from shared.config import Settings
+from shared.errors import (
+    ConfigurationError,
+    PermanentError,
+    StructuredOutputError,
+    TransientError,
+)
+from shared.reasoning import usage
+from shared.reasoning.pricing import cost_of
+from shared.reasoning.wire_schema import schema_name, wire_schema
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T", bound=BaseModel)
+Messages = list[dict[str, str]]
+
+MAX_BACKOFF_SECONDS = 20.0
+_RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+_FENCE = re.compile(r"^\s*```[a-zA-Z0-9_-]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
+_AZURE_SCOPE = "https://cognitiveservices.azure.com/.default"
+
+SCHEMA_INSTRUCTION = (
+    "Reply with one JSON object only (no prose, no code fences) that validates against "
+    "this JSON schema:\n<json_schema>\n{schema}\n</json_schema>"
+)
+REPAIR_INSTRUCTION = (
+    "Your previous reply was not valid for the required JSON schema.\n"
+    "Validation error:\n{error}\n"
+    "Reply again with the corrected JSON object only."
+)
+
+
+def build_openai_client(settings: Settings) -> openai.OpenAI:
+    """The SDK client for the configured endpoint; the SDK's own retries are off."""
+    common: dict[str, Any] = {"timeout": settings.llm_timeout_seconds, "max_retries": 0}
+    if settings.azure_openai_endpoint:
+        if settings.azure_openai_api_key:
+            auth: dict[str, Any] = {"api_key": settings.azure_openai_api_key.get_secret_value()}
+        else:
+            from azure.identity import DefaultAzureCredential, get_bearer_token_provider
+
+            provider = get_bearer_token_provider(DefaultAzureCredential(), _AZURE_SCOPE)
+            auth = {"azure_ad_token_provider": provider}
+        return openai.AzureOpenAI(
+            azure_endpoint=settings.azure_openai_endpoint,
+            api_version=settings.azure_openai_api_version,
+            **auth,
+            **common,
+        )
+    if settings.openai_api_key:
+        api_key = settings.openai_api_key.get_secret_value()
+    elif settings.openai_base_url:
+        api_key = "not-needed"  # local servers (Ollama, vLLM) ignore the key
+    else:
+        raise ConfigurationError(
+            "no LLM endpoint: set OPENAI_API_KEY, OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT"
+        )
+    return openai.OpenAI(api_key=api_key, base_url=settings.openai_base_url or None, **common)
+
+
+def strip_fences(text: str) -> str:
+    """The JSON inside a reply: code fences and prose around the object removed."""
+    text = text.strip()
+    match = _FENCE.match(text)
+    if match:
+        text = match.group(1).strip()
+    if not text.startswith(("{", "[")):
+        start, end = text.find("{"), text.rfind("}")
+        if 0 <= start < end:
+            text = text[start : end + 1]
+    return text
+
+
+class LLMClient:
+    """Chat completions with bounded retries; built lazily on the first call."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        initial_backoff: float = 0.5,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._settings = settings
+        self._initial_backoff = initial_backoff
+        self._sleep = sleep
+        self._client: openai.OpenAI | None = None
+        self._lock = threading.Lock()
+
+    # -- public ---------------------------------------------------------------
+
+    def complete_text(
+        self, messages: Messages, *, model: str, temperature: float, max_tokens: int
+    ) -> str:
+        """The text of one reply (``""`` if the model sent none)."""
+        reply = self._send(messages, model=model, temperature=temperature, max_tokens=max_tokens)
+        return (reply.choices[0].message.content or "").strip() if reply.choices else ""
+
+    def complete_structured(
+        self,
+        schema: type[T],
+        messages: Messages,
+        *,
+        model: str,
+        temperature: float,
+        max_tokens: int,
+    ) -> T:
+        """A validated ``schema`` instance, repairing invalid replies a bounded number of times."""
+        mode = self._settings.llm_structured_output
+        conversation = list(messages)
+        extra: dict[str, Any] = {}
+        if mode == "json_schema":
+            extra["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": schema_name(schema),
+                    "schema": wire_schema(schema),
+                    "strict": True,
+                },
+            }
+        else:
+            text = SCHEMA_INSTRUCTION.format(schema=json.dumps(wire_schema(schema)))
+            conversation = _with_system_suffix(conversation, text)
+            if mode == "json_object":
+                extra["response_format"] = {"type": "json_object"}
+        attempts = 1 + max(0, self._settings.max_structured_output_retries)
+        error = "no reply"
+        for _ in range(attempts):
+            reply = self._send(
+                conversation, model=model, temperature=temperature, max_tokens=max_tokens, **extra
+            )
+            message = reply.choices[0].message if reply.choices else None
+            content = (message.content or "") if message else ""
+            try:
+                return schema.model_validate_json(strip_fences(content))
+            except ValidationError as exc:
+                error = _short_error(exc, message)
+            conversation = [
+                *conversation,
+                {"role": "assistant", "content": content[:4000]},
+                {"role": "user", "content": REPAIR_INSTRUCTION.format(error=error)},
+            ]
+        raise StructuredOutputError(
+            f"{model} gave no valid {schema.__name__} after {attempts} attempts: {error[:500]}"
+        )
+
+    # -- transport ------------------------------------------------------------
+
+    def _openai(self) -> openai.OpenAI:
+        with self._lock:
+            if self._client is None:
+                self._client = build_openai_client(self._settings)
+            return self._client
+
+    def _send(self, messages: Messages, *, model: str, **params: Any) -> Any:
+        client = self._openai()
+        retrying = Retrying(
+            stop=stop_after_attempt(max(0, self._settings.llm_max_retries) + 1),
+            wait=self._wait,
+            retry=retry_if_exception(_is_retryable),
+            sleep=self._sleep,
+            reraise=True,
+        )
+        try:
+            reply = retrying(
+                client.chat.completions.create, model=model, messages=messages, **params
+            )
+        except openai.APIStatusError as exc:
+            raise _translate_status(exc, model) from exc
+        except openai.APIConnectionError as exc:  # includes APITimeoutError
+            raise TransientError(f"LLM endpoint unreachable or too slow ({model})") from exc
+        except openai.OpenAIError as exc:
+            raise PermanentError(f"LLM call failed ({model}): {type(exc).__name__}") from exc
+        _record_usage(model, reply)
+        return reply
+
+    def _wait(self, state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        hinted = _retry_after(exc)
+        if hinted is not None:
+            return min(hinted, MAX_BACKOFF_SECONDS)
+        backoff = self._initial_backoff * 2 ** (state.attempt_number - 1)
+        return min(backoff + random.uniform(0, self._initial_backoff / 2), MAX_BACKOFF_SECONDS)
+
+
+def _is_retryable(exc: BaseException) -> bool:
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code in _RETRYABLE_STATUS
+    return isinstance(exc, openai.APIConnectionError)
+
+
+def _retry_after(exc: BaseException | None) -> float | None:
+    """Seconds the server asked us to wait (``retry-after-ms`` or ``retry-after``)."""
+    response = getattr(exc, "response", None)
+    if response is None:
+        return None
+    for header, divisor in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        raw = response.headers.get(header)
+        if raw is None:
+            continue
+        try:
+            return max(0.0, float(raw) / divisor)
+        except ValueError:
+            continue
+    return None
+
+
+def _translate_status(exc: openai.APIStatusError, model: str) -> Exception:
+    status = exc.status_code
+    if status in _RETRYABLE_STATUS:
+        return TransientError(f"LLM endpoint answered {status} ({model})", _retry_after(exc))
+    if status in (401, 403):
+        return ConfigurationError(f"LLM endpoint refused the credentials ({status}, {model})")
+    return PermanentError(f"LLM endpoint answered {status} ({model})")
+
+
+def _record_usage(model: str, reply: Any) -> None:
+    used = getattr(reply, "usage", None)
+    prompt = int(getattr(used, "prompt_tokens", 0) or 0)
+    completion = int(getattr(used, "completion_tokens", 0) or 0)
+    usage.record(prompt, completion, cost_of(model, prompt, completion))
+
+
+def _short_error(exc: ValidationError, message: Any) -> str:
+    refusal = getattr(message, "refusal", None)
+    if refusal:
+        return f"the model refused: {refusal[:300]}"
+    problems = [
+        f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
+        for err in exc.errors()[:8]
+    ]
+    return "\n".join(problems)
+
+
+def _with_system_suffix(messages: Messages, text: str) -> Messages:
+    if messages and messages[0].get("role") == "system":
+        first = {**messages[0], "content": f"{messages[0]['content']}\n\n{text}"}
+        return [first, *messages[1:]]
+    return [{"role": "system", "content": text}, *messages]

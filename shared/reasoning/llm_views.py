@@ -1,0 +1,127 @@
+"""How the LLM sees research state: models rendered as compact prompt text.
+
+Everything here is formatting for ``LLMReasoner``: plans, todos, findings,
+observations and reports become short text blocks, with untrusted web text
+delimited (``context_budget``) and every block kept within the context budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from shared.models import (
+    AgentState,
+    FinalReport,
+    Finding,
+    PageSummary,
+    ResearchContext,
+    ResearchPlan,
+    Source,
+    Todo,
+)
+from shared.prompts.framing import research_brief
+from shared.reasoning.context_budget import (
+    SourceText,
+    defuse,
+    format_snippets,
+    keep_last_within,
+    result_block,
+    truncate,
+)
+
+FINDING_SUMMARY_CHARS = 600
+
+
+def brief_of(context: ResearchContext, max_chars: int) -> str:
+    """The research request, deep search result and clarifications (never chat history)."""
+    return research_brief(
+        context.query,
+        truncate(context.deep_search_summary, max_chars // 4)
+        if context.deep_search_summary
+        else "",
+        context.clarification_questions,
+        context.clarification_answers,
+        context.clarification_timed_out,
+    )
+
+
+def plan_text(plan: ResearchPlan) -> str:
+    lines = [plan.summary] if plan.summary else []
+    for topic in plan.topics:
+        queries = "; ".join(topic.queries)
+        lines.append(f"- topic {topic.id} (priority {topic.priority}): {topic.title}")
+        if topic.rationale:
+            lines.append(f"  why: {topic.rationale}")
+        if queries:
+            lines.append(f"  queries: {queries}")
+    return "\n".join(lines)
+
+
+def todos_text(todos: Sequence[Todo]) -> str:
+    return "\n".join(
+        f"- [{t.status}] {t.id} agent {t.agent_id}, topic {t.topic_id} ({t.topic}): "
+        f"{t.instruction or t.topic}"
+        for t in todos
+    )
+
+
+def finding_text(finding: Finding, numbers: dict[str, int] | None = None) -> str:
+    """A finding with its key findings; sources as URLs, or as ``[n]`` when numbered."""
+    head = f"Agent {finding.agent_id}, topic {finding.topic_id} ({finding.topic}), "
+    head += f"confidence {finding.confidence}:\n{defuse(finding.summary)}"
+    lines = [head]
+    for key in finding.key_findings:
+        if numbers is None:
+            refs = " ".join(f"<{url}>" for url in key.source_urls)
+        else:
+            refs = "".join(f"[{numbers[u]}]" for u in key.source_urls if u in numbers)
+        lines.append(f"- {defuse(key.text)} {refs}".rstrip())
+    lines.extend(f"  note: {defuse(note)}" for note in finding.notes[:3])
+    return "\n".join(lines)
+
+
+def findings_text(
+    findings: Sequence[Finding], max_chars: int, numbers: dict[str, int] | None = None
+) -> str:
+    """Findings within ``max_chars``; the newest are kept when they do not all fit."""
+    blocks = [finding_text(f, numbers) for f in findings if not f.error]
+    return keep_last_within(blocks, max_chars)
+
+
+def observations_text(state: AgentState, max_chars: int) -> str:
+    blocks = []
+    for i, obs in enumerate(state.observations, start=1):
+        header = f'<observation step="{i}" tool="{obs.tool}">argument: {defuse(obs.argument)}'
+        body = [result_block(r.url, r.title, r.snippet) for r in obs.results]
+        body += [f'<page url="{url}"/>' for url in obs.page_urls]
+        if obs.note:
+            body.append(f"note: {defuse(obs.note)}")
+        if not body:
+            body.append("(no results)")
+        blocks.append("\n".join([header, *body, "</observation>"]))
+    return keep_last_within(blocks, max_chars)
+
+
+def summaries_context(summaries: Sequence[PageSummary], max_chars: int) -> str:
+    """Summaries numbered by position (1-based): the ``[n]`` the answer may cite."""
+    sources = [
+        SourceText(i, s.url, _summary_body(s), s.title) for i, s in enumerate(summaries, start=1)
+    ]
+    return format_snippets(sources, max_chars)
+
+
+def sources_context(sources: Sequence[Source], max_chars: int) -> str:
+    return format_snippets([SourceText(s.n, s.url, s.snippet, s.title) for s in sources], max_chars)
+
+
+def report_text(report: FinalReport) -> str:
+    parts = [f"# {report.title}", "## Executive summary", report.executive_summary]
+    for section in report.sections:
+        parts += [f"## {section.heading}", section.content]
+    parts += ["## Conclusion", report.conclusion]
+    return "\n\n".join(parts)
+
+
+def _summary_body(summary: PageSummary) -> str:
+    quotes = " ".join(summary.relevant_sentences)
+    return f"{summary.summary} {quotes}".strip()

@@ -1,0 +1,240 @@
+"""Citation integrity: every ``[n]`` in a report points at a source fetched in this session.
+
+Pure functions, run on the writer's ``FinalReport`` before it is rendered:
+
+- :func:`number_sources` assigns the one numbering everybody shares
+  (``n`` = 1, 2, … in first-seen order, one number per URL);
+- :func:`enforce_citations` removes citations to numbers that are not in
+  that numbering, keeps only the sources actually cited, and, when it had to
+  remove anything, says so in the report and lowers its confidence;
+- :func:`dedupe_sentences` drops sentences the writer repeated.
+
+Citation syntax understood by :data:`CITATION_RE`: ``[3]``, ``[1, 2]``,
+``[1,2]``, adjacent groups ``[1][2]`` (two matches), and ranges ``[1-3]`` /
+``[1–3]`` which mean 1, 2 and 3. A range wider than :data:`MAX_RANGE` is read
+as its two end points only, so ``[1-100000]`` cannot blow up. Markdown links
+``[3](http://…)`` are not citations.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from shared.models import Confidence, FinalReport, ReportSection, Source
+
+MAX_RANGE = 50
+
+_ITEM = r"\d+(?:\s*[-–]\s*\d+)?"
+CITATION_RE = re.compile(rf"\[\s*({_ITEM}(?:\s*,\s*{_ITEM})*)\s*\](?!\()")
+
+_LOWER: dict[Confidence, Confidence] = {"high": "medium", "medium": "low", "low": "low"}
+
+
+def _numbers_in(group: str) -> list[int]:
+    numbers: list[int] = []
+    for item in group.split(","):
+        bounds = [int(part) for part in re.split(r"[-–]", item.strip()) if part.strip()]
+        if len(bounds) == 2 and 0 <= bounds[1] - bounds[0] <= MAX_RANGE:
+            numbers.extend(range(bounds[0], bounds[1] + 1))
+        else:
+            numbers.extend(bounds)
+    return numbers
+
+
+def cited_numbers(text: str) -> set[int]:
+    """Every source number cited in ``text``."""
+    found: set[int] = set()
+    for match in CITATION_RE.finditer(text):
+        found.update(_numbers_in(match.group(1)))
+    return found
+
+
+def number_sources(items: Iterable[Source | tuple[str, str]]) -> list[Source]:
+    """Sources numbered 1, 2, … in first-seen order, one per URL.
+
+    ``items`` are ``Source`` objects (tier and snippet are kept) or
+    ``(url, title)`` pairs. A URL seen again only fills in a missing title or
+    tier. URLs are compared without their ``#fragment`` and trailing slash.
+    """
+    by_key: dict[str, Source] = {}
+    for item in items:
+        source = item if isinstance(item, Source) else Source(url=item[0], title=item[1])
+        key = _url_key(source.url)
+        if not key:
+            continue
+        seen = by_key.get(key)
+        if seen is None:
+            by_key[key] = source.model_copy(update={"n": len(by_key) + 1})
+            continue
+        if not seen.title and source.title:
+            seen.title = source.title
+        if seen.tier is None and source.tier is not None:
+            seen.tier = source.tier
+    return list(by_key.values())
+
+
+def _url_key(url: str) -> str:
+    return url.strip().split("#", 1)[0].rstrip("/")
+
+
+def enforce_citations(report: FinalReport, allowed: list[Source]) -> tuple[FinalReport, list[str]]:
+    """The report with only citations to ``allowed`` sources (matched by ``n``).
+
+    Unknown citations are removed from the executive summary, the sections and
+    the conclusion; sources the report lists whose URL is not in ``allowed``
+    are dropped. ``report.sources`` becomes the allowed sources that the text
+    still cites, with their own ``n``. When anything was removed, a warning is
+    added and the confidence drops one level. Returns ``(report, problems)``;
+    the input is not modified.
+    """
+    by_n = {s.n: s for s in allowed}
+    unknown: list[tuple[int, str]] = []
+
+    def clean(text: str, where: str) -> str:
+        return _strip_unknown(text, by_n, where, unknown)
+
+    summary = clean(report.executive_summary, "executive summary")
+    sections = [
+        ReportSection(heading=s.heading, content=clean(s.content, f"section {s.heading!r}"))
+        for s in report.sections
+    ]
+    conclusion = clean(report.conclusion, "conclusion")
+
+    allowed_urls = {_url_key(s.url) for s in allowed}
+    unlisted = [s.url for s in report.sources if _url_key(s.url) not in allowed_urls]
+
+    problems = [f"unknown citation [{n}] in {where}" for n, where in unknown]
+    problems += [f"listed source {url} was not fetched in this session" for url in unlisted]
+    cited = cited_numbers("\n".join([summary, conclusion, *(s.content for s in sections)]))
+    update: dict = {
+        "executive_summary": summary,
+        "sections": sections,
+        "conclusion": conclusion,
+        "sources": [by_n[n] for n in sorted(cited) if n in by_n],
+    }
+    if problems:
+        update["warnings"] = [
+            *report.warnings,
+            _warning({n for n, _ in unknown}, len(unlisted), report.language),
+        ]
+        update["confidence_level"] = _LOWER[report.confidence_level]
+    return report.model_copy(update=update, deep=True), problems
+
+
+def _strip_unknown(
+    text: str, by_n: dict[int, Source], where: str, unknown: list[tuple[int, str]]
+) -> str:
+    def replace(match: re.Match[str]) -> str:
+        numbers = _numbers_in(match.group(1))
+        missing = [n for n in numbers if n not in by_n]
+        if not missing:
+            return match.group(0)
+        unknown.extend((n, where) for n in missing)
+        kept = list(dict.fromkeys(n for n in numbers if n in by_n))
+        return f"[{', '.join(map(str, kept))}]" if kept else "\x00"
+
+    rewritten = CITATION_RE.sub(replace, text)
+    # A removed citation takes the space before it along ("claim [7]." -> "claim.").
+    return re.sub(r"[ \t]*\x00", "", rewritten)
+
+
+_WARNING_TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "removed": "citations to sources not fetched in this session were removed ({numbers})",
+        "dropped": "{count} listed source(s) not fetched in this session were dropped",
+        "frame": "Citation check: {parts}; confidence lowered.",
+    },
+    "ru": {
+        "removed": "удалены ссылки на источники, не полученные в этой сессии ({numbers})",
+        "dropped": "исключено источников, не полученных в этой сессии: {count}",
+        "frame": "Проверка ссылок: {parts}; уверенность понижена.",
+    },
+    "zh": {
+        "removed": "已删除引用本次会话未获取来源的标注（{numbers}）",
+        "dropped": "已移除 {count} 个本次会话未获取的来源",
+        "frame": "引用检查：{parts}；置信度已降低。",
+    },
+}
+
+
+def _warning(unknown: set[int], unlisted: int, language: str) -> str:
+    """One line for the reader, in the report's language (the problems list is for logs)."""
+    text = _WARNING_TEXT.get(language.split("-")[0].lower(), _WARNING_TEXT["en"])
+    parts = []
+    if unknown:
+        numbers = ", ".join(f"[{n}]" for n in sorted(unknown))
+        parts.append(text["removed"].format(numbers=numbers))
+    if unlisted:
+        parts.append(text["dropped"].format(count=unlisted))
+    return text["frame"].format(parts="; ".join(parts))
+
+
+# -- repeated sentences ---------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+_LINE_PREFIX = re.compile(r"^(\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)?)")
+MIN_DEDUPE_CHARS = 20
+
+
+def dedupe_sentences(report: FinalReport) -> FinalReport:
+    """The report with every sentence kept only where it first appears.
+
+    Order: executive summary, sections, conclusion. Sentences are compared
+    without citations, case, spacing and final punctuation; short ones (under
+    :data:`MIN_DEDUPE_CHARS`) are left alone, as are headings, table rows and
+    code blocks, so structure is never broken. A list item whose only sentence
+    was a repeat disappears.
+    """
+    seen: set[str] = set()
+    summary = _dedupe_text(report.executive_summary, seen)
+    sections = [
+        ReportSection(heading=s.heading, content=_dedupe_text(s.content, seen))
+        for s in report.sections
+    ]
+    conclusion = _dedupe_text(report.conclusion, seen)
+    return report.model_copy(
+        update={"executive_summary": summary, "sections": sections, "conclusion": conclusion},
+        deep=True,
+    )
+
+
+def _dedupe_text(text: str, seen: set[str]) -> str:
+    out: list[str] = []
+    in_code = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_code = not in_code
+        if in_code or stripped.startswith(("```", "~~~", "#", "|")) or not stripped:
+            out.append(line)
+            continue
+        prefix = _LINE_PREFIX.match(line).group(1)
+        kept = _dedupe_line(line[len(prefix) :], seen)
+        if kept.strip():
+            out.append(prefix + kept)
+    return "\n".join(out).strip("\n")
+
+
+def _dedupe_line(line: str, seen: set[str]) -> str:
+    kept: list[str] = []
+    start = 0
+    for boundary in [*_SENTENCE_END.finditer(line), None]:
+        end = boundary.end() if boundary else len(line)
+        if end == start:
+            continue
+        chunk = line[start:end]
+        start = end
+        key = _sentence_key(chunk)
+        if len(key) >= MIN_DEDUPE_CHARS:
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(chunk)
+    return "".join(kept).rstrip()
+
+
+def _sentence_key(sentence: str) -> str:
+    without_citations = CITATION_RE.sub("", sentence)
+    words = re.sub(r"[^\w]+", " ", without_citations.casefold())
+    return " ".join(words.split())

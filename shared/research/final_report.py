@@ -1,0 +1,178 @@
+"""The final report: always produced, always honest about its sources.
+
+Basis chain (first one that yields a valid report wins):
+    draft_report.md (when >= 1000 chars) -> main.md + findings -> findings only
+    -> a minimal report that says what failed.
+A report is valid with >= 3 sections and >= 1500 characters; each basis gets
+one retry. Citation integrity: every ``[n]`` must be a source fetched in this
+session and cited by the findings (``findings.json`` numbering); unknown ones
+are removed and confidence lowered. Long primary texts are trimmed to the
+context budget (< 50k in full; 50-100k: first 45k + digest; > 100k: first
+80k + digest).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from shared.bootstrap import Services
+from shared.errors import NotFoundError, ResearchError
+from shared.models import Critique, FinalReport, ReportMaterial, ReportSection, ResearchContext
+from shared.payloads import ContextIn, CritiqueOut, PdfIn, PdfOut, ReportIn, ReportOut
+from shared.report.citations import dedupe_sentences, enforce_citations
+from shared.report.markdown import render_report_markdown
+from shared.report.pdf import render_pdf
+from shared.research import memory_files
+from shared.research.compress import COMPRESSED, Compressed
+
+log = logging.getLogger(__name__)
+REPORT_JSON, REPORT_MD, REPORT_PDF = "report.json", "report.md", "report.pdf"
+MIN_DRAFT_CHARS = 1000
+MIN_REPORT_CHARS = 1500
+MIN_SECTIONS = 3
+LOWER = {"high": "medium", "medium": "low", "low": "low"}
+
+
+def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
+    ctx = req.context
+    evidence = _evidence(svc, ctx.session_id)
+    if req.failure:
+        report, basis = minimal_report(ctx, evidence, req.failure), "minimal"
+    else:
+        report, basis = _write_with_fallback(svc, ctx, evidence, req.critique)
+    report = _finalize(svc, ctx, report, evidence, req)
+    _store(svc, ctx, report, req.mode)
+    ref = f"{ctx.session_id}/{REPORT_JSON}"
+    return ReportOut(report_ref=ref, title=report.title, sections=len(report.sections),
+                     sources=len(report.sources), confidence=report.confidence_level,
+                     basis=basis, warnings=report.warnings[:10])  # fmt: skip
+
+
+def critique_report(svc: Services, req: ContextIn) -> CritiqueOut:
+    sid = req.context.session_id
+    report = FinalReport.model_validate_json(svc.memory.read(sid, REPORT_JSON))
+    evidence = _evidence(svc, sid)
+    material = ReportMaterial(context=req.context, findings=evidence.findings,
+                              sources=evidence.sources)  # fmt: skip
+    verdict = svc.reasoner.critique(report, material)
+    return CritiqueOut(verdict=verdict.verdict, issues=verdict.issues[:10])
+
+
+def render_report_pdf(svc: Services, req: PdfIn) -> PdfOut:
+    try:
+        markdown_text = svc.memory.read_text(req.session_id, REPORT_MD)
+        data = render_pdf(markdown_text, req.title, req.language, svc.settings.pdf_font_path)
+    except ResearchError as exc:
+        return PdfOut(ok=False, error=f"{type(exc).__name__}: {exc}"[:300])
+    ref = svc.memory.write(req.session_id, REPORT_PDF, data, "application/pdf")
+    return PdfOut(ok=True, pdf_ref=ref, bytes=len(data))
+
+
+def _evidence(svc: Services, session_id: str) -> Compressed:
+    try:
+        return Compressed.model_validate_json(svc.memory.read(session_id, COMPRESSED))
+    except NotFoundError:
+        return Compressed(findings=[], sources=[])
+
+
+def _read(svc: Services, session_id: str, name: str) -> str:
+    try:
+        return svc.memory.read_text(session_id, name)
+    except NotFoundError:
+        return ""
+
+
+def _bases(svc: Services, ctx: ResearchContext, evidence: Compressed):
+    draft = _read(svc, ctx.session_id, memory_files.DRAFT)
+    if len(draft) >= MIN_DRAFT_CHARS:
+        yield "draft", trim_to_budget(draft)
+    main = _read(svc, ctx.session_id, memory_files.MAIN)
+    if main:
+        yield "main", trim_to_budget(main)
+    yield "findings", ""
+
+
+def _write_with_fallback(svc: Services, ctx: ResearchContext, evidence: Compressed,
+                         critique: Critique | None) -> tuple[FinalReport, str]:  # fmt: skip
+    problems = []
+    for basis, primary in _bases(svc, ctx, evidence):
+        material = ReportMaterial(context=ctx, primary=primary, primary_kind=basis,
+                                  findings=evidence.findings, sources=evidence.sources,
+                                  critique=critique)  # fmt: skip
+        for _attempt in range(2):
+            try:
+                report = svc.reasoner.write_report(material)
+            except ResearchError as exc:
+                problems.append(f"{basis}: {type(exc).__name__}: {exc}")
+                break
+            if is_valid(report):
+                return report, basis
+            problems.append(f"{basis}: report too short or with fewer than {MIN_SECTIONS} sections")
+    log.warning("every report basis failed: %s", problems)
+    return minimal_report(ctx, evidence, "; ".join(problems)[:500]), "minimal"
+
+
+def is_valid(report: FinalReport) -> bool:
+    size = len(report.executive_summary) + len(report.conclusion) + sum(
+        len(s.content) for s in report.sections)  # fmt: skip
+    return len(report.sections) >= MIN_SECTIONS and size >= MIN_REPORT_CHARS
+
+
+def _finalize(svc: Services, ctx: ResearchContext, report: FinalReport, evidence: Compressed,
+              req: ReportIn) -> FinalReport:  # fmt: skip
+    report, problems = enforce_citations(report, evidence.sources)
+    report = dedupe_sentences(report)
+    report.language = ctx.language
+    if ctx.clarification_timed_out:
+        report.warnings.append("The clarifying questions went unanswered before the timeout; "
+                               "the research used the original question as asked.")  # fmt: skip
+    critique = req.critique
+    if critique and critique.verdict == "REJECT" and req.round >= 3:
+        report.warnings += [f"Critic: {issue}" for issue in critique.issues[:5]]
+        report.confidence_level = LOWER[report.confidence_level]
+    if not report.follow_up_questions and req.failure is None:
+        text = " ".join(s.content for s in report.sections)[:4000]
+        report.follow_up_questions = svc.reasoner.follow_up_questions(ctx.query, text, ctx.language)
+    report.follow_up_questions = report.follow_up_questions[:5]
+    log.info("report %s: %d citation problems", ctx.session_id, len(problems))
+    return report
+
+
+def _store(svc: Services, ctx: ResearchContext, report: FinalReport, mode: str) -> None:
+    sid = ctx.session_id
+    svc.memory.write(sid, REPORT_JSON, report.model_dump_json(), "application/json")
+    markdown_text = render_report_markdown(report, ctx.query, mode)
+    svc.memory.write(sid, REPORT_MD, markdown_text, "text/markdown")
+
+
+def minimal_report(ctx: ResearchContext, evidence: Compressed, failure: str) -> FinalReport:
+    """Written without the reasoner: what was asked, what failed, what was found."""
+    findings = [f"- {k.text}" for f in evidence.findings for k in f.key_findings][:20]
+    return FinalReport(
+        title=f"Incomplete research: {ctx.query[:80]}",
+        executive_summary=("The research could not be completed. This minimal report records "
+                           f"what happened so that nothing is lost. Cause: {failure}"),
+        sections=[
+            ReportSection(heading="What was asked", content=ctx.query),
+            ReportSection(heading="What failed", content=failure),
+            ReportSection(heading="What was found before the failure",
+                          content="\n".join(findings) or "No findings were recorded."),
+        ],
+        conclusion="Retry the research; the session keeps its memory files for inspection.",
+        sources=[],
+        confidence_level="low",
+        language=ctx.language,
+        warnings=[f"Minimal report: {failure}"],
+    )  # fmt: skip
+
+
+def trim_to_budget(text: str) -> str:
+    """< 50k chars in full; 50-100k: first 45k + digest (15k); > 100k: first 80k + digest (20k)."""
+    if len(text) < 50_000:
+        return text
+    head, digest_chars = (45_000, 15_000) if len(text) <= 100_000 else (80_000, 20_000)
+    rest = text[head:]
+    headings_and_leads = re.findall(r"(?m)^(#+ .*)\n+([^\n]+)", rest)
+    digest = "\n".join(f"{h}\n{lead[:300]}" for h, lead in headings_and_leads)[:digest_chars]
+    return f"{text[:head]}\n\n[... digest of the remaining {len(rest)} characters ...]\n{digest}"

@@ -1,0 +1,123 @@
+"""One researcher todo: a bounded ReAct loop with web_search, scrape_url and done.
+
+The agent sees the query, the deep search summary, the clarification answers,
+the last 10 notes of its own file and main.md's key insights, never chat
+history. Tool use is constrained where an injected page could steer it: the
+loop never exceeds ``max_steps``, and ``scrape_url`` only opens URLs that this
+agent's own searches returned. Writes ``items/item_N.json|md`` (the finding)
+and rewrites its ``agents/agent_N.md``; returns a small envelope.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from shared.bootstrap import Services
+from shared.errors import ResearchError
+from shared.fetch.cache import fetch_cached
+from shared.models import AgentState, Finding, Observation, Page
+from shared.payloads import ResearcherIn, ResearcherOut
+from shared.research import memory_files
+from shared.search.pipeline import normalize_url
+
+log = logging.getLogger(__name__)
+RESULTS_PER_SEARCH = 6
+SNIPPET_CHARS = 240
+
+
+def run_researcher(svc: Services, req: ResearcherIn) -> ResearcherOut:
+    sid, agent_id = req.context.session_id, req.profile.agent_id
+    notes = memory_files.agent_notes(svc.memory, sid, agent_id)
+    _write_agent(svc, req, notes, "in_progress")
+    state = AgentState(
+        context=req.context, profile=req.profile, todo=req.todo, max_steps=req.max_steps,
+        own_notes=memory_files.last_notes(notes),
+        main_insights=memory_files.key_insights(svc.memory, sid),
+    )  # fmt: skip
+    try:
+        pages = _loop(svc, state)
+        finding = _finding(svc, state, pages, req)
+    except ResearchError as exc:
+        _write_agent(svc, req, notes, "failed")
+        return ResearcherOut(ok=False, agent_id=agent_id, todo_id=req.todo.id,
+                             topic_id=req.todo.topic_id, steps=state.step,
+                             error=f"{type(exc).__name__}: {exc}"[:300])  # fmt: skip
+    ref = svc.memory.write(sid, f"{req.item}.json", finding.model_dump_json(), "application/json")
+    svc.memory.write(sid, f"{req.item}.md", memory_files.finding_markdown(finding), "text/markdown")
+    note = (f"### {req.todo.id}: {req.todo.topic}\n\n{finding.summary}\n\n"
+            f"{len(finding.key_findings)} key findings from {len(finding.sources)} sources "
+            f"in {state.step} steps ({req.item}.md).\n\n")  # fmt: skip
+    _write_agent(svc, req, notes, "done")
+    svc.memory.append(sid, memory_files.agent_file(agent_id), req.todo.id, note)
+    return ResearcherOut(
+        ok=True, agent_id=agent_id, todo_id=req.todo.id, topic_id=req.todo.topic_id,
+        item_ref=ref, key_findings=len(finding.key_findings),
+        sources=[s.url for s in finding.sources], confidence=finding.confidence, steps=state.step,
+    )  # fmt: skip
+
+
+def _loop(svc: Services, state: AgentState) -> list[Page]:
+    pages: list[Page] = []
+    offered: set[str] = set()
+    while state.step < state.max_steps:
+        action = svc.reasoner.agent_step(state)
+        state.step += 1
+        if action.tool == "done":
+            break
+        if action.tool == "web_search":
+            state.observations.append(_search(svc, action.argument, offered))
+            continue
+        url = action.argument.strip()
+        if normalize_url(url) not in offered:
+            note = "refused: only URLs returned by your own searches can be opened"
+            state.observations.append(Observation(tool="scrape_url", argument=url, note=note))
+            continue
+        if url in state.fetched_urls:
+            state.observations.append(Observation(tool="scrape_url", argument=url,
+                                                  note="already read"))  # fmt: skip
+            continue
+        state.observations.append(_scrape(svc, state, url, pages))
+    return pages
+
+
+def _search(svc: Services, query: str, offered: set[str]) -> Observation:
+    try:
+        results = svc.search.search(query, RESULTS_PER_SEARCH)
+    except ResearchError as exc:
+        return Observation(tool="web_search", argument=query, note=f"search failed: {exc}"[:200])
+    trimmed = [r.model_copy(update={"snippet": r.snippet[:SNIPPET_CHARS]}) for r in results]
+    offered.update(normalize_url(r.url) for r in trimmed)
+    note = "" if trimmed else "no results: reformulate the query"
+    return Observation(tool="web_search", argument=query, results=trimmed, note=note)
+
+
+def _scrape(svc: Services, state: AgentState, url: str, pages: list[Page]) -> Observation:
+    try:
+        page = fetch_cached(svc.memory, svc.fetcher, state.context.session_id, url)
+    except ResearchError as exc:
+        return Observation(tool="scrape_url", argument=url, note=f"could not read: {exc}"[:200])
+    pages.append(page)
+    state.fetched_urls.append(url)
+    return Observation(tool="scrape_url", argument=url, page_urls=[url],
+                       note=f"read {page.title or url} ({len(page.text)} characters)")  # fmt: skip
+
+
+def _finding(svc: Services, state: AgentState, pages: list[Page], req: ResearcherIn) -> Finding:
+    finding = svc.reasoner.write_finding(state, pages)
+    fetched = {p.url for p in pages}
+    finding.key_findings = [
+        k.model_copy(update={"source_urls": [u for u in k.source_urls if u in fetched]})
+        for k in finding.key_findings
+        if any(u in fetched for u in k.source_urls)
+    ]
+    finding.sources = [s for s in finding.sources if s.url in fetched]
+    finding.agent_id, finding.topic_id, finding.todo_id = (
+        req.profile.agent_id, req.todo.topic_id, req.todo.id)  # fmt: skip
+    finding.topic = finding.topic or req.todo.topic
+    return finding
+
+
+def _write_agent(svc: Services, req: ResearcherIn, notes: str, status: str) -> None:
+    todos = [t.model_copy(update={"status": status}) if t.id == req.todo.id else t
+             for t in (req.agent_todos or [req.todo])]  # fmt: skip
+    memory_files.write_agent(svc.memory, req.context.session_id, req.profile, todos, notes)

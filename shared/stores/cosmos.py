@@ -1,0 +1,370 @@
+"""SessionStore on Azure Cosmos DB (NoSQL API, sync ``azure-cosmos`` client).
+
+One container, partition key ``/chat_id``, three kinds of documents told apart
+by ``type``:
+
+- ``session``: the SessionRecord JSON, ``id`` = session id, plus ``created_ts``
+  (epoch seconds) so ordering does not depend on how timestamps were written;
+- ``lock``: ``_lock-active-deep-research`` in a chat's partition, pointing at
+  the chat's active deep research session. Creating it is the atomic
+  "one active deep research" check (409 = taken); it is deleted, with an ETag
+  condition, when that session reaches a terminal status;
+- ``message``: one chat message, ordered by ``order_key`` (zero-padded
+  nanoseconds + a uuid) because JSON numbers cannot hold nanoseconds exactly.
+
+System ids start with ``_``, which a session id never does, so they cannot
+collide. Session ids are unique per chat (Cosmos ids are unique per
+partition); they are generated uuids, so that is enough in practice.
+
+Only features the local stand-in has are used: point operations with ETag
+conditions, parameterised queries with ORDER BY and TOP. No OFFSET/LIMIT,
+transactional batch, TTL or change feed.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from azure.core import MatchConditions
+from azure.core.exceptions import AzureError, ClientAuthenticationError
+from azure.cosmos import ContainerProxy, CosmosClient, PartitionKey
+from azure.cosmos import exceptions as cosmos_errors
+
+from shared.config import Settings
+from shared.errors import (
+    ActiveSessionConflict,
+    ConfigurationError,
+    ConflictError,
+    NotFoundError,
+    PermanentError,
+    TransientError,
+)
+from shared.models import ChatMessage, Mode, SessionRecord, SessionStatus
+from shared.stores.base import ACTIVE_STATUSES, mutated_copy, validate_session_id
+
+MAX_UPDATE_ATTEMPTS = 10
+LOCK_ID = "_lock-active-deep-research"
+# A lock whose session document does not exist yet may belong to a create in
+# progress; only after this long is it taken for the leftover of a crash.
+ORPHAN_LOCK_GRACE_SECONDS = 60.0
+
+_ACTIVE_SQL = ", ".join(f"'{status.value}'" for status in ACTIVE_STATUSES)
+
+
+class CosmosSessionStore:
+    """Sessions, the active-session locks and chat history in one Cosmos container."""
+
+    kind = "cosmos"
+
+    def __init__(self, settings: Settings) -> None:
+        if not settings.cosmos_endpoint:
+            raise ConfigurationError("COSMOS_ENDPOINT is required for the Cosmos session store")
+        self._container = _open_container(settings)
+        self._order_lock = threading.Lock()
+        self._last_order_ns = 0
+
+    # -- sessions ------------------------------------------------------------------
+
+    def create(self, record: SessionRecord) -> SessionRecord:
+        validate_session_id(record.id)
+        locked = _holds_slot(record) and self._take_slot(record)
+        try:
+            with _translated():
+                try:
+                    doc = self._container.create_item(_session_doc(record))
+                except cosmos_errors.CosmosResourceExistsError as exc:
+                    raise ConflictError(f"session {record.id!r} already exists") from exc
+        except BaseException:
+            if locked:
+                self._release_slot(record.chat_id, record.id)
+            raise
+        return _record(doc)
+
+    def get(self, session_id: str) -> SessionRecord:
+        validate_session_id(session_id)
+        docs = self._query(
+            "SELECT * FROM c WHERE c.id = @id AND c.type = 'session'",
+            {"@id": session_id},
+        )
+        if not docs:
+            raise NotFoundError(f"unknown session {session_id!r}")
+        return _record(docs[0])
+
+    def update(self, session_id: str, mutate: Callable[[SessionRecord], None]) -> SessionRecord:
+        """Optimistic update with the document's ETag; a 412 reloads and re-applies."""
+        current = self.get(session_id)
+        for _attempt in range(MAX_UPDATE_ATTEMPTS):
+            draft = mutated_copy(current, mutate)
+            took = not _holds_slot(current) and _holds_slot(draft) and self._take_slot(draft)
+            try:
+                with _translated():
+                    doc = self._container.replace_item(
+                        session_id,
+                        _session_doc(draft),
+                        etag=current.etag,
+                        match_condition=MatchConditions.IfNotModified,
+                    )
+            except cosmos_errors.CosmosAccessConditionFailedError:
+                if took:
+                    self._release_slot(draft.chat_id, draft.id)
+                current = self._read(current.chat_id, session_id)
+                continue
+            except BaseException:
+                if took:
+                    self._release_slot(draft.chat_id, draft.id)
+                raise
+            if _holds_slot(current) and not _holds_slot(draft):
+                self._release_slot(draft.chat_id, draft.id)
+            return _record(doc)
+        raise TransientError(
+            f"session {session_id!r} kept changing; gave up after {MAX_UPDATE_ATTEMPTS} attempts"
+        )
+
+    def active_deep_research(self, chat_id: str) -> SessionRecord | None:
+        docs = self._query(
+            "SELECT * FROM c WHERE c.chat_id = @chat AND c.type = 'session'"
+            f" AND c.mode = '{Mode.deep_research.value}' AND c.status IN ({_ACTIVE_SQL})",
+            {"@chat": chat_id},
+            chat_id,
+        )
+        return _record(docs[0]) if docs else None
+
+    def supersede_active(self, chat_id: str, except_id: str | None = None) -> list[SessionRecord]:
+        docs = self._query(
+            "SELECT c.id FROM c WHERE c.chat_id = @chat AND c.type = 'session'"
+            f" AND c.status IN ({_ACTIVE_SQL})",
+            {"@chat": chat_id},
+            chat_id,
+        )
+        superseded = []
+        for session_id in (doc["id"] for doc in docs if doc["id"] != except_id):
+            changed = False
+
+            def supersede(record: SessionRecord) -> None:
+                nonlocal changed
+                changed = not record.status.is_terminal
+                if changed:
+                    record.status = SessionStatus.superseded
+
+            record = self.update(session_id, supersede)
+            if changed:
+                superseded.append(record)
+        return superseded
+
+    def list_by_chat(self, chat_id: str, limit: int = 50) -> list[SessionRecord]:
+        if limit <= 0:
+            return []
+        docs = self._query(
+            "SELECT TOP @n * FROM c WHERE c.chat_id = @chat AND c.type = 'session'"
+            " ORDER BY c.created_ts DESC",
+            {"@n": limit, "@chat": chat_id},
+            chat_id,
+        )
+        return [_record(doc) for doc in docs]
+
+    # -- chat history --------------------------------------------------------------
+
+    def append_message(self, chat_id: str, message: ChatMessage) -> None:
+        created_at = message.created_at or datetime.now(UTC)
+        order_key = f"{self._next_order_ns():020d}-{uuid.uuid4().hex}"
+        doc = {
+            "id": f"_msg-{order_key}",
+            "type": "message",
+            "chat_id": chat_id,
+            "order_key": order_key,
+            **message.model_dump(mode="json"),
+            "created_at": created_at.isoformat(),
+        }
+        with _translated():
+            self._container.create_item(doc)
+
+    def history(self, chat_id: str, limit: int) -> list[ChatMessage]:
+        if limit <= 0:
+            return []
+        docs = self._query(
+            "SELECT TOP @n * FROM c WHERE c.chat_id = @chat AND c.type = 'message'"
+            " ORDER BY c.order_key DESC",
+            {"@n": limit, "@chat": chat_id},
+            chat_id,
+        )
+        return [ChatMessage.model_validate(doc) for doc in reversed(docs)]
+
+    def ping(self) -> None:
+        with _translated():
+            self._container.read()
+
+    # -- the active deep research slot ---------------------------------------------
+
+    def _take_slot(self, record: SessionRecord) -> bool:
+        """Create the chat's lock document; 409 means another session holds the slot.
+
+        Returns whether this call created the lock (and must drop it if the
+        session write then fails). A lock that already names this session (a
+        retried create) is kept as is. A lock left behind by a session that is no
+        longer active (a crash between the session's last write and the lock's
+        deletion) is cleared once.
+        """
+        lock = {
+            "id": LOCK_ID,
+            "type": "lock",
+            "chat_id": record.chat_id,
+            "session_id": record.id,
+            "created_ts": time.time(),
+        }
+        for _attempt in range(2):
+            try:
+                with _translated():
+                    self._container.create_item(lock)
+                return True
+            except ConflictError:
+                holder = self._lock_doc(record.chat_id)
+                if holder is not None and holder.get("session_id") == record.id:
+                    return False
+                if holder is not None and not self._is_stale(holder):
+                    raise ActiveSessionConflict(record.chat_id, holder["session_id"]) from None
+                if holder is not None:
+                    self._delete_lock(holder)
+        raise ActiveSessionConflict(record.chat_id, None)
+
+    def _release_slot(self, chat_id: str, session_id: str) -> None:
+        """Delete the lock only while it still points at ``session_id``."""
+        holder = self._lock_doc(chat_id)
+        if holder is not None and holder.get("session_id") == session_id:
+            self._delete_lock(holder)
+
+    def _lock_doc(self, chat_id: str) -> dict[str, Any] | None:
+        try:
+            with _translated():
+                return self._container.read_item(LOCK_ID, partition_key=chat_id)
+        except NotFoundError:
+            return None
+
+    def _delete_lock(self, holder: dict[str, Any]) -> None:
+        """Delete with the lock's ETag, so a lock someone just re-took survives."""
+        try:
+            with _translated():
+                self._container.delete_item(
+                    LOCK_ID,
+                    partition_key=holder["chat_id"],
+                    etag=holder["_etag"],
+                    match_condition=MatchConditions.IfNotModified,
+                )
+        except (NotFoundError, cosmos_errors.CosmosAccessConditionFailedError):
+            pass
+
+    def _is_stale(self, holder: dict[str, Any]) -> bool:
+        try:
+            session = self._read(holder["chat_id"], holder["session_id"])
+        except NotFoundError:
+            age = time.time() - float(holder.get("created_ts", 0))
+            return age > ORPHAN_LOCK_GRACE_SECONDS
+        return not _holds_slot(session)
+
+    # -- internals -----------------------------------------------------------------
+
+    def _read(self, chat_id: str, session_id: str) -> SessionRecord:
+        try:
+            with _translated():
+                return _record(self._container.read_item(session_id, partition_key=chat_id))
+        except NotFoundError:
+            raise NotFoundError(f"unknown session {session_id!r}") from None
+
+    def _query(
+        self, query: str, parameters: dict[str, Any], chat_id: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Run a parameterised query, in one partition when the chat is known."""
+        params = [{"name": name, "value": value} for name, value in parameters.items()]
+        scope: dict[str, Any] = (
+            {"partition_key": chat_id}
+            if chat_id is not None
+            else {"enable_cross_partition_query": True}
+        )
+        with _translated():
+            return list(self._container.query_items(query, parameters=params, **scope))
+
+    def _next_order_ns(self) -> int:
+        """Wall-clock nanoseconds, strictly increasing within this process."""
+        with self._order_lock:
+            self._last_order_ns = max(time.time_ns(), self._last_order_ns + 1)
+            return self._last_order_ns
+
+
+def _open_container(settings: Settings) -> ContainerProxy:
+    """The client, database and container (created if missing, partition ``/chat_id``)."""
+    if settings.cosmos_key is not None:
+        credential: Any = settings.cosmos_key.get_secret_value()
+    else:
+        from azure.identity import DefaultAzureCredential
+
+        credential = DefaultAzureCredential()
+    if not settings.cosmos_verify_tls:
+        # Explicitly asked for (the local stand-in's self-signed certificate).
+        import urllib3
+
+        urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
+    with _translated():
+        client = CosmosClient(
+            settings.cosmos_endpoint,
+            credential=credential,
+            connection_verify=settings.cosmos_verify_tls,
+        )
+        database = client.create_database_if_not_exists(settings.cosmos_database)
+        container = database.create_container_if_not_exists(
+            settings.cosmos_container, partition_key=PartitionKey(path="/chat_id")
+        )
+    return container
+
+
+@contextmanager
+def _translated() -> Iterator[None]:
+    """The one place SDK exceptions become ``shared.errors``.
+
+    412 is left as the SDK's ``CosmosAccessConditionFailedError``: only the
+    retry loops in this module ever see it, and they handle it.
+    """
+    try:
+        yield
+    except cosmos_errors.CosmosAccessConditionFailedError:
+        raise
+    except cosmos_errors.CosmosHttpResponseError as exc:
+        raise _error_for(exc.status_code, exc.headers, str(exc.message or exc)) from exc
+    except ClientAuthenticationError as exc:
+        raise ConfigurationError(f"Cosmos DB refused the credentials: {exc}") from exc
+    except AzureError as exc:  # connection failures, timeouts
+        raise TransientError(f"Cosmos DB unavailable: {exc}") from exc
+
+
+def _error_for(status: int | None, headers: Any, message: str) -> Exception:
+    message = message[:500]
+    if status == 404:
+        return NotFoundError(message)
+    if status == 409:
+        return ConflictError(message)
+    if status in (401, 403):
+        return ConfigurationError(f"Cosmos DB refused the request ({status}): {message}")
+    if status is None or status in (408, 429, 449) or status >= 500:
+        retry_ms = (headers or {}).get("x-ms-retry-after-ms")
+        retry_after = float(retry_ms) / 1000 if retry_ms else None
+        return TransientError(f"Cosmos DB transient failure ({status}): {message}", retry_after)
+    return PermanentError(f"Cosmos DB rejected the request ({status}): {message}")
+
+
+def _holds_slot(record: SessionRecord) -> bool:
+    return record.mode is Mode.deep_research and record.status in ACTIVE_STATUSES
+
+
+def _session_doc(record: SessionRecord) -> dict[str, Any]:
+    doc = record.model_dump(mode="json", exclude={"etag"})
+    doc["type"] = "session"
+    doc["created_ts"] = record.created_at.timestamp()
+    return doc
+
+
+def _record(doc: dict[str, Any]) -> SessionRecord:
+    return SessionRecord.model_validate(doc).model_copy(update={"etag": doc.get("_etag")})

@@ -1,0 +1,127 @@
+"""MemoryStore on a local folder: ``root/{session_id}/{name}``, the local default.
+
+Names are validated by the port's rules and then checked again after
+resolving symlinks, so neither ``..`` nor a planted link can lead outside the
+session folder. Every write goes to a temporary file beside the target and is
+moved into place with ``os.replace``: a reader sees the old or the new file,
+never half of one, and an activity that runs twice simply overwrites.
+
+``append`` holds a per-file lock for its read-modify-write, which serialises
+appenders inside one process (devhost runs activities as threads of one
+process). ``content_type`` has no place on disk and is ignored.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from shared.errors import InvalidInputError, NotFoundError, TransientError
+from shared.stores.base import validate_relative_name, validate_session_id, with_entry
+
+TEMP_PREFIX = ".~writing-"
+
+
+class FilesystemMemoryStore:
+    """Memory files under ``root`` (created if missing)."""
+
+    kind = "filesystem"
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._locks: dict[Path, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    def write(self, session_id: str, name: str, data: str | bytes, content_type: str = "") -> str:
+        path = self._path(session_id, name)
+        payload = data.encode("utf-8") if isinstance(data, str) else data
+        with _os_errors(session_id, name):
+            _write_atomically(path, payload)
+        return f"{session_id}/{name}"
+
+    def read(self, session_id: str, name: str) -> bytes:
+        path = self._path(session_id, name)
+        with _os_errors(session_id, name):
+            return path.read_bytes()
+
+    def read_text(self, session_id: str, name: str) -> str:
+        return self.read(session_id, name).decode("utf-8")
+
+    def exists(self, session_id: str, name: str) -> bool:
+        return self._path(session_id, name).is_file()
+
+    def append(self, session_id: str, name: str, entry_id: str, text: str) -> None:
+        path = self._path(session_id, name)
+        with self._lock_for(path), _os_errors(session_id, name):
+            existing = path.read_text(encoding="utf-8") if path.is_file() else ""
+            updated = with_entry(existing, entry_id, text)
+            if updated is not None:
+                _write_atomically(path, updated.encode("utf-8"))
+
+    def list(self, session_id: str) -> list[str]:
+        folder = self._folder(session_id)
+        if not folder.is_dir():
+            return []
+        names = [
+            path.relative_to(folder).as_posix()
+            for path in folder.rglob("*")
+            if path.is_file() and not path.name.startswith(TEMP_PREFIX)
+        ]
+        return sorted(names)
+
+    def ping(self) -> None:
+        if not self.root.is_dir() or not os.access(self.root, os.W_OK):
+            raise TransientError(f"memory folder {self.root} is not writable")
+
+    # -- paths ---------------------------------------------------------------------
+
+    def _folder(self, session_id: str) -> Path:
+        validate_session_id(session_id)
+        root = self.root.resolve()
+        folder = (root / session_id).resolve()
+        if folder.parent != root:
+            raise InvalidInputError(f"session folder {session_id!r} leads outside the store")
+        return folder
+
+    def _path(self, session_id: str, name: str) -> Path:
+        """The file's real path; refused when it (or a link on the way) leaves the folder."""
+        validate_relative_name(name)
+        folder = self._folder(session_id)
+        path = (folder / name).resolve()
+        if not path.is_relative_to(folder) or path == folder:
+            raise InvalidInputError(f"memory file name {name!r} leads outside the session")
+        return path
+
+    def _lock_for(self, path: Path) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(path, threading.Lock())
+
+
+def _write_atomically(path: Path, payload: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp_name = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def _os_errors(session_id: str, name: str) -> Iterator[None]:
+    """Translate OS errors once, at this boundary: missing → NotFound, the rest transient."""
+    try:
+        yield
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as exc:
+        raise NotFoundError(f"memory file {session_id}/{name} not found") from exc
+    except OSError as exc:
+        raise TransientError(f"memory file {session_id}/{name}: {exc}") from exc

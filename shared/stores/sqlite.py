@@ -1,0 +1,265 @@
+"""SessionStore on an embedded SQLite file (stdlib ``sqlite3``): the local default.
+
+The session document is kept whole as JSON; the columns beside it exist only
+for the guarantees of the port:
+
+- ``version`` is the ETag: ``update`` writes ``WHERE id=? AND version=?`` and a
+  lost race reloads, re-applies the mutation and tries again;
+- a partial UNIQUE index on ``chat_id`` over active deep research sessions makes
+  "one active deep research per chat" a property of the insert itself, so two
+  concurrent starts cannot both win (no read-then-write window);
+- ``created_ts`` (epoch seconds) orders a chat's sessions independently of how
+  the ISO timestamps were written.
+
+WAL mode and one connection per thread let activity threads read while one
+writes; ``busy_timeout`` makes writers queue instead of failing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from shared.errors import (
+    ActiveSessionConflict,
+    ConflictError,
+    NotFoundError,
+    TransientError,
+)
+from shared.models import ChatMessage, Mode, SessionRecord, SessionStatus
+from shared.stores.base import ACTIVE_STATUSES, mutated_copy, validate_session_id
+
+MAX_UPDATE_ATTEMPTS = 10
+BUSY_TIMEOUT_MS = 10_000
+
+_ACTIVE_SQL = ", ".join(f"'{status.value}'" for status in ACTIVE_STATUSES)
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    chat_id TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_ts REAL NOT NULL,
+    version INTEGER NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_chat ON sessions (chat_id, created_ts);
+CREATE UNIQUE INDEX IF NOT EXISTS one_active_deep_research ON sessions (chat_id)
+    WHERE mode = '{Mode.deep_research.value}' AND status IN ({_ACTIVE_SQL});
+CREATE TABLE IF NOT EXISTS chat_messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    content TEXT NOT NULL,
+    session_id TEXT,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chat_messages_by_chat ON chat_messages (chat_id, seq);
+"""
+
+
+class SqliteSessionStore:
+    """Sessions and chat history in one SQLite file (created with its folder if missing)."""
+
+    kind = "sqlite"
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._connections_lock = threading.Lock()
+        with self._errors():
+            connection = self._connection()
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.executescript(SCHEMA)
+
+    # -- connections -------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        """This thread's connection (sqlite3 connections must not be shared mid-statement)."""
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30
+            )
+            connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            connection.execute("PRAGMA synchronous=NORMAL")
+            self._local.connection = connection
+            with self._connections_lock:
+                self._connections.append(connection)
+        return connection
+
+    def close(self) -> None:
+        """Close every connection this store opened (tests, shutdown)."""
+        with self._connections_lock:
+            for connection in self._connections:
+                connection.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Translate what is left of sqlite3's errors once: locks and I/O are transient."""
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            raise TransientError(f"sqlite session store unavailable: {exc}") from exc
+
+    # -- sessions ------------------------------------------------------------------
+
+    def create(self, record: SessionRecord) -> SessionRecord:
+        validate_session_id(record.id)
+        with self._errors():
+            try:
+                self._connection().execute(
+                    "INSERT INTO sessions (id, chat_id, mode, status, created_ts, version, doc)"
+                    " VALUES (?, ?, ?, ?, ?, 1, ?)",
+                    (record.id, record.chat_id, *self._columns(record)),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise self._integrity_error(exc, record) from exc
+        return record.model_copy(update={"etag": "1"})
+
+    def get(self, session_id: str) -> SessionRecord:
+        validate_session_id(session_id)
+        with self._errors():
+            row = (
+                self._connection()
+                .execute("SELECT doc, version FROM sessions WHERE id = ?", (session_id,))
+                .fetchone()
+            )
+        if row is None:
+            raise NotFoundError(f"unknown session {session_id!r}")
+        return _record(row)
+
+    def update(self, session_id: str, mutate: Callable[[SessionRecord], None]) -> SessionRecord:
+        """Optimistic update (see ``mutated_copy`` for what ``mutate`` may do)."""
+        for _attempt in range(MAX_UPDATE_ATTEMPTS):
+            current = self.get(session_id)
+            draft = mutated_copy(current, mutate)
+            version = int(current.etag or 0)
+            with self._errors():
+                try:
+                    cursor = self._connection().execute(
+                        "UPDATE sessions SET mode = ?, status = ?, created_ts = ?, doc = ?,"
+                        " version = version + 1 WHERE id = ? AND version = ?",
+                        (*self._columns(draft), session_id, version),
+                    )
+                except sqlite3.IntegrityError as exc:
+                    raise self._integrity_error(exc, draft) from exc
+            if cursor.rowcount == 1:
+                return draft.model_copy(update={"etag": str(version + 1)})
+        raise TransientError(
+            f"session {session_id!r} kept changing; gave up after {MAX_UPDATE_ATTEMPTS} attempts"
+        )
+
+    def active_deep_research(self, chat_id: str) -> SessionRecord | None:
+        with self._errors():
+            row = (
+                self._connection()
+                .execute(
+                    "SELECT doc, version FROM sessions WHERE chat_id = ? AND mode = ?"
+                    f" AND status IN ({_ACTIVE_SQL})",
+                    (chat_id, Mode.deep_research.value),
+                )
+                .fetchone()
+            )
+        return None if row is None else _record(row)
+
+    def supersede_active(self, chat_id: str, except_id: str | None = None) -> list[SessionRecord]:
+        with self._errors():
+            ids = [
+                row[0]
+                for row in self._connection().execute(
+                    f"SELECT id FROM sessions WHERE chat_id = ? AND status IN ({_ACTIVE_SQL})"
+                    " ORDER BY created_ts, rowid",
+                    (chat_id,),
+                )
+            ]
+        superseded = []
+        for session_id in ids:
+            if session_id == except_id:
+                continue
+            changed = False
+
+            def supersede(record: SessionRecord) -> None:
+                nonlocal changed
+                changed = not record.status.is_terminal
+                if changed:
+                    record.status = SessionStatus.superseded
+
+            record = self.update(session_id, supersede)
+            if changed:
+                superseded.append(record)
+        return superseded
+
+    def list_by_chat(self, chat_id: str, limit: int = 50) -> list[SessionRecord]:
+        with self._errors():
+            rows = (
+                self._connection()
+                .execute(
+                    "SELECT doc, version FROM sessions WHERE chat_id = ?"
+                    " ORDER BY created_ts DESC, rowid DESC LIMIT ?",
+                    (chat_id, max(limit, 0)),
+                )
+                .fetchall()
+            )
+        return [_record(row) for row in rows]
+
+    # -- chat history --------------------------------------------------------------
+
+    def append_message(self, chat_id: str, message: ChatMessage) -> None:
+        created_at = (message.created_at or datetime.now(UTC)).isoformat()
+        with self._errors():
+            self._connection().execute(
+                "INSERT INTO chat_messages (chat_id, role, content, session_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (chat_id, message.role, message.content, message.session_id, created_at),
+            )
+
+    def history(self, chat_id: str, limit: int) -> list[ChatMessage]:
+        if limit <= 0:
+            return []
+        with self._errors():
+            rows = (
+                self._connection()
+                .execute(
+                    "SELECT role, content, session_id, created_at FROM chat_messages"
+                    " WHERE chat_id = ? ORDER BY seq DESC LIMIT ?",
+                    (chat_id, limit),
+                )
+                .fetchall()
+            )
+        return [
+            ChatMessage(role=role, content=content, session_id=session_id, created_at=created_at)
+            for role, content, session_id, created_at in reversed(rows)
+        ]
+
+    def ping(self) -> None:
+        with self._errors():
+            self._connection().execute("SELECT 1").fetchone()
+
+    # -- internals -----------------------------------------------------------------
+
+    @staticmethod
+    def _columns(record: SessionRecord) -> tuple[str, str, float, str]:
+        doc = record.model_dump_json(exclude={"etag"})
+        return record.mode.value, record.status.value, record.created_at.timestamp(), doc
+
+    def _integrity_error(self, exc: sqlite3.IntegrityError, record: SessionRecord) -> Exception:
+        """Tell the primary key from the one-active index by SQLite's extended error code."""
+        if exc.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+            return ConflictError(f"session {record.id!r} already exists")
+        active = self.active_deep_research(record.chat_id)
+        return ActiveSessionConflict(record.chat_id, active.id if active else None)
+
+
+def _record(row: tuple[str, int]) -> SessionRecord:
+    doc, version = row
+    return SessionRecord.model_validate_json(doc).model_copy(update={"etag": str(version)})

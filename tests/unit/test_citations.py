@@ -1,0 +1,173 @@
+"""Citation integrity and sentence dedupe on FinalReport (pure functions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.models import FinalReport, ReportSection, Source
+from shared.report.citations import (
+    cited_numbers,
+    dedupe_sentences,
+    enforce_citations,
+    number_sources,
+)
+
+ALLOWED = [
+    Source(n=1, url="https://a.example/one", title="One", tier=1),
+    Source(n=2, url="https://b.example/two", title="Two", tier=2),
+    Source(n=3, url="https://c.example/three", title="Three"),
+]
+
+
+def _report(**overrides) -> FinalReport:
+    fields = {
+        "title": "Report",
+        "executive_summary": "Water boils at 100 °C at sea level [1]. Pressure matters [7].",
+        "sections": [
+            ReportSection(heading="Physics", content="Boiling depends on pressure [1, 7]."),
+            ReportSection(heading="Altitude", content="At altitude it boils lower [2][9]."),
+            ReportSection(heading="Cooking", content="Pasta takes longer up high."),
+        ],
+        "conclusion": "Mind the altitude [2].",
+        "sources": [*ALLOWED, Source(n=7, url="https://made-up.example/", title="Invented")],
+        "confidence_level": "high",
+    }
+    fields.update(overrides)
+    return FinalReport(**fields)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("claim [3].", {3}),
+        ("claims [1, 2] and [4,5].", {1, 2, 4, 5}),
+        ("adjacent [1][2]", {1, 2}),
+        ("a range [2-4] and [6–7]", {2, 3, 4, 6, 7}),
+        ("a link [3](https://x.example) is not a citation", set()),
+        ("no citations [a] or [] here", set()),
+        ("an absurd range [1-100000] keeps only its ends", {1, 100000}),
+    ],
+)
+def test_cited_numbers(text: str, expected: set[int]):
+    assert cited_numbers(text) == expected
+
+
+def test_unknown_citations_are_removed_and_confidence_lowered():
+    fixed, problems = enforce_citations(_report(), ALLOWED)
+
+    assert fixed.executive_summary == ("Water boils at 100 °C at sea level [1]. Pressure matters.")
+    assert fixed.sections[0].content == "Boiling depends on pressure [1]."
+    assert fixed.sections[1].content == "At altitude it boils lower [2]."
+    assert fixed.conclusion == "Mind the altitude [2]."
+    assert fixed.confidence_level == "medium"
+    assert any("[7]" in w and "[9]" in w for w in fixed.warnings)
+    assert {p for p in problems if "[7]" in p}
+    assert {p for p in problems if "[9]" in p}
+    assert any("made-up.example" in p for p in problems)
+
+
+def test_sources_become_the_cited_subset_with_their_numbers():
+    fixed, _ = enforce_citations(_report(), ALLOWED)
+
+    assert [(s.n, s.url) for s in fixed.sources] == [
+        (1, "https://a.example/one"),
+        (2, "https://b.example/two"),
+    ]
+    for n in cited_numbers(fixed.executive_summary + fixed.conclusion):
+        assert n in {s.n for s in fixed.sources}
+
+
+def test_clean_report_is_left_alone():
+    report = _report(
+        executive_summary="Water boils at 100 °C [1].",
+        sections=[
+            ReportSection(heading="A", content="Pressure [1-2]."),
+            ReportSection(heading="B", content="More [3]."),
+            ReportSection(heading="C", content="Plain."),
+        ],
+        conclusion="Done [2].",
+        sources=ALLOWED,
+        confidence_level="high",
+    )
+
+    fixed, problems = enforce_citations(report, ALLOWED)
+
+    assert problems == []
+    assert fixed.confidence_level == "high"
+    assert fixed.warnings == []
+    assert fixed.sections[0].content == "Pressure [1-2]."
+    assert [s.n for s in fixed.sources] == [1, 2, 3]
+
+
+def test_confidence_never_drops_below_low_and_input_is_untouched():
+    report = _report(confidence_level="low")
+
+    fixed, _ = enforce_citations(report, ALLOWED)
+
+    assert fixed.confidence_level == "low"
+    assert "[7]" in report.executive_summary
+
+
+def test_number_sources_assigns_one_number_per_url_in_first_seen_order():
+    numbered = number_sources(
+        [
+            ("https://a.example/x", "A"),
+            Source(url="https://b.example/y", title="", tier=2),
+            ("https://a.example/x/", "A again"),
+            ("https://b.example/y#part", "B"),
+            ("https://c.example/z", "C"),
+        ]
+    )
+
+    assert [(s.n, s.url, s.title, s.tier) for s in numbered] == [
+        (1, "https://a.example/x", "A", None),
+        (2, "https://b.example/y", "B", 2),
+        (3, "https://c.example/z", "C", None),
+    ]
+
+
+def test_dedupe_keeps_first_occurrence_across_the_report():
+    repeated = "Boiling point falls by about one degree per 300 metres [2]."
+    report = _report(
+        executive_summary=f"Summary first sentence here. {repeated}",
+        sections=[
+            ReportSection(heading="A", content=f"{repeated} New insight about pressure cookers."),
+            ReportSection(
+                heading="B", content=f"- {repeated}\n- A different bullet point entirely."
+            ),
+            ReportSection(heading="C", content="| col |\n|---|\n| Short. |\n\nOk."),
+        ],
+        conclusion="Boiling point falls by about one degree per 300 metres [5]!",
+    )
+
+    deduped = dedupe_sentences(report)
+
+    assert deduped.executive_summary == report.executive_summary
+    assert deduped.sections[0].content == "New insight about pressure cookers."
+    assert deduped.sections[1].content == "- A different bullet point entirely."
+    assert deduped.sections[2].content == report.sections[2].content
+    assert deduped.conclusion == ""
+
+
+def test_dedupe_handles_chinese_sentences():
+    report = _report(
+        executive_summary="量子计算利用量子比特进行并行计算和复杂运算。它很有前途。",
+        sections=[
+            ReportSection(
+                heading="一",
+                content="量子计算利用量子比特进行并行计算和复杂运算。新的内容在这里出现了很多。",
+            ),
+            ReportSection(heading="二", content="其他。"),
+            ReportSection(heading="三", content="更多。"),
+        ],
+    )
+
+    deduped = dedupe_sentences(report)
+
+    assert deduped.sections[0].content == "新的内容在这里出现了很多。"
+
+
+def test_citation_warning_is_in_the_report_language():
+    fixed, _ = enforce_citations(_report(language="ru"), ALLOWED)
+
+    assert any("[7]" in w and "уверенность понижена" in w for w in fixed.warnings)

@@ -1,0 +1,117 @@
+"""LocalCorpusSearch: ranking on the default corpus, folder corpora, fetching, disk cache."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from shared.config import Settings
+from shared.errors import FetchRefused, NotFoundError
+from shared.fetch.base import Fetcher
+from shared.search.base import SearchProvider
+from shared.search.local import LocalCorpusSearch
+from tests.contract.conftest import DEFAULT_QUESTION, shared_corpus
+
+
+def test_default_question_ranks_the_with_and_context_manager_topics_first():
+    results = shared_corpus().search(DEFAULT_QUESTION, 5)
+    assert {r.url for r in results[:2]} == {
+        "corpus://python-reference/with",
+        "corpus://python-reference/context-managers",
+    }
+    assert all(r.provider == "local" and r.snippet for r in results)
+    assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
+
+
+def test_default_corpus_serves_clean_readable_pages():
+    corpus = shared_corpus()
+    assert isinstance(corpus, SearchProvider) and isinstance(corpus, Fetcher)
+    page = corpus.fetch("corpus://python-reference/with")
+    assert page.title == "The with statement"
+    assert "*****" not in page.text and "execution of a block" in page.text
+    with pytest.raises(NotFoundError):
+        corpus.fetch("corpus://python-reference/no-such-topic")
+    with pytest.raises(FetchRefused):
+        corpus.fetch("https://example.org/with")
+
+
+def test_unrelated_query_finds_nothing():
+    assert shared_corpus().search("zyzzyva quux", 5) == []
+
+
+def _folder(tmp_path: Path) -> Path:
+    root = tmp_path / "handbook"
+    (root / "guides").mkdir(parents=True)
+    (root / "intro.md").write_text(
+        "# Brewing coffee\n\nA pour-over brew needs water at about ninety degrees. "
+        "Grind size controls the extraction time of the coffee.\n",
+        encoding="utf-8",
+    )
+    (root / "guides" / "tea.html").write_text(
+        "<html><head><title>Green tea guide</title></head><body><nav>Menu</nav>"
+        "<h1>Tea</h1><p>Green tea should steep for two minutes in water below boiling.</p>"
+        "<script>var x = 1;</script></body></html>",
+        encoding="utf-8",
+    )
+    (root / "notes.txt").write_text(
+        "Kettle care\n\nDescale the kettle every month to keep the water tasting clean.\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def test_folder_corpus_reads_markdown_html_and_text(tmp_path):
+    root = _folder(tmp_path)
+    corpus = LocalCorpusSearch(Settings(data_dir=tmp_path / "data", local_corpus_path=root))
+    results = corpus.search("how long should green tea steep", 3)
+    assert results[0].url == "corpus://handbook/guides/tea.html"
+    assert results[0].title == "Green tea guide"
+    page = corpus.fetch(results[0].url)
+    assert "two minutes" in page.text and "Menu" not in page.text and "var x" not in page.text
+    titles = {p.url: p.title for p in corpus.documents()}
+    assert titles["corpus://handbook/intro.md"] == "Brewing coffee"
+    assert titles["corpus://handbook/notes.txt"] == "Kettle care"
+
+
+def test_index_is_cached_on_disk_and_follows_content_changes(tmp_path):
+    root = _folder(tmp_path)
+    settings = Settings(data_dir=tmp_path / "data", local_corpus_path=root)
+    LocalCorpusSearch(settings).search("coffee", 1)
+    cache_files = list((tmp_path / "data" / "corpus-cache").glob("*.pickle"))
+    assert len(cache_files) == 1
+    reloaded = LocalCorpusSearch(settings)
+    assert reloaded.search("coffee", 1)[0].url == "corpus://handbook/intro.md"
+    assert len(list((tmp_path / "data" / "corpus-cache").glob("*.pickle"))) == 1
+    (root / "notes.txt").write_text("Espresso\n\nEspresso is brewed under pressure.\n")
+    changed = LocalCorpusSearch(settings)
+    assert changed.search("espresso pressure", 1)[0].url == "corpus://handbook/notes.txt"
+    assert len(list((tmp_path / "data" / "corpus-cache").glob("*.pickle"))) == 2
+
+
+def test_a_torn_cache_file_is_rebuilt(tmp_path):
+    root = _folder(tmp_path)
+    settings = Settings(data_dir=tmp_path / "data", local_corpus_path=root)
+    LocalCorpusSearch(settings).search("coffee", 1)
+    cache = next((tmp_path / "data" / "corpus-cache").glob("*.pickle"))
+    cache.write_bytes(b"not a pickle")
+    assert LocalCorpusSearch(settings).search("kettle", 1)[0].url == "corpus://handbook/notes.txt"
+
+
+def test_concurrent_first_use_builds_one_index(tmp_path):
+    corpus = LocalCorpusSearch(
+        Settings(data_dir=tmp_path / "data", local_corpus_path=_folder(tmp_path))
+    )
+    results: list[list[str]] = []
+
+    def search() -> None:
+        results.append([r.url for r in corpus.search("water", 3)])
+
+    threads = [threading.Thread(target=search) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 6 and all(r == results[0] for r in results)
+    assert len(list((tmp_path / "data" / "corpus-cache").glob("*.pickle"))) == 1

@@ -1,0 +1,232 @@
+"""OfflineReasoner decisions: when it asks, how it plans, how agents move, when it stops."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.config import Settings
+from shared.models import (
+    AgentProfile,
+    AgentState,
+    ChatMessage,
+    Finding,
+    KeyFinding,
+    Observation,
+    ResearchContext,
+    Todo,
+)
+from shared.reasoning.offline import OfflineReasoner
+from shared.reasoning.templates import texts_for
+from tests.contract.conftest import (
+    DEFAULT_QUESTION,
+    fixture_findings,
+    fixture_material,
+    fixture_summaries,
+    shared_corpus,
+)
+
+
+@pytest.fixture
+def offline(tmp_path) -> OfflineReasoner:
+    return OfflineReasoner(Settings(data_dir=tmp_path), corpus=shared_corpus())
+
+
+def _context(query: str = DEFAULT_QUESTION, language: str = "en", **extra) -> ResearchContext:
+    return ResearchContext(session_id="s1", query=query, language=language, **extra)
+
+
+def test_chat_answer_quotes_the_with_statement_reference(offline):
+    answer = offline.answer(DEFAULT_QUESTION, [], "en")
+    assert "context manager" in answer.answer
+    assert "The with statement" in answer.answer  # names the reference it quotes
+
+
+def test_rewrite_query_resolves_a_pronoun_from_the_previous_question(offline):
+    history = [
+        ChatMessage(role="user", content="What does a context manager do?"),
+        ChatMessage(role="assistant", content="It sets up a runtime context."),
+    ]
+    rewritten = offline.rewrite_query("How do I write one?", history, "en")
+    assert "context manager" in rewritten
+    assert offline.rewrite_query(DEFAULT_QUESTION, history, "en") == DEFAULT_QUESTION
+
+
+def test_search_queries_start_with_the_question_and_vary(offline):
+    queries = offline.search_queries(DEFAULT_QUESTION, 4, "en")
+    assert queries[0] == DEFAULT_QUESTION and len(set(queries)) == 4
+
+
+def test_synthesize_never_exceeds_max_words(offline):
+    answer = offline.synthesize(DEFAULT_QUESTION, fixture_summaries(), "en", 30, 45)
+    assert len(answer.answer.split()) <= 45
+    assert answer.sources
+
+
+@pytest.mark.parametrize(
+    ("query", "language", "needed"),
+    [
+        ("Context managers?", "en", True),
+        ("Менеджеры контекста?", "ru", True),
+        (DEFAULT_QUESTION, "en", False),
+    ],
+)
+def test_clarify_asks_only_about_short_questions(offline, query, language, needed):
+    request = offline.clarify(_context(query, language))
+    assert request.needed is needed
+    assert len(request.questions) == (3 if needed else 0)
+
+
+def test_clarify_does_not_ask_twice(offline):
+    context = _context("Context managers?", clarification_answers=["the protocol"])
+    assert offline.clarify(context).needed is False
+
+
+@pytest.mark.parametrize(
+    ("query", "kind"),
+    [
+        ("What is a context manager?", "definition"),
+        ("How do I write a context manager?", "how_to"),
+        ("Compare lists vs tuples in Python", "comparison"),
+        ("Why does Python have a with statement?", "why"),
+        ("List the kinds of numeric literals", "list"),
+        ("Что такое менеджер контекста?", "definition"),
+    ],
+)
+def test_analyze_reads_the_question_shape(offline, query, kind):
+    assert offline.analyze(_context(query)).query_type == kind
+
+
+def test_comparison_gets_several_agents_and_a_comparison_topic(offline):
+    context = _context("Compare lists vs tuples in Python")
+    analysis = offline.analyze(context)
+    assert 2 <= analysis.recommended_agents <= 4
+    plan = offline.plan(context, analysis, 6)
+    assert any("lists" in t.title and "tuples" in t.title for t in plan.topics)
+
+
+def test_plan_respects_max_topics_and_uses_corpus_phrases(offline):
+    context = _context()
+    plan = offline.plan(context, offline.analyze(context), 3)
+    assert len(plan.topics) == 3
+    titles = " ".join(t.title for t in plan.topics)
+    assert "__enter__" in titles or "__exit__" in titles
+
+
+def _agent_state(**extra) -> AgentState:
+    return AgentState(
+        context=_context(),
+        profile=AgentProfile(agent_id=1, name="Technical expert", specialization="x"),
+        todo=Todo(
+            id="t1",
+            agent_id=1,
+            topic_id=1,
+            topic="How the with statement works",
+            queries=["with statement __exit__", "context manager protocol"],
+        ),
+        **extra,
+    )
+
+
+def test_agent_searches_broad_then_narrow_then_reads_then_stops(offline):
+    corpus = shared_corpus()
+    state = _agent_state(max_steps=5)
+    tools = []
+    while True:
+        action = offline.agent_step(state)
+        tools.append(action.tool)
+        if action.tool == "done":
+            break
+        if action.tool == "web_search":
+            observation = Observation(
+                tool="web_search",
+                argument=action.argument,
+                results=corpus.search(action.argument, 4),
+            )
+        else:
+            state.fetched_urls.append(action.argument)
+            observation = Observation(
+                tool="scrape_url", argument=action.argument, page_urls=[action.argument]
+            )
+        state.observations.append(observation)
+        state.step += 1
+    assert tools == ["web_search", "web_search", "scrape_url", "scrape_url", "done"]
+    assert len(set(state.fetched_urls)) == 2
+
+
+def test_agent_reformulates_after_an_empty_search(offline):
+    state = _agent_state(
+        step=1,
+        observations=[
+            Observation(tool="web_search", argument="How the with statement works", results=[])
+        ],
+    )
+    action = offline.agent_step(state)
+    assert action.tool == "web_search" and action.argument == "with statement __exit__"
+
+
+def test_finding_without_pages_says_nothing_was_found(offline):
+    finding = offline.write_finding(_agent_state(), [])
+    assert finding.confidence == "low" and not finding.key_findings
+    assert finding.notes == [texts_for("en")["finding_none"]]
+
+
+def test_supervisor_adds_todos_for_thin_topics_and_finishes_when_covered(offline):
+    context = _context()
+    plan = offline.plan(context, offline.analyze(context), 3)
+    thin = Finding(
+        agent_id=1,
+        topic=plan.topics[0].title,
+        topic_id=plan.topics[0].id,
+        key_findings=[KeyFinding(text="One fact.", source_urls=["corpus://x/a"])],
+    )
+    review = offline.supervise(context, plan, thin, [thin], [], calls_left=3)
+    assert review.decision == "continue"
+    assert {t.topic_id for t in review.new_todos} == {t.id for t in plan.topics}
+    assert offline.supervise(context, plan, thin, [thin], [], calls_left=0).decision == "finish"
+    rich = [
+        Finding(
+            agent_id=1,
+            topic=t.title,
+            topic_id=t.id,
+            key_findings=[
+                KeyFinding(text=f"Fact {k} about {t.title}.", source_urls=["corpus://x/a"])
+                for k in range(3)
+            ],
+        )
+        for t in plan.topics
+    ]
+    done = offline.supervise(context, plan, rich[0], rich, [], calls_left=3)
+    assert done.decision == "finish" and not done.new_todos
+    assert "(corpus://x/a)" in done.draft_section  # cited with markdown links
+
+
+def test_report_mentions_unanswered_clarification(offline):
+    report = offline.write_report(fixture_material(clarification_timed_out=True))
+    text = " ".join(s.content for s in report.sections)
+    assert texts_for("en")["clarification_timed_out"] in text
+
+
+def test_critique_rejects_citations_outside_the_material(offline):
+    material = fixture_material()
+    report = offline.write_report(material)
+    assert offline.critique(report, material).verdict in ("PASS", "WARN")
+    broken = report.model_copy(update={"conclusion": report.conclusion + " Invented [9]."})
+    assert offline.critique(broken, material).verdict == "REJECT"
+
+
+def test_report_sections_follow_topics_in_order(offline):
+    report = offline.write_report(fixture_material())
+    headings = [s.heading for s in report.sections]
+    assert headings[:3] == [f.topic for f in fixture_findings()]
+
+
+def test_a_question_sharing_no_words_with_the_pages_still_quotes_them(offline):
+    pages = [shared_corpus().fetch("corpus://python-reference/with")]
+    state = _agent_state().model_copy(
+        update={
+            "context": _context("Как работают менеджеры контекста?", "ru"),
+            "todo": Todo(id="t1", agent_id=1, topic_id=1, topic="Протокол менеджера контекста"),
+        }
+    )
+    finding = offline.write_finding(state, pages)
+    assert finding.key_findings and finding.key_findings[0].source_urls == [pages[0].url]
