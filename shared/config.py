@@ -38,8 +38,8 @@ class ResearchOptions(BaseModel):
     max_iterations: int | None = Field(None, ge=1, le=50)
     run_deep_search_first: bool | None = None
     enable_clarifying_questions: bool | None = None
-    clarification_timeout_minutes: int | None = Field(
-        None, ge=1, le=MAX_CLARIFICATION_TIMEOUT_MINUTES
+    clarification_timeout_minutes: float | None = Field(
+        None, ge=0.05, le=MAX_CLARIFICATION_TIMEOUT_MINUTES
     )
     search_iterations: int | None = Field(None, ge=1, le=10)
     source_policy: SourcePolicy | None = None
@@ -57,7 +57,7 @@ class Caps(BaseModel):
     max_iterations: int
     run_deep_search_first: bool
     enable_clarifying_questions: bool
-    clarification_timeout_minutes: int
+    clarification_timeout_minutes: float
     search_queries: int
     search_max_results: int
     search_iterations: int
@@ -126,8 +126,8 @@ class Settings(BaseSettings):
     deep_research_default_max_iterations: int = Field(15, ge=1, le=50)
     deep_research_run_deep_search_first: bool = True
     deep_research_enable_clarifying_questions: bool = True
-    deep_research_clarification_timeout_minutes: int = Field(
-        1440, ge=1, le=MAX_CLARIFICATION_TIMEOUT_MINUTES
+    deep_research_clarification_timeout_minutes: float = Field(
+        1440, ge=0.05, le=MAX_CLARIFICATION_TIMEOUT_MINUTES
     )
 
     # Stores: Azure adapters when their settings are present, embedded otherwise.
