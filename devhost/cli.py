@@ -43,8 +43,11 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=7071)
     run = sub.add_parser("research", help="run one research and write the report to disk")
     run.add_argument("query")
-    run.add_argument("--mode", default="deep_research",
-                     choices=["chat", "search", "deep_search", "deep_research"])  # fmt: skip
+    run.add_argument(
+        "--mode",
+        default="deep_research",
+        choices=["chat", "search", "deep_search", "deep_research"],
+    )
     run.add_argument("--chat-id")
     run.add_argument("--answers", nargs="+", help="answers to clarifying questions")
     run.add_argument("--no-clarify", action="store_true", help="skip clarifying questions")
@@ -57,8 +60,10 @@ def _parser() -> argparse.ArgumentParser:
 def _serve(port: int) -> int:
     host = DevHost(port=port).start()
     settings = host.settings
-    console.print(f"devhost on [bold]{host.url}/api[/] — reasoner: {settings.effective_reasoner}, "
-                  f"search: {', '.join(settings.effective_search_providers)} (Ctrl+C stops)")  # fmt: skip
+    console.print(
+        f"devhost on [bold]{host.url}/api[/] — reasoner: {settings.effective_reasoner}, "
+        f"search: {', '.join(settings.effective_search_providers)} (Ctrl+C stops)"
+    )
     try:
         while True:
             time.sleep(3600)
@@ -84,9 +89,11 @@ def _research(args: argparse.Namespace) -> int:
 
 def _run(http: httpx.Client, args: argparse.Namespace) -> int:
     health = http.get("/api/health").json()
-    console.print(f"[bold]Deep research devhost[/] · reasoner: {health['reasoner']} · search: "
-                  f"{', '.join(health['search_providers'])} · stores: "
-                  f"{health['stores']['sessions']['kind']}/{health['stores']['memory']['kind']}")  # fmt: skip
+    console.print(
+        f"[bold]Deep research devhost[/] · reasoner: {health['reasoner']} · search: "
+        f"{', '.join(health['search_providers'])} · stores: "
+        f"{health['stores']['sessions']['kind']}/{health['stores']['memory']['kind']}"
+    )
     body = {"query": args.query, "mode": args.mode}
     if args.chat_id:
         body["chat_id"] = args.chat_id
@@ -125,8 +132,9 @@ def _answers(questions: list[str], given: list[str] | None) -> list[str]:
     if given:
         return given
     if sys.stdin.isatty():
-        return [console.input(f"  answer {n}: ") or DEFAULT_ANSWER
-                for n in range(1, len(questions) + 1)]  # fmt: skip
+        return [
+            console.input(f"  answer {n}: ") or DEFAULT_ANSWER for n in range(1, len(questions) + 1)
+        ]
     console.print(f"  (no TTY: answering {DEFAULT_ANSWER!r})")
     return [DEFAULT_ANSWER]
 
@@ -139,11 +147,17 @@ def _render(view: dict, elapsed: float) -> Panel:
     table.add_column("current todo")
     table.add_column("done", justify="right", width=5)
     for agent in progress["agents"]:
-        table.add_row(str(agent["id"]), agent.get("profile", ""), agent.get("todo") or "—",
-                      str(agent.get("done", 0)))  # fmt: skip
-    line = (f"status [bold]{view['status']}[/] · phase [bold]{view['phase']}[/] · findings "
-            f"{progress['findings']} · sources {progress['sources']} · supervisor calls "
-            f"{progress['supervisor_calls']} · {elapsed:5.1f}s")  # fmt: skip
+        table.add_row(
+            str(agent["id"]),
+            agent.get("profile", ""),
+            agent.get("todo") or "—",
+            str(agent.get("done", 0)),
+        )
+    line = (
+        f"status [bold]{view['status']}[/] · phase [bold]{view['phase']}[/] · findings "
+        f"{progress['findings']} · sources {progress['sources']} · supervisor calls "
+        f"{progress['supervisor_calls']} · {elapsed:5.1f}s"
+    )
     parts = [line] + ([table] if progress["agents"] else [])
     if progress.get("message"):
         parts.append(f"[dim]{progress['message']}[/]")
@@ -165,13 +179,17 @@ def _save(http: httpx.Client, view: dict, out: Path) -> int:
         (folder / "report.pdf").write_bytes(pdf.content)
         written.append("report.pdf")
     usage = view.get("usage", {})
-    console.print(f"[bold]{view['status']}[/] — wrote {', '.join(written) or 'nothing'} to "
-                  f"{folder} · LLM calls {usage.get('llm_calls', 0)}")  # fmt: skip
+    console.print(
+        f"[bold]{view['status']}[/] — wrote {', '.join(written) or 'nothing'} to "
+        f"{folder} · LLM calls {usage.get('llm_calls', 0)}"
+    )
     if view.get("error"):
         console.print(f"[red]error:[/] {view['error']}")
     if "report.md" in written:
-        console.print(Panel((folder / "report.md").read_text(encoding="utf-8")[:1500],
-                            title="report.md (first lines)"))  # fmt: skip
+        console.print(
+            Panel(
+                (folder / "report.md").read_text(encoding="utf-8")[:1500],
+                title="report.md (first lines)",
+            )
+        )
     return 0 if view["status"] == "completed" else 1
-
-

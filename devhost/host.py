@@ -19,7 +19,7 @@ from aiohttp import web
 
 from devhost.engine import Engine
 from devhost.http import HttpFront
-from devhost.registry import index
+from devhost.registry import Registry, index
 from shared.bootstrap import configure
 from shared.config import Settings
 
@@ -37,9 +37,20 @@ def activity_workers(host_json: Path = ROOT / "host.json") -> int:
         return DEFAULT_ACTIVITY_WORKERS
 
 
+_REGISTRIES: dict[int, Registry] = {}
+
+
+def app_registry(app: object) -> Registry:
+    """Index an app once per process: the SDK refuses to build its function list twice."""
+    if id(app) not in _REGISTRIES:
+        _REGISTRIES[id(app)] = index(app)
+    return _REGISTRIES[id(app)]
+
+
 class DevHost:
-    def __init__(self, settings: Settings | None = None, host: str = "127.0.0.1",
-                 port: int = 7071) -> None:  # fmt: skip
+    def __init__(
+        self, settings: Settings | None = None, host: str = "127.0.0.1", port: int = 7071
+    ) -> None:
         if not ipaddress.ip_address(host).is_loopback:
             raise ValueError(f"devhost only listens on loopback addresses, not {host}")
         self.settings = settings or Settings()
@@ -58,12 +69,16 @@ class DevHost:
         import function_app  # registers every function; reads no settings
 
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
-        self.engine = Engine(index(function_app.app), self.settings.data_dir / "devhost.sqlite3",
-                             activity_workers())  # fmt: skip
+        self.engine = Engine(
+            app_registry(function_app.app),
+            self.settings.data_dir / "devhost.sqlite3",
+            activity_workers(),
+        )
         front = HttpFront(self.engine)
         started = threading.Event()
-        self._thread = threading.Thread(target=self._serve, args=(front, started),
-                                        name="devhost-http", daemon=True)  # fmt: skip
+        self._thread = threading.Thread(
+            target=self._serve, args=(front, started), name="devhost-http", daemon=True
+        )
         self._thread.start()
         if not started.wait(15):
             raise RuntimeError("devhost HTTP server did not start")

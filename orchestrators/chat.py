@@ -22,7 +22,18 @@ def chat_orchestrator(context: df.DurableOrchestrationContext):
         )
         answer = AnswerOut.model_validate((yield call(context, names.CHAT_ANSWER, request)))
     except Exception as exc:
-        return (yield from finish(context, inp, SessionStatus.failed, Usage(), progress,
-                                  error=error_text(exc)))  # fmt: skip
-    return (yield from finish(context, inp, SessionStatus.completed, answer.usage, progress,
-                              answer_ref=answer.answer_ref))  # fmt: skip
+        return (
+            yield from finish(
+                context, inp, SessionStatus.failed, Usage(), progress, error=error_text(exc)
+            )
+        )
+    return (
+        yield from finish(
+            context,
+            inp,
+            SessionStatus.completed,
+            answer.usage,
+            progress,
+            answer_ref=answer.answer_ref,
+        )
+    )

@@ -17,7 +17,9 @@ from shared.models import Progress, SessionStatus, StartInput, Usage
 from shared.payloads import CompleteSessionIn, NotifyIn
 
 # A failed activity is retried by the host: 3 attempts, 1 s apart (1.x has no back-off factor).
-ACTIVITY_RETRY = df.RetryOptions(first_retry_interval_in_milliseconds=1000, max_number_of_attempts=3)
+ACTIVITY_RETRY = df.RetryOptions(
+    first_retry_interval_in_milliseconds=1000, max_number_of_attempts=3
+)
 
 EVENT_BY_STATUS = {
     SessionStatus.completed: "completed",
@@ -69,10 +71,16 @@ def finish(
     yield call(context, names.COMPLETE_SESSION, done)
     if inp.callback_url and status in EVENT_BY_STATUS:
         event = EVENT_BY_STATUS[status]
-        note = NotifyIn(session_id=inp.session_id, event=event, event_id=f"{inp.session_id}:{event}")
+        note = NotifyIn(
+            session_id=inp.session_id, event=event, event_id=f"{inp.session_id}:{event}"
+        )
         yield call(context, names.NOTIFY, note)
-    return {"session_id": inp.session_id, "status": status.value, "answer_ref": answer_ref,
-            "report_ref": report_ref}  # fmt: skip
+    return {
+        "session_id": inp.session_id,
+        "status": status.value,
+        "answer_ref": answer_ref,
+        "report_ref": report_ref,
+    }
 
 
 def error_text(exc: BaseException) -> str:

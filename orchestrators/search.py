@@ -43,7 +43,13 @@ def _run(context, inp: StartInput, iterations: int, words: tuple[int, int]):
     try:
         answer, usage = yield from search_flow(context, inp, iterations, words, progress)
     except Exception as exc:
-        return (yield from finish(context, inp, SessionStatus.failed, Usage(), progress,
-                                  error=error_text(exc)))  # fmt: skip
-    return (yield from finish(context, inp, SessionStatus.completed, usage, progress,
-                              answer_ref=answer.answer_ref))  # fmt: skip
+        return (
+            yield from finish(
+                context, inp, SessionStatus.failed, Usage(), progress, error=error_text(exc)
+            )
+        )
+    return (
+        yield from finish(
+            context, inp, SessionStatus.completed, usage, progress, answer_ref=answer.answer_ref
+        )
+    )

@@ -43,8 +43,13 @@ def search_flow(
     progress: Progress,
 ) -> Generator[Any, Any, tuple[AnswerOut, Usage]]:
     caps = inp.caps
-    plan_in = PlanQueriesIn(session_id=inp.session_id, query=inp.query, language=inp.language,
-                            history=inp.history, n=caps.search_queries)  # fmt: skip
+    plan_in = PlanQueriesIn(
+        session_id=inp.session_id,
+        query=inp.query,
+        language=inp.language,
+        history=inp.history,
+        n=caps.search_queries,
+    )
     planned = PlanQueriesOut.model_validate((yield call(context, names.PLAN_QUERIES, plan_in)))
     usage, queries = planned.usage, planned.queries
     seen_urls: list[str] = []
@@ -53,10 +58,15 @@ def search_flow(
         progress.phase, progress.iteration = "searching", iteration
         publish(context, progress)
         searches = [
-            call(context, names.WEB_SEARCH, WebSearchIn(
-                query=q, max_results=caps.search_max_results, time_range=planned.time_range))
+            call(
+                context,
+                names.WEB_SEARCH,
+                WebSearchIn(
+                    query=q, max_results=caps.search_max_results, time_range=planned.time_range
+                ),
+            )
             for q in queries
-        ]  # fmt: skip
+        ]
         found = [WebSearchOut.model_validate(o) for o in (yield from gather(context, searches))]
         select_in = SelectSourcesIn(
             query=planned.rewritten,
@@ -74,12 +84,21 @@ def search_flow(
         progress.phase = "reading"
         publish(context, progress)
         scrapes = [
-            call(context, names.SCRAPE_PAGE, ScrapeIn(
-                session_id=inp.session_id, url=r.url, title=r.title, tier=r.tier,
-                item=f"items/search_{iteration}_{k}", query=planned.rewritten,
-                language=inp.language))
+            call(
+                context,
+                names.SCRAPE_PAGE,
+                ScrapeIn(
+                    session_id=inp.session_id,
+                    url=r.url,
+                    title=r.title,
+                    tier=r.tier,
+                    item=f"items/search_{iteration}_{k}",
+                    query=planned.rewritten,
+                    language=inp.language,
+                ),
+            )
             for k, r in enumerate(selected.selected, start=1)
-        ]  # fmt: skip
+        ]
         pages = [ScrapeOut.model_validate(o) for o in (yield from gather(context, scrapes))]
         seen_urls += [r.url for r in selected.selected]
         summary_refs += [p.summary_ref for p in pages if p.ok and p.summary_ref]
@@ -87,16 +106,28 @@ def search_flow(
             usage += page.usage
         progress.sources = len(summary_refs)
         if iteration < iterations and summary_refs:
-            follow_in = FollowUpIn(session_id=inp.session_id, query=planned.rewritten,
-                                   language=inp.language, summary_refs=summary_refs,
-                                   n=caps.search_queries)  # fmt: skip
-            more = QueriesOut.model_validate((yield call(context, names.FOLLOW_UP_QUERIES, follow_in)))
+            follow_in = FollowUpIn(
+                session_id=inp.session_id,
+                query=planned.rewritten,
+                language=inp.language,
+                summary_refs=summary_refs,
+                n=caps.search_queries,
+            )
+            more = QueriesOut.model_validate(
+                (yield call(context, names.FOLLOW_UP_QUERIES, follow_in))
+            )
             usage += more.usage
             queries = more.queries or queries
     progress.phase = "synthesizing"
     publish(context, progress)
-    synth_in = SynthesizeIn(session_id=inp.session_id, query=inp.query, language=inp.language,
-                            summary_refs=summary_refs, min_words=words[0], max_words=words[1],
-                            name="deep_search" if inp.as_phase else "answer")  # fmt: skip
+    synth_in = SynthesizeIn(
+        session_id=inp.session_id,
+        query=inp.query,
+        language=inp.language,
+        summary_refs=summary_refs,
+        min_words=words[0],
+        max_words=words[1],
+        name="deep_search" if inp.as_phase else "answer",
+    )
     answer = AnswerOut.model_validate((yield call(context, names.SYNTHESIZE, synth_in)))
     return answer, usage + answer.usage

@@ -17,9 +17,12 @@ SUMMARY_CHARS = 1500
 def save_answer(
     svc: Services, session_id: str, name: str, answer: SynthesizedAnswer, query: str, mode: str
 ) -> str:
-    svc.memory.write(session_id, f"{name}.md", render_answer_markdown(answer, query, mode),
-                     "text/markdown")  # fmt: skip
-    return svc.memory.write(session_id, f"{name}.json", answer.model_dump_json(), "application/json")
+    svc.memory.write(
+        session_id, f"{name}.md", render_answer_markdown(answer, query, mode), "text/markdown"
+    )
+    return svc.memory.write(
+        session_id, f"{name}.json", answer.model_dump_json(), "application/json"
+    )
 
 
 def load_answer(svc: Services, ref: str) -> SynthesizedAnswer:

@@ -15,7 +15,6 @@ from contextvars import ContextVar
 from shared.models import Usage
 
 
-
 class UsageMeter:
     def __init__(self) -> None:
         self.usage = Usage()

@@ -76,13 +76,16 @@ def scrape_page(svc: Services, req: ScrapeIn) -> ScrapeOut:
     try:
         page = fetch_cached(svc.memory, svc.fetcher, req.session_id, req.url)
     except ResearchError as exc:
-        return ScrapeOut(url=req.url, title=req.title, ok=False,
-                         error=f"{type(exc).__name__}: {exc}"[:300])  # fmt: skip
+        return ScrapeOut(
+            url=req.url, title=req.title, ok=False, error=f"{type(exc).__name__}: {exc}"[:300]
+        )
     summary = svc.reasoner.summarize_page(req.query, page, req.language)
-    summary = summary.model_copy(update={"url": req.url, "tier": req.tier,
-                                         "title": summary.title or page.title or req.title})  # fmt: skip
-    ref = svc.memory.write(req.session_id, f"{req.item}.json", summary.model_dump_json(),
-                           "application/json")  # fmt: skip
+    summary = summary.model_copy(
+        update={"url": req.url, "tier": req.tier, "title": summary.title or page.title or req.title}
+    )
+    ref = svc.memory.write(
+        req.session_id, f"{req.item}.json", summary.model_dump_json(), "application/json"
+    )
     svc.memory.write(req.session_id, f"{req.item}.md", _item_markdown(summary), "text/markdown")
     return ScrapeOut(url=req.url, title=summary.title, ok=True, summary_ref=ref)
 
@@ -95,13 +98,15 @@ def follow_up_queries(svc: Services, req: FollowUpIn) -> QueriesOut:
 
 def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
     summaries = load_summaries(svc, req.summary_refs)
-    answer = svc.reasoner.synthesize(req.query, summaries, req.language, req.min_words,
-                                     req.max_words)  # fmt: skip
+    answer = svc.reasoner.synthesize(
+        req.query, summaries, req.language, req.min_words, req.max_words
+    )
     answer.language = req.language
     mode = "deep_search" if req.name == "deep_search" else "search"
     ref = save_answer(svc, req.session_id, req.name, answer, req.query, mode)
-    return AnswerOut(answer_ref=ref, sources=len(answer.sources),
-                     summary=answer.answer[:SUMMARY_CHARS])  # fmt: skip
+    return AnswerOut(
+        answer_ref=ref, sources=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
+    )
 
 
 def load_summaries(svc: Services, refs: list[str]) -> list[PageSummary]:
@@ -113,9 +118,13 @@ def load_summaries(svc: Services, refs: list[str]) -> list[PageSummary]:
 
 
 def _item_markdown(summary: PageSummary) -> str:
-    lines = [f"# {summary.title or summary.url}", "", f"Source: {summary.url}", "",
-             summary.summary, ""]  # fmt: skip
+    lines = [
+        f"# {summary.title or summary.url}",
+        "",
+        f"Source: {summary.url}",
+        "",
+        summary.summary,
+        "",
+    ]
     lines += [f"- {s}" for s in summary.relevant_sentences]
     return "\n".join(lines) + "\n"
-
-
