@@ -32,6 +32,7 @@ from shared.payloads import (
     WebSearchOut,
 )
 from shared.search import pipeline
+from shared.search.embeddings import EmbeddingReranker
 from shared.search.temporal import parse_time_range
 from shared.search.tiers import SourceTiers
 
@@ -66,6 +67,8 @@ def select_sources(svc: Services, req: SelectSourcesIn) -> SelectSourcesOut:
         blocked_keywords=settings.split_list(settings.search_blocked_keywords),
         top_k=req.rerank_top_k,
     )
+    if settings.embedding_model and settings.llm_configured:
+        ranked = EmbeddingReranker(settings).rerank(req.query, ranked)
     seen = {pipeline.normalize_url(u) for u in req.exclude_urls}
     fresh = [r for r in ranked if pipeline.normalize_url(r.url) not in seen]
     kept, warnings = SourceTiers.load(settings.source_tiers_file).apply_policy(fresh, req.policy)
