@@ -32,6 +32,7 @@ def detect_language(text: str, default: str = "en") -> str:
     except LangDetectException:
         return default
     best = candidates[0]
-    if len(sample) < 40 and best.prob < 0.9:
+    # A word or two ("python", "asyncio") carries no language signal: keep the default.
+    if len(sample.split()) < 3 or (len(sample) < 40 and best.prob < 0.9):
         return default
     return best.lang.split("-")[0]
