@@ -18,8 +18,11 @@ def update_session(payload: dict) -> dict:
 
 @bp.activity_trigger(input_name="payload")
 def complete_session(payload: dict) -> dict:
-    return run_step(payload, CompleteSessionIn,
-                    lambda svc, req: {"status": sessions.complete_session(svc, req).status.value})
+    return run_step(
+        payload,
+        CompleteSessionIn,
+        lambda svc, req: {"status": sessions.complete_session(svc, req).status.value},
+    )
 
 
 @bp.activity_trigger(input_name="payload")

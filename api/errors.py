@@ -3,7 +3,10 @@
     {"error": {"code": "...", "message": "...", "details": [...]}}
 
 400 malformed JSON · 413 body over 64 KB · 422 validation · 404 unknown ·
-409 conflict. A client mistake never becomes a 5xx.
+409 conflict (``active_session`` when the chat already runs a deep research,
+with the active session's id in ``details`` so a client can cancel or follow
+it) · 503 transient store trouble, with ``Retry-After``. A client mistake
+never becomes a 5xx.
 """
 
 from __future__ import annotations
@@ -16,7 +19,13 @@ from collections.abc import Awaitable, Callable
 import azure.functions as func
 from pydantic import ValidationError
 
-from shared.errors import ConflictError, InvalidInputError, NotFoundError
+from shared.errors import (
+    ActiveSessionConflict,
+    ConflictError,
+    InvalidInputError,
+    NotFoundError,
+    TransientError,
+)
 
 log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 64 * 1024
@@ -28,9 +37,11 @@ class HttpError(Exception):
         self.status, self.code, self.details = status, code, details or []
 
 
-def error_response(status: int, code: str, message: str, details: list | None = None):
+def error_response(status: int, code: str, message: str, details: list | None = None,
+                   headers: dict | None = None):  # fmt: skip
     body = {"error": {"code": code, "message": message, "details": details or []}}
-    return func.HttpResponse(json.dumps(body), status_code=status, mimetype="application/json")
+    return func.HttpResponse(json.dumps(body), status_code=status, mimetype="application/json",
+                             headers=headers)  # fmt: skip
 
 
 def json_response(body: object, status: int = 200, headers: dict | None = None):
@@ -73,8 +84,15 @@ def handled(fn: Callable[..., Awaitable[func.HttpResponse]]):
             return error_response(422, "validation_error", str(exc), exc.details)
         except NotFoundError as exc:
             return error_response(404, "not_found", str(exc))
+        except ActiveSessionConflict as exc:
+            details = [{"chat_id": exc.chat_id, "active_session_id": exc.active_session_id}]
+            return error_response(409, "active_session", str(exc), details)
         except ConflictError as exc:
             return error_response(409, "conflict", str(exc))
+        except TransientError as exc:
+            log.warning("transient failure in %s: %s", fn.__name__, exc)
+            return error_response(503, "unavailable", "temporarily unavailable; retry shortly",
+                                  headers={"Retry-After": "1"})  # fmt: skip
         except Exception:
             log.exception("unhandled error in %s", fn.__name__)
             return error_response(500, "internal_error", "internal error; see the server log")

@@ -1,10 +1,22 @@
 """Reports (Markdown, JSON, PDF) and the live progress stream (SSE).
 
+Reports are served only once the session is terminal: while a run is still
+writing, ``report.md`` may be a version the critic is about to reject and the
+PDF may be half the story, so "not ready yet" is a 404 like "unknown".
+
 The stream is Server-Sent Events served as long-polling responses: a response
-ends as soon as the session changed (or after ~25 s with a keep-alive
-comment), and EventSource reconnects with ``Last-Event-ID``. Event ids encode
-the state the client has seen, so a reconnect resumes without repeats. This
-works with plain ``HttpResponse`` both in devhost and on Flex Consumption.
+carries one event and ends as soon as the session changed (or after ~25 s
+with a keep-alive comment), and EventSource reconnects with ``Last-Event-ID``
+after ``retry`` ms. Event ids encode the state the client has seen, so a
+reconnect resumes without repeats; once the client has seen a terminal state
+the answer is 204, which tells EventSource to stop reconnecting.
+
+Why not one long streamed response: the Python worker streams HTTP only
+through the FastAPI extension (``azurefunctions-extensions-http-fastapi``)
+with its own request and response types, while every route here (and
+devhost) speaks ``func.HttpRequest`` / ``func.HttpResponse``. Long-polling
+works unchanged in devhost and on Flex Consumption, each response stays far
+below the 230 s HTTP limit, and plain pollers can use ``GET research/{id}``.
 """
 
 from __future__ import annotations
@@ -20,7 +32,7 @@ from api.research import _session_id
 from api.views import current_view
 from shared.bootstrap import services
 from shared.errors import NotFoundError
-from shared.models import Mode
+from shared.models import Mode, SessionRecord
 
 bp = df.Blueprint()
 FORMATS = {"md": ("text/markdown", "md"), "json": ("application/json", "json")}
@@ -39,8 +51,7 @@ async def research_report(req: func.HttpRequest) -> func.HttpResponse:
     svc = services()
     record = await asyncio.to_thread(svc.sessions.get, session_id)
     stem = "report" if record.mode == Mode.deep_research else "answer"
-    if not record.status.is_terminal and stem == "answer":
-        raise NotFoundError(f"the answer of session {session_id} is not ready yet")
+    _require_terminal(record, stem)
     mimetype, ext = FORMATS[fmt]
     data = await _read(svc, session_id, f"{stem}.{ext}", "report")
     return func.HttpResponse(data, status_code=200, mimetype=mimetype, charset="utf-8")
@@ -51,7 +62,8 @@ async def research_report(req: func.HttpRequest) -> func.HttpResponse:
 async def research_report_pdf(req: func.HttpRequest) -> func.HttpResponse:
     session_id = _session_id(req)
     svc = services()
-    await asyncio.to_thread(svc.sessions.get, session_id)
+    record = await asyncio.to_thread(svc.sessions.get, session_id)
+    _require_terminal(record, "PDF report")
     data = await _read(svc, session_id, "report.pdf", "PDF report")
     headers = {"Content-Disposition": f'attachment; filename="research-{session_id}.pdf"'}
     return func.HttpResponse(data, status_code=200, mimetype="application/pdf", headers=headers)
@@ -73,7 +85,9 @@ async def research_events(req: func.HttpRequest, client) -> func.HttpResponse:
             body = f"retry: 500\nid: {event_id}\nevent: {event_name(view, last)}\n" \
                    f"data: {json.dumps(view, default=str)}\n\n"  # fmt: skip
             break
-        if record.status.is_terminal or loop.time() >= deadline:
+        if record.status.is_terminal:
+            return func.HttpResponse(status_code=204)  # seen the end: EventSource stops here
+        if loop.time() >= deadline:
             body = "retry: 500\n: no change\n\n"
             break
         await asyncio.sleep(POLL_SECONDS)
@@ -100,6 +114,11 @@ def event_name(view: dict, last: str | None) -> str:
     if previous[2] != str(view["progress"]["findings"]):
         return "finding"
     return "progress"
+
+
+def _require_terminal(record: SessionRecord, what: str) -> None:
+    if not record.status.is_terminal:
+        raise NotFoundError(f"the {what} of session {record.id} is not ready yet")
 
 
 async def _read(svc, session_id: str, name: str, what: str) -> bytes:

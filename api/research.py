@@ -99,8 +99,10 @@ async def answer_clarification(req: func.HttpRequest, client) -> func.HttpRespon
 
     record = await asyncio.to_thread(svc.sessions.update, session_id, claim)
     try:
-        await client.raise_event(record.instance_id, names.CLARIFICATION_EVENT, {"answers": answers})
+        await client.raise_event(record.instance_id, names.CLARIFICATION_EVENT,
+                                 {"answers": answers})  # fmt: skip
     except Exception:
+
         def release(r: SessionRecord) -> None:
             r.status = SessionStatus.waiting_clarification
 
@@ -124,7 +126,8 @@ async def cancel_research(req: func.HttpRequest, client) -> func.HttpResponse:
     record = await asyncio.to_thread(svc.sessions.update, session_id, cancel)
     await _terminate(client, record.instance_id, "cancelled by the user")
     if record.callback_url:
-        note = NotifyIn(session_id=session_id, event="cancelled", event_id=f"{session_id}:cancelled")
+        note = NotifyIn(session_id=session_id, event="cancelled",
+                        event_id=f"{session_id}:cancelled")  # fmt: skip
         await client.start_new(names.NOTIFY_ORCHESTRATOR, f"{session_id}:notify-cancelled",
                                note.model_dump(mode="json"))  # fmt: skip
     return json_response(session_view(svc, record), status=202)
@@ -153,11 +156,13 @@ async def _terminate(client, instance_id: str, reason: str) -> None:
 
 
 async def _wait(svc, session_id: str, seconds: float) -> SessionRecord:
+    """Poll until the session ends, needs the user (clarification) or time is up."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     while True:
         record = await asyncio.to_thread(svc.sessions.get, session_id)
-        if record.status.is_terminal or loop.time() >= deadline:
+        needs_user = record.status == SessionStatus.waiting_clarification
+        if record.status.is_terminal or needs_user or loop.time() >= deadline:
             return record
         await asyncio.sleep(POLL_SECONDS)
 
@@ -167,5 +172,3 @@ def _mark_failed(reason: str):
         r.status, r.error = SessionStatus.failed, reason
 
     return mutate
-
-

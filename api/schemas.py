@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+import re
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from shared.config import ResearchOptions
 from shared.models import Mode
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,127}$"
+# C0 controls other than tab / newline / carriage return: they break PDF text,
+# prompts and some stores, and no person types them.
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _user_text(value: str) -> str:
+    """Shared rule for free text from users: some visible text, no control characters."""
+    if not value.strip():
+        raise ValueError("must contain text, not only whitespace")
+    if _CONTROL_RE.search(value):
+        raise ValueError("must not contain control characters")
+    return value
 
 
 class ResearchRequest(BaseModel):
@@ -20,11 +34,11 @@ class ResearchRequest(BaseModel):
     options: ResearchOptions = Field(default_factory=ResearchOptions)
     wait_seconds: float = Field(0, ge=0, le=60)
 
-    @model_validator(mode="after")
-    def _query_has_text(self) -> ResearchRequest:
-        if not self.query.strip():
-            raise ValueError("query must contain text")
-        return self
+    # A field validator (not a model validator) so the 422 names ``query``.
+    @field_validator("query")
+    @classmethod
+    def _query_has_text(cls, value: str) -> str:
+        return _user_text(value)
 
 
 class ClarificationReply(BaseModel):
@@ -35,13 +49,28 @@ class ClarificationReply(BaseModel):
     answers: list[str] | None = Field(None, min_length=1, max_length=10)
     text: str | None = Field(None, min_length=1, max_length=4000)
 
+    @field_validator("answers")
+    @classmethod
+    def _answers_have_text(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None:
+            for answer in value:
+                if len(answer) > 2000:
+                    raise ValueError("each answer is at most 2000 characters")
+                _user_text(answer)
+        return value
+
+    @field_validator("text")
+    @classmethod
+    def _text_has_text(cls, value: str | None) -> str | None:
+        return None if value is None else _user_text(value)
+
     @model_validator(mode="after")
     def _one_of(self) -> ClarificationReply:
         if (self.answers is None) == (self.text is None):
             raise ValueError("give exactly one of 'answers' or 'text'")
-        if self.answers is not None and any(len(a) > 2000 for a in self.answers):
-            raise ValueError("each answer is at most 2000 characters")
         return self
 
     def as_answers(self) -> list[str]:
-        return [a.strip() for a in self.answers] if self.answers is not None else [self.text.strip()]
+        if self.answers is not None:
+            return [a.strip() for a in self.answers]
+        return [self.text.strip()]

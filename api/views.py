@@ -8,6 +8,7 @@ is merged in, so polling shows agents and counts between phase changes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -31,10 +32,8 @@ async def live_progress(client, record: SessionRecord) -> tuple[Progress, str | 
     runtime = getattr(status.runtime_status, "value", None)
     progress = record.progress
     if isinstance(status.custom_status, dict):
-        try:
+        with contextlib.suppress(ValueError):  # a foreign status shape: keep the stored one
             progress = Progress.model_validate(status.custom_status)
-        except ValueError:
-            pass
     failure = None
     if runtime in FAILED_RUNTIME:
         failure = f"orchestration {runtime.lower()}: {str(status.output)[:300]}"

@@ -9,6 +9,7 @@ fixed number of topics so runs with 1 and 4 agents do the same work.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from dataclasses import dataclass, field
@@ -64,8 +65,6 @@ class LatencyLLM:
         return reply
 
     def _widen(self, reply: Reply) -> Reply:
-        import json
-
         content = reply.body["choices"][0]["message"]["content"]
         try:
             data = json.loads(content)

@@ -78,6 +78,11 @@ class Engine:
         for instance_id in self.store.instances_with_inbox():
             self._signal(instance_id)
 
+    @property
+    def stopping(self) -> bool:
+        """True once ``stop()`` began: results arriving from now on are dropped (as in a crash)."""
+        return self._stopping.is_set()
+
     def stop(self) -> None:
         self._stopping.set()
         self._ready.put(None)
@@ -102,7 +107,8 @@ class Engine:
             conn.execute("DELETE FROM inbox WHERE instance_id=?", (instance_id,))
             inst = self._new_instance(instance_id, name, input_json, None, None, now)
             save_instance(conn, inst)
-            push_inbox(conn, inst.id, inst.execution_id, h.execution_started(name, input_json, None))
+            started = h.execution_started(name, input_json, None)
+            push_inbox(conn, inst.id, inst.execution_id, started)
         self.stats["instances_started"] += 1
         self._signal(instance_id)
         return instance_id
@@ -142,10 +148,18 @@ class Engine:
             conn.execute("DELETE FROM instances WHERE id=?", (instance_id,))
         return 1
 
+    def purge_by(self, statuses: list[str] | None, created_from: str | None,
+                 created_to: str | None) -> int:  # fmt: skip
+        """Purge finished instances in a creation window; running ones are never purged."""
+        found = self.store.query(statuses, created_from, created_to)
+        return sum(self.purge(inst.id) for inst in found if inst.terminal)
+
     def get(self, instance_id: str) -> Instance | None:
         return self.store.get(instance_id)
 
-    def wait(self, instance_id: str, timeout: float, statuses: tuple[str, ...] = ()) -> Instance | None:
+    def wait(
+        self, instance_id: str, timeout: float, statuses: tuple[str, ...] = ()
+    ) -> Instance | None:
         """Block until the instance is terminal (or in ``statuses``) or ``timeout`` passes."""
         deadline = time.monotonic() + timeout
         with self._changed:
@@ -202,7 +216,8 @@ class Engine:
         self.stats["episodes"] += 1
         dispatch: list[WorkItem] = []
         with self.store.transaction() as conn:
-            conn.execute("DELETE FROM inbox WHERE seq=?", (seq,))
+            if self._superseded(conn, seq, inst):
+                return True
             inst.history += outcome.new_history
             inst.status = "Running"
             inst.updated_at = h.iso(now)
@@ -229,7 +244,11 @@ class Engine:
             elif outcome.done:
                 inst.status = "Failed" if outcome.error else "Completed"
                 inst.output = json.dumps(outcome.error) if outcome.error else outcome.output_json
-                kind = h.EventType.EXECUTION_FAILED if outcome.error else h.EventType.EXECUTION_COMPLETED
+                kind = (
+                    h.EventType.EXECUTION_FAILED
+                    if outcome.error
+                    else h.EventType.EXECUTION_COMPLETED
+                )
                 inst.history.append(h.event(kind, Result=inst.output))
                 self._finish(conn, inst)
             else:
@@ -241,12 +260,28 @@ class Engine:
         self._notify_changed()
         return self.store.next_inbox(instance_id) is not None
 
+    def _superseded(self, conn, seq: int, inst: Instance) -> bool:
+        """Whether a client call changed the instance while its episode ran.
+
+        The episode runs outside the transaction; a terminate, purge or restart
+        with the same id may have happened meanwhile. Its outcome must then be
+        dropped, or saving it would resurrect the old execution.
+        """
+        consumed = conn.execute("DELETE FROM inbox WHERE seq=?", (seq,)).rowcount == 1
+        current = self.store.get(inst.id)
+        return not (
+            consumed
+            and current is not None
+            and not current.terminal
+            and current.execution_id == inst.execution_id
+        )
+
     def _create_children(self, conn, parent: Instance, children, now: datetime) -> list[str]:
         created = []
         for task_id, name, child_id, input_json in children:
             if name not in self.registry.orchestrators:
-                push_inbox(conn, parent.id, parent.execution_id,
-                           h.sub_failed(task_id, f"orchestrator {name!r} is not registered", ""))  # fmt: skip
+                missing = h.sub_failed(task_id, f"orchestrator {name!r} is not registered", "")
+                push_inbox(conn, parent.id, parent.execution_id, missing)
                 created.append(parent.id)
                 continue
             child = self._new_instance(child_id, name, input_json, parent.id, task_id, h.iso(now))
@@ -263,8 +298,8 @@ class Engine:
         inst.input, inst.history, inst.book = input_json, [], new_book()
         inst.custom_status = None
         save_instance(conn, inst)
-        push_inbox(conn, inst.id, inst.execution_id, h.execution_started(inst.name, input_json,
-                                                                           inst.parent_id))  # fmt: skip
+        started = h.execution_started(inst.name, input_json, inst.parent_id)
+        push_inbox(conn, inst.id, inst.execution_id, started)
 
     def _finish(self, conn, inst: Instance) -> None:
         """Persist a terminal instance, drop its pending work, tell the parent."""
@@ -284,7 +319,9 @@ class Engine:
         push_inbox(conn, parent.id, parent.execution_id, note)
         self._signal(parent.id)
 
-    def _new_instance(self, instance_id, name, input_json, parent_id, parent_task_id, now) -> Instance:
+    def _new_instance(
+        self, instance_id, name, input_json, parent_id, parent_task_id, now
+    ) -> Instance:
         book = new_book()
         book["instance"] = instance_id
         return Instance(instance_id, name, uuid.uuid4().hex, "Pending", input_json, None, None,
@@ -318,7 +355,8 @@ class Engine:
             note = h.task_completed(work.task_id, json.dumps(result))
             self.stats[f"activity:{work.name}"] += 1
         except Exception as exc:
-            note = h.task_failed(work.task_id, f"{type(exc).__name__}: {exc}", traceback.format_exc())
+            reason = f"{type(exc).__name__}: {exc}"
+            note = h.task_failed(work.task_id, reason, traceback.format_exc())
             self.stats[f"activity_failed:{work.name}"] += 1
         self._complete(work, note)
 

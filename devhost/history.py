@@ -52,7 +52,9 @@ def event(kind: EventType, event_id: int = -1, **fields: Any) -> dict[str, Any]:
 
 
 def truncate(text: str) -> str:
-    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 15] + "... [truncated]"
+    if len(text) <= MAX_ERROR_CHARS:
+        return text
+    return text[: MAX_ERROR_CHARS - 15] + "... [truncated]"
 
 
 def task_completed(task_id: int, result_json: str) -> dict[str, Any]:
@@ -77,7 +79,9 @@ def event_raised(name: str, input_json: str | None) -> dict[str, Any]:
 
 
 def sub_completed(task_id: int, result_json: str | None) -> dict[str, Any]:
-    return event(EventType.SUB_ORCHESTRATION_INSTANCE_COMPLETED, TaskScheduledId=task_id, Result=result_json)
+    return event(
+        EventType.SUB_ORCHESTRATION_INSTANCE_COMPLETED, TaskScheduledId=task_id, Result=result_json
+    )
 
 
 def sub_failed(task_id: int, reason: str, details: str) -> dict[str, Any]:

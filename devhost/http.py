@@ -54,6 +54,7 @@ class HttpFront:
             app.router.add_post(
                 prefix + "/instances/{id}/terminate", self._guard(self._terminate, guarded)
             )
+            app.router.add_delete(prefix + "/instances/", self._guard(self._purge_by, guarded))
             app.router.add_delete(prefix + "/instances/{id}", self._guard(self._purge, guarded))
         app.router.add_route("*", "/api/{tail:.*}", self._api)
         return app
@@ -148,7 +149,8 @@ class HttpFront:
             )
         payload = json.loads(self.client_binding())["managementUrls"]
         links = {k: v.replace("INSTANCEID", instance_id) for k, v in payload.items()}
-        return web.json_response(links, status=202, headers={"Location": links["statusQueryGetUri"]})
+        location = {"Location": links["statusQueryGetUri"]}
+        return web.json_response(links, status=202, headers=location)
 
     async def _status(self, request: web.Request) -> web.Response:
         inst = self.engine.get(request.match_info["id"])
@@ -187,6 +189,12 @@ class HttpFront:
             return web.json_response({"instancesDeleted": 0}, status=404)
         return web.json_response({"instancesDeleted": deleted})
 
+    async def _purge_by(self, request: web.Request) -> web.Response:
+        statuses = [s for s in request.query.get("runtimeStatus", "").split(",") if s]
+        deleted = self.engine.purge_by(statuses or None, request.query.get("createdTimeFrom"),
+                                       request.query.get("createdTimeTo"))  # fmt: skip
+        return web.json_response({"instancesDeleted": deleted}, status=200 if deleted else 404)
+
 
 def _status_json(inst: Instance, show_history: bool, show_input: bool) -> dict[str, Any]:
     body: dict[str, Any] = {
@@ -212,5 +220,3 @@ def _to_aiohttp(response: func.HttpResponse) -> web.Response:
             response.mimetype == "application/json" else ""  # fmt: skip
         headers["Content-Type"] = response.mimetype + charset
     return web.Response(status=response.status_code, body=response.get_body(), headers=headers)
-
-

@@ -54,7 +54,24 @@ def _route_pattern(route: str) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
+_indexed: dict[int, tuple[Any, Registry]] = {}
+
+
 def index(app: Any) -> Registry:
+    """The app's functions, indexed once per app object.
+
+    ``FunctionApp.get_functions()`` may run only once per app: a second call
+    fails its unique-name check against the names the first call recorded.
+    Several hosts in one process (tests, the CLI) therefore share one index.
+    """
+    known = _indexed.get(id(app))
+    if known is None or known[0] is not app:
+        known = (app, _index(app))
+        _indexed[id(app)] = known
+    return known[1]
+
+
+def _index(app: Any) -> Registry:
     orchestrators: dict[str, Callable[[str], str]] = {}
     activities: dict[str, tuple[Callable[..., Any], str]] = {}
     routes: list[HttpRoute] = []

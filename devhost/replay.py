@@ -158,7 +158,9 @@ def _allocate(book: dict[str, Any]) -> int:
     return task_id
 
 
-def _before_user_code(ev: dict[str, Any], book: dict[str, Any], now: datetime, out: Outcome) -> None:
+def _before_user_code(
+    ev: dict[str, Any], book: dict[str, Any], now: datetime, out: Outcome
+) -> None:
     kind = ev["EventType"]
     task_id = str(ev.get("TaskScheduledId", ev.get("TimerId")))
     if kind == EventType.TASK_FAILED and task_id in book["retry"]:
@@ -211,10 +213,9 @@ def _schedule_new(actions: list[dict], book: dict[str, Any], now: datetime, out:
         elif kind in (CALL_SUB, CALL_SUB_RETRY):
             child_id = action.get("instanceId") or f"{book.get('instance', 'sub')}:{task_id}"
             out.children.append((task_id, name, child_id, input_json))
-            out.new_history.append(
-                event(EventType.SUB_ORCHESTRATION_INSTANCE_CREATED, task_id, Name=name,
-                      InstanceId=child_id, Input=input_json)  # fmt: skip
-            )
+            created = event(EventType.SUB_ORCHESTRATION_INSTANCE_CREATED, task_id, Name=name,
+                            InstanceId=child_id, Input=input_json)  # fmt: skip
+            out.new_history.append(created)
         elif kind == CONTINUE_AS_NEW:
             out.continued, out.continue_as_new = True, input_json
         else:

@@ -75,6 +75,7 @@ def deep_search_phase(context: df.DurableOrchestrationContext, run: Run):
     answer = AnswerOut.model_validate(out["answer"])
     run.usage += Usage.model_validate(out["usage"])
     run.context.deep_search_summary = answer.summary
+    run.deep_search_ref = answer.answer_ref
     run.progress.sources = answer.sources
     yield call(context, names.UPDATE_SESSION, UpdateSessionIn(
         session_id=run.inp.session_id, deep_search_ref=answer.answer_ref,
@@ -85,7 +86,9 @@ def clarification_phase(context: df.DurableOrchestrationContext, run: Run):
     if not run.caps.enable_clarifying_questions:
         return
     run.set_phase(context, "clarifying")
-    asked = ClarifyOut.model_validate((yield call(context, names.CLARIFY, ContextIn(context=run.context))))
+    asked = ClarifyOut.model_validate(
+        (yield call(context, names.CLARIFY, ContextIn(context=run.context)))
+    )
     run.usage += asked.usage
     if not asked.needed or not asked.questions:
         return
@@ -120,8 +123,8 @@ def clarification_phase(context: df.DurableOrchestrationContext, run: Run):
 
 def planning_phase(context: df.DurableOrchestrationContext, run: Run):
     run.set_phase(context, "planning")
-    planned = PlanResearchOut.model_validate((yield call(context, names.PLAN_RESEARCH, PlanResearchIn(
-        context=run.context, max_agents=run.caps.num_agents))))  # fmt: skip
+    request = PlanResearchIn(context=run.context, max_agents=run.caps.num_agents)
+    planned = PlanResearchOut.model_validate((yield call(context, names.PLAN_RESEARCH, request)))
     run.usage += planned.usage
     spawned = SpawnAgentsOut.model_validate((yield call(context, names.SPAWN_AGENTS, SpawnAgentsIn(
         context=run.context, plan=planned.plan, num_agents=planned.num_agents))))  # fmt: skip
@@ -140,7 +143,8 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
     try:
         run.set_phase(context, "compressing")
         yield call(context, names.COMPRESS_FINDINGS, CompressIn(
-            session_id=sid, finding_refs=run.finding_refs))  # fmt: skip
+            session_id=sid, finding_refs=run.finding_refs,
+            deep_search_ref=run.deep_search_ref))  # fmt: skip
         run.set_phase(context, "writing_report")
         report = yield from _write(context, run, ReportIn(context=run.context))
         for round_ in range(1, CRITIC_ROUNDS + 1):

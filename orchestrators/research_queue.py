@@ -46,6 +46,7 @@ class Run:
         self.context = ResearchContext(session_id=inp.session_id, query=inp.query,
                                        language=inp.language)  # fmt: skip
         self.finding_refs: list[str] = []
+        self.deep_search_ref: str | None = None
         self.failure: str | None = None
 
     def set_phase(self, context: df.DurableOrchestrationContext, phase: str) -> None:
@@ -67,6 +68,7 @@ class _Queue:
         self.profiles = {p.agent_id: p for p in profiles}
         self.todos = list(todos)
         self.running: dict[int, tuple[object, Todo]] = {}
+        self.read_by_topic: dict[int, set[str]] = {}  # URLs read by finished todos, per topic
         self.started = 0
         self.turns = 0
         self.reviews = 0
@@ -86,7 +88,9 @@ class _Queue:
         mine = [t for t in self.todos if t.agent_id == agent_id]
         request = ResearcherIn(context=self.run.context, profile=self.profiles[agent_id], todo=todo,
                                agent_todos=mine, max_steps=self.run.caps.agent_max_steps,
-                               item=f"items/item_{self.started}")  # fmt: skip
+                               item=f"items/item_{self.started}",
+                               read_urls=sorted(self.read_by_topic.get(todo.topic_id, ())),
+                               )  # fmt: skip
         self.running[agent_id] = (call(context, names.RUN_RESEARCHER, request), todo)
         self._show(agent_id, todo.topic)
 
@@ -149,6 +153,7 @@ def _record(run: Run, queue: _Queue, finding: ResearcherOut, todo: Todo) -> None
     run.usage += finding.usage
     if finding.ok and finding.item_ref:
         run.finding_refs.append(finding.item_ref)
+        queue.read_by_topic.setdefault(todo.topic_id, set()).update(finding.sources)
         run.progress.findings += 1
         run.progress.sources += len(finding.sources)
     elif finding.error:
@@ -169,7 +174,8 @@ def _review(context: df.DurableOrchestrationContext, run: Run, queue: _Queue,
         calls_left=run.caps.max_supervisor_calls - queue.reviews, review_n=queue.reviews,
     )  # fmt: skip
     try:
-        review = SupervisorOut.model_validate((yield call(context, names.SUPERVISOR_REVIEW, request)))
+        out = yield call(context, names.SUPERVISOR_REVIEW, request)
+        review = SupervisorOut.model_validate(out)
     except Exception as exc:  # a failed review never stops the research
         run.progress.message = f"supervisor review {queue.reviews} failed: {error_text(exc)}"
         run.progress.phase = "researching"

@@ -191,6 +191,7 @@ class ResearcherIn(ContextIn):
     agent_todos: list[Todo] = Field(default_factory=list)  # the queue's view, for the agent file
     max_steps: int
     item: str  # "items/item_{n}"
+    read_urls: list[str] = Field(default_factory=list)  # read by earlier todos on this topic
 
 
 class ResearcherOut(Metered):
@@ -227,6 +228,7 @@ class SupervisorOut(Metered):
 class CompressIn(BaseModel):
     session_id: str
     finding_refs: list[str]
+    deep_search_ref: str | None = None  # the deep search answer, merged as evidence
 
 
 class CompressOut(BaseModel):

@@ -87,10 +87,12 @@ def _remember_exchange(svc: Services, record: SessionRecord, answer_text: str) -
     if any(m.session_id == record.id for m in recent):
         return
     now = datetime.now(UTC)
-    svc.sessions.append_message(record.chat_id, ChatMessage(
-        role="user", content=record.original_query, session_id=record.id, created_at=now))
-    svc.sessions.append_message(record.chat_id, ChatMessage(
-        role="assistant", content=answer_text[:4000], session_id=record.id, created_at=now))  # fmt: skip
+    question = ChatMessage(role="user", content=record.original_query, session_id=record.id,
+                           created_at=now)  # fmt: skip
+    reply = ChatMessage(role="assistant", content=answer_text[:4000], session_id=record.id,
+                        created_at=now)  # fmt: skip
+    svc.sessions.append_message(record.chat_id, question)
+    svc.sessions.append_message(record.chat_id, reply)
 
 
 def notify(svc: Services, req: NotifyIn) -> dict:
@@ -107,5 +109,3 @@ def notify(svc: Services, req: NotifyIn) -> dict:
     delivery = svc.webhooks.deliver(record.callback_url, event)
     svc.sessions.update(req.session_id, lambda r: r.webhook_deliveries.append(delivery))
     return {"ok": bool(delivery.get("ok")), "attempts": delivery.get("attempts", 0)}
-
-

@@ -111,6 +111,14 @@ def _acceptable(sentence: str) -> bool:
     return letters / len(sentence) > 0.6 and sentence[-1] in '.!?…)"”»'
 
 
+def segment(text: str, language: str = "en") -> list[str]:
+    """Every sentence of prose ``text`` as pysbd splits it, unfiltered: for text that is
+    known to be prose with citation markers (a synthesized answer), which the
+    code-block heuristics of :func:`split_sentences` would misread."""
+    lang = language if language in _SUPPORTED_SPLIT_LANGUAGES else "en"
+    return [s.strip() for s in _segmenter(lang).segment(" ".join(text.split())) if s.strip()]
+
+
 @lru_cache(maxsize=512)
 def split_sentences(text: str, language: str = "en") -> tuple[str, ...]:
     """Prose sentences of ``text`` (cached: pages are split again and again during a run)."""
@@ -272,3 +280,38 @@ def key_phrases(
         if len(chosen) >= k:
             break
     return chosen
+
+
+# -- small text rules the offline reasoner shares between its modules ----------------
+
+# A sentence with "[3]" in it (list indexing in code prose) would read as a citation.
+BRACKET_NUMBER = re.compile(r"\[\d+\]")
+
+
+def unique_texts(items: Iterable[str], skip: Iterable[str] = ()) -> list[str]:
+    """Case- and space-insensitive de-duplication keeping first occurrences, minus ``skip``."""
+    seen = {" ".join(s.lower().split()) for s in skip}
+    out = []
+    for item in items:
+        key = " ".join(item.lower().split())
+        if key and key not in seen:
+            seen.add(key)
+            out.append(" ".join(item.split()))
+    return out
+
+
+def leads(groups: Sequence[object]) -> list[tuple[int, float]]:
+    """Fallback ranking when no sentence shares a word with the query (another language):
+    the opening sentences of each group (source) in turn, rather than nothing."""
+    firsts: dict[object, list[int]] = {}
+    for i, group in enumerate(groups):
+        firsts.setdefault(group, []).append(i)
+    order = [idxs[rank] for rank in range(3) for idxs in firsts.values() if rank < len(idxs)]
+    return [(i, 0.0) for i in order]
+
+
+def script_language(text: str) -> str:
+    """ "ru" for mostly Cyrillic text, else "en": the sentence splitter's rules differ."""
+    sample = [c for c in text[:2000] if c.isalpha()]
+    cyrillic = sum("\u0400" <= c <= "\u04ff" for c in sample)
+    return "ru" if sample and cyrillic / len(sample) > 0.5 else "en"

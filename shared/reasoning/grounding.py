@@ -83,7 +83,22 @@ def cited_report(draft: ReportDraft, material: ReportMaterial) -> FinalReport:
         language=material.context.language,
     )
     checked, _problems = enforce_citations(dedupe_sentences(report), material.sources)
-    return checked
+    if checked.sources:
+        return checked
+    # Nothing could be searched or read (a provider down, every page refused): the
+    # text rests on the model alone, and the reader must not take it as researched.
+    language = material.context.language.split("-")[0].lower()
+    warning = UNSOURCED_WARNING.get(language, UNSOURCED_WARNING["en"])
+    return checked.model_copy(
+        update={"confidence_level": "low", "warnings": [*checked.warnings, warning]}
+    )
+
+
+UNSOURCED_WARNING = {
+    "en": "No source could be read for this report: it is not backed by citations.",
+    "ru": "Для этого отчёта не удалось прочитать ни одного источника: он не подкреплён ссылками.",
+    "zh": "本报告未能读取任何来源：内容没有引用支撑。",
+}
 
 
 def grounded_finding(base: Finding, draft: FindingDraft, pages: list[Page]) -> Finding:

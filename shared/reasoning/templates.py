@@ -19,6 +19,7 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "open_questions": "Open questions",
         "limitations": "Limitations",
         "method": "Method",
+        "deep_search_heading": "Further evidence from the deep search",
         "report_title": "{subject}: research report",
         # report prose
         "summary_intro": "This report answers “{query}” from {sources} sources across "
@@ -103,6 +104,7 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "open_questions": "Открытые вопросы",
         "limitations": "Ограничения",
         "method": "Методика",
+        "deep_search_heading": "Дополнительные сведения из глубокого поиска",
         "report_title": "{subject}: исследовательский отчёт",
         "summary_intro": "Этот отчёт отвечает на вопрос «{query}» по {sources} источникам "
         "и {topics} темам.",

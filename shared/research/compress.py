@@ -4,6 +4,16 @@ Same URL → one source; same sentence → one key finding (its source URLs
 merged); metadata and empty findings dropped; ALL key findings and ALL sources
 kept. Sources are numbered once here (first seen, first numbered): every later
 ``[n]`` in the report refers to this numbering.
+
+Two rules keep the report honest and reproducible:
+- The deep search answer (``deep_search.json``) is evidence too: it was
+  synthesised from pages fetched in this session. It enters as the finding of
+  agent 0 on topic "Deep search" (topic 0), one key finding per cited sentence
+  carrying the URLs its ``[n]`` markers named, so the writer may cite those
+  sources legitimately and nothing uncited slips in.
+- Findings are merged in a fixed order (by topic and todo number, the deep
+  search last), not in the order agents happened to finish, so the numbering
+  (and with it the report) is the same for the same question and corpus.
 """
 
 from __future__ import annotations
@@ -13,12 +23,17 @@ import re
 from pydantic import BaseModel
 
 from shared.bootstrap import Services
-from shared.models import Finding, KeyFinding, Source
+from shared.errors import NotFoundError
+from shared.models import Finding, KeyFinding, Source, SynthesizedAnswer
 from shared.payloads import CompressIn, CompressOut
+from shared.reasoning import extractive
+from shared.report.citations import CITATION_RE, cited_numbers
 from shared.research.supervisor import load_finding
 from shared.search.pipeline import normalize_url
 
 COMPRESSED = "findings.json"
+DEEP_SEARCH_TOPIC = "Deep search"
+DEEP_SEARCH_AGENT = 0
 
 
 class Compressed(BaseModel):
@@ -30,11 +45,38 @@ def _sentence_key(text: str) -> str:
     return re.sub(r"\W+", " ", text).strip().lower()
 
 
+def deep_search_finding(answer: SynthesizedAnswer) -> Finding:
+    """The deep search answer as a finding: each cited sentence with its sources' URLs."""
+    urls = {s.n: s.url for s in answer.sources}
+    key_findings = []
+    for paragraph in answer.answer.split("\n\n"):
+        for sentence in extractive.segment(paragraph, answer.language):
+            cited = sorted(n for n in cited_numbers(sentence) if n in urls)
+            text = re.sub(r"\s+([.!?…])", r"\1", CITATION_RE.sub("", sentence)).strip()
+            text = " ".join(text.split())
+            if cited and text:
+                key_findings.append(KeyFinding(text=text, source_urls=[urls[n] for n in cited]))
+    return Finding(
+        agent_id=DEEP_SEARCH_AGENT, topic=DEEP_SEARCH_TOPIC, topic_id=0, todo_id="deep-search",
+        summary=" ".join(k.text for k in key_findings[:2]), key_findings=key_findings,
+        sources=[s.model_copy(update={"n": 0}) for s in answer.sources], confidence="medium",
+    )  # fmt: skip
+
+
+def merge_order(finding: Finding) -> tuple[bool, int, int, int, str]:
+    """Topic by topic, each topic's todos in creation order, the deep search last (so a
+    sentence an agent also found stays with the agent's topic)."""
+    number = re.search(r"\d+", finding.todo_id)
+    deep = finding.agent_id == DEEP_SEARCH_AGENT and finding.topic_id == 0
+    return (deep, finding.topic_id, int(number.group()) if number else 0, finding.agent_id,
+            finding.todo_id)  # fmt: skip
+
+
 def compress(findings: list[Finding]) -> Compressed:
     sources: dict[str, Source] = {}
     seen_sentences: dict[str, KeyFinding] = {}
     merged: list[Finding] = []
-    for finding in findings:
+    for finding in sorted(findings, key=merge_order):
         for source in finding.sources:
             key = normalize_url(source.url)
             if key not in sources:
@@ -57,7 +99,15 @@ def compress(findings: list[Finding]) -> Compressed:
 
 
 def compress_findings(svc: Services, req: CompressIn) -> CompressOut:
-    result = compress([load_finding(svc, ref) for ref in req.finding_refs])
+    findings = [load_finding(svc, ref) for ref in req.finding_refs]
+    if req.deep_search_ref:
+        session_id, _, name = req.deep_search_ref.partition("/")
+        try:
+            answer = SynthesizedAnswer.model_validate_json(svc.memory.read(session_id, name))
+            findings.append(deep_search_finding(answer))
+        except NotFoundError:
+            pass  # the deep search only adds evidence; research findings stand alone
+    result = compress(findings)
     svc.memory.write(req.session_id, COMPRESSED, result.model_dump_json(), "application/json")
     return CompressOut(findings=len(result.findings), sources=len(result.sources),
                        key_findings=sum(len(f.key_findings) for f in result.findings))  # fmt: skip

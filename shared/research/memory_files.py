@@ -25,11 +25,13 @@ from shared.models import (
     SupervisorReview,
     Todo,
 )
+from shared.report.citations import CITATION_RE
 from shared.stores.base import MemoryStore
 
 MAIN = "main.md"
 DRAFT = "draft_report.md"
 SUPERVISOR = "supervisor.md"
+DEEP_SEARCH = "deep_search.md"
 INSIGHTS_HEADING = "## Key Insights"
 NOTES_HEADING = "## Notes"
 _TODO_MARK = {"pending": " ", "in_progress": "~", "done": "x", "failed": "!"}
@@ -60,12 +62,20 @@ def write_headers(memory: MemoryStore, context: ResearchContext) -> None:
     sid = context.session_id
     if not memory.exists(sid, DRAFT):
         text = (f"# Research Report Draft\n\n**Query:** {context.query}\n\n"
-                f"**Started:** {now_text()}\n\n## Overview\n\n"
-                f"{context.deep_search_summary or context.query}\n\n")  # fmt: skip
+                f"**Started:** {now_text()}\n\n## Overview\n\n{overview(context)}\n\n")  # fmt: skip
         memory.write(sid, DRAFT, text, "text/markdown")
     if not memory.exists(sid, SUPERVISOR):
         memory.write(sid, SUPERVISOR, f"# Supervisor Notes\n\n**Query:** {context.query}\n\n",
                      "text/markdown")  # fmt: skip
+
+
+def overview(context: ResearchContext) -> str:
+    """The deep search summary without its ``[n]`` markers: they number the deep search's
+    own sources, and left in the draft they would read as the report's numbering."""
+    if not context.deep_search_summary.strip():
+        return context.query
+    text = re.sub(r"[ \t]+([.!?…,;:])", r"\1", CITATION_RE.sub("", context.deep_search_summary))
+    return f"{text.strip()}\n\n(Summary of the deep search; its sources are in {DEEP_SEARCH}.)"
 
 
 def write_agent(memory: MemoryStore, session_id: str, profile: AgentProfile, todos: list[Todo],
@@ -106,8 +116,9 @@ def key_insights(memory: MemoryStore, session_id: str) -> list[str]:
 
 
 def finding_markdown(finding: Finding) -> str:
-    lines = [f"# Finding: {finding.topic}", "", f"Agent {finding.agent_id}, todo {finding.todo_id},"
-             f" confidence {finding.confidence}", "", finding.summary, "", "## Key findings", ""]  # fmt: skip
+    lines = [f"# Finding: {finding.topic}", "",
+             f"Agent {finding.agent_id}, todo {finding.todo_id}, confidence {finding.confidence}",
+             "", finding.summary, "", "## Key findings", ""]  # fmt: skip
     lines += [f"- {k.text} ({', '.join(k.source_urls)})" for k in finding.key_findings]
     lines += ["", "## Sources", ""] + [f"- [{s.title or s.url}]({s.url})" for s in finding.sources]
     if finding.notes:
@@ -118,7 +129,9 @@ def finding_markdown(finding: Finding) -> str:
 def append_review(memory: MemoryStore, context: ResearchContext, review: SupervisorReview,
                   review_n: int) -> None:  # fmt: skip
     sid, stamp = context.session_id, now_text()
-    coverage = "\n".join(f"- topic {c.topic_id}: {c.status} — {c.evidence}" for c in review.coverage)
+    coverage = "\n".join(
+        f"- topic {c.topic_id}: {c.status} — {c.evidence}" for c in review.coverage
+    )
     todos = "\n".join(f"- new todo (topic {t.topic_id}): {t.instruction}" for t in review.new_todos)
     entry = (f"## Review {review_n} - {stamp}\n\n**Decision:** {review.decision}\n\n"
              f"{review.notes}\n\n{coverage}\n{todos}\n\n")  # fmt: skip

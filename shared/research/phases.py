@@ -7,6 +7,7 @@ a comparison two to four, a complex question up to ``DEEP_RESEARCH_NUM_AGENTS``.
 from __future__ import annotations
 
 from shared.bootstrap import Services
+from shared.models import Todo
 from shared.payloads import (
     ClarifyOut,
     ContextIn,
@@ -16,7 +17,6 @@ from shared.payloads import (
     SpawnAgentsOut,
 )
 from shared.research import memory_files
-from shared.models import Todo
 
 MAX_TOPICS = 6
 AGENTS_BY_COMPLEXITY = {"simple": 1, "moderate": 3, "complex": 5}

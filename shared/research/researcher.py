@@ -4,8 +4,13 @@ The agent sees the query, the deep search summary, the clarification answers,
 the last 10 notes of its own file and main.md's key insights, never chat
 history. Tool use is constrained where an injected page could steer it: the
 loop never exceeds ``max_steps``, and ``scrape_url`` only opens URLs that this
-agent's own searches returned. Writes ``items/item_N.json|md`` (the finding)
-and rewrites its ``agents/agent_N.md``; returns a small envelope.
+agent's own searches returned. The search tool lists URLs that earlier todos
+on the same topic already read after the fresh ones (``read_urls``), so a
+todo that deepens a topic reads something new; the list comes from the
+orchestrator and depends only on the topic's history, never on which other
+agent happened to finish first, which keeps offline runs reproducible.
+Writes ``items/item_N.json|md`` (the finding) and rewrites its
+``agents/agent_N.md``; returns a small envelope.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ def run_researcher(svc: Services, req: ResearcherIn) -> ResearcherOut:
         main_insights=memory_files.key_insights(svc.memory, sid),
     )  # fmt: skip
     try:
-        pages = _loop(svc, state)
+        pages = _loop(svc, state, {normalize_url(u) for u in req.read_urls})
         finding = _finding(svc, state, pages, req)
     except ResearchError as exc:
         _write_agent(svc, req, notes, "failed")
@@ -56,7 +61,7 @@ def run_researcher(svc: Services, req: ResearcherIn) -> ResearcherOut:
     )  # fmt: skip
 
 
-def _loop(svc: Services, state: AgentState) -> list[Page]:
+def _loop(svc: Services, state: AgentState, read_before: set[str]) -> list[Page]:
     pages: list[Page] = []
     offered: set[str] = set()
     while state.step < state.max_steps:
@@ -65,7 +70,8 @@ def _loop(svc: Services, state: AgentState) -> list[Page]:
         if action.tool == "done":
             break
         if action.tool == "web_search":
-            state.observations.append(_search(svc, action.argument, offered))
+            observation = _search(svc, action.argument, offered, read_before)
+            state.observations.append(observation)
             continue
         url = action.argument.strip()
         if normalize_url(url) not in offered:
@@ -80,11 +86,12 @@ def _loop(svc: Services, state: AgentState) -> list[Page]:
     return pages
 
 
-def _search(svc: Services, query: str, offered: set[str]) -> Observation:
+def _search(svc: Services, query: str, offered: set[str], read_before: set[str]) -> Observation:
     try:
         results = svc.search.search(query, RESULTS_PER_SEARCH)
     except ResearchError as exc:
         return Observation(tool="web_search", argument=query, note=f"search failed: {exc}"[:200])
+    results = sorted(results, key=lambda r: normalize_url(r.url) in read_before)  # stable
     trimmed = [r.model_copy(update={"snippet": r.snippet[:SNIPPET_CHARS]}) for r in results]
     offered.update(normalize_url(r.url) for r in trimmed)
     note = "" if trimmed else "no results: reformulate the query"

@@ -21,6 +21,7 @@ import os
 import pickle
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
@@ -39,6 +40,7 @@ SNIPPET_CHARS = 300
 _SUFFIXES = (".md", ".markdown", ".txt", ".html", ".htm")
 _UNDERLINE_RE = re.compile(r"^\s*([*=\-~^#])\1{2,}\s*$")
 _EMPHASIS_RE = re.compile(r"\*{1,2}([^*\n]+?)\*{1,2}")
+_LATIN_WORD_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 
 
 @dataclass
@@ -48,6 +50,16 @@ class CorpusDocument:
     text: str
     sentences: tuple[str, ...]
     sentence_tokens: list[list[str]]
+
+
+@dataclass(frozen=True)
+class FocusDocument:
+    """A corpus document a research topic is anchored in, with its characteristic phrase."""
+
+    url: str
+    title: str
+    phrase: str
+    about: bool  # mentions one of the query's multi-word concepts
 
 
 @dataclass
@@ -237,6 +249,16 @@ class LocalCorpusSearch:
         ]
 
     def _rank(self, query: str) -> list[tuple[int, float]]:
+        """BM25 ranking; a query that matches nothing (e.g. Russian over the English
+        default corpus) is retried with its Latin-script words alone: keywords and
+        identifiers such as "with", "Python" or "__enter__" read the same in any language."""
+        ranked = self._rank_tokens(query)
+        latin = " ".join(_LATIN_WORD_RE.findall(query))
+        if not ranked and latin and latin != " ".join(query.split()):
+            ranked = self._rank_tokens(latin)
+        return ranked
+
+    def _rank_tokens(self, query: str) -> list[tuple[int, float]]:
         tokens = extractive.tokenize(query)
         if not tokens:
             return []
@@ -310,6 +332,46 @@ class LocalCorpusSearch:
             texts.extend(doc.sentences[j] for j in sorted(order) if scores[j] > 0)
         return extractive.key_phrases(texts, k, idf=index.idf, exclude=[query])
 
+    def focus_documents(
+        self, query: str, k: int, concepts: Sequence[str] = ()
+    ) -> list[FocusDocument]:
+        """The ``k`` documents most about ``query``'s concepts, each with a phrase of its own.
+
+        ``concepts`` are the question's noun phrases ("context managers", "with
+        statement"; by default its multi-word candidate phrases). Documents that
+        mention more of them come first, then BM25 order; the rest of the BM25
+        ranking follows. Planning anchors each topic in a different one of these,
+        so agents reach different documents instead of all reading the top two.
+        """
+        index = self.index
+        wanted = [p for p in concepts if p.strip()] or [
+            p for p in extractive.candidate_phrases(query) if len(p.split()) >= 2
+        ]
+        patterns = [f" {' '.join(extractive.tokenize(p))} " for p in wanted]
+        patterns = [p for p in patterns if p.strip()]
+        query_tokens = extractive.content_tokens(query)
+        ranked = [i for i, _ in self._rank(query)[: max(k, 0) * 4 + 10]]
+        mentions = {i: _mentions(index.documents[i], patterns) for i in ranked}
+        order = sorted(ranked, key=lambda i: -mentions[i])  # stable: BM25 order within
+        out: list[FocusDocument] = []
+        taken: list[str] = [query]
+        for i in order[: max(k, 0)]:
+            doc = index.documents[i]
+            scores = extractive.bm25_scores(query_tokens, doc.sentence_tokens)
+            best = sorted(range(len(scores)), key=lambda j: (-scores[j], j))[:12]
+            texts = [doc.sentences[j] for j in sorted(best) if scores[j] > 0] or [doc.title]
+            phrases = extractive.key_phrases(texts, 1, idf=index.idf, exclude=taken)
+            phrase = phrases[0] if phrases else doc.title.lower()
+            taken.append(phrase)
+            out.append(FocusDocument(doc.url, doc.title, phrase, about=mentions[i] > 0))
+        return out
+
     @property
     def idf(self) -> dict[str, float]:
         return self.index.idf
+
+
+def _mentions(doc: CorpusDocument, patterns: list[str]) -> int:
+    """How many of the space-padded token ``patterns`` occur in ``doc``'s text."""
+    text = f" {' '.join(extractive.tokenize(doc.text))} "
+    return sum(1 for p in patterns if p in text)

@@ -12,9 +12,11 @@ activity retries and concurrent appenders without leases.
 from __future__ import annotations
 
 import random
+import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -55,11 +57,20 @@ class BlobMemoryStore:
 
     def __init__(self, settings: Settings) -> None:
         self._container = _open_container(settings)
+        # SDK calls by kind (upload, download, list, exists, properties): storage
+        # transactions are billed per call. Failed calls count too.
+        self.operations: Counter[str] = Counter()
+        self._operations_lock = threading.Lock()
+
+    def operation_counts(self) -> dict[str, int]:
+        """A snapshot of :attr:`operations`, safe to take while requests run."""
+        with self._operations_lock:
+            return dict(self.operations)
 
     def write(self, session_id: str, name: str, data: str | bytes, content_type: str = "") -> str:
         blob = self._blob_name(session_id, name)
         payload = data.encode("utf-8") if isinstance(data, str) else data
-        with _translated(blob):
+        with self._call("upload", blob):
             self._container.upload_blob(
                 blob,
                 payload,
@@ -73,7 +84,7 @@ class BlobMemoryStore:
 
     def read(self, session_id: str, name: str) -> bytes:
         blob = self._blob_name(session_id, name)
-        with _translated(blob):
+        with self._call("download", blob):
             return self._container.download_blob(blob, max_concurrency=UPLOAD_CONCURRENCY).readall()
 
     def read_text(self, session_id: str, name: str) -> str:
@@ -81,7 +92,7 @@ class BlobMemoryStore:
 
     def exists(self, session_id: str, name: str) -> bool:
         blob = self._blob_name(session_id, name)
-        with _translated(blob):
+        with self._call("exists", blob):
             return self._container.get_blob_client(blob).exists()
 
     def append(self, session_id: str, name: str, entry_id: str, text: str) -> None:
@@ -97,7 +108,7 @@ class BlobMemoryStore:
                 else {"overwrite": False}
             )
             try:
-                with _translated(blob, passthrough=(ResourceModifiedError, ResourceExistsError)):
+                with self._call("upload", blob, (ResourceModifiedError, ResourceExistsError)):
                     self._container.upload_blob(
                         blob,
                         updated.encode("utf-8"),
@@ -112,12 +123,12 @@ class BlobMemoryStore:
 
     def list(self, session_id: str) -> list[str]:
         prefix = f"{validate_session_id(session_id)}/"
-        with _translated(prefix):
+        with self._call("list", prefix):
             names = [blob.name[len(prefix) :] for blob in self._container.list_blobs(prefix)]
         return sorted(names)
 
     def ping(self) -> None:
-        with _translated(self._container.container_name):
+        with self._call("properties", self._container.container_name):
             self._container.get_container_properties()
 
     def close(self) -> None:
@@ -126,13 +137,21 @@ class BlobMemoryStore:
 
     # -- internals -----------------------------------------------------------------
 
+    def _call(
+        self, kind: str, what: str, passthrough: tuple[type[Exception], ...] = ()
+    ) -> AbstractContextManager[None]:
+        """Count one SDK call of ``kind`` and translate its errors (wrap exactly one call)."""
+        with self._operations_lock:
+            self.operations[kind] += 1
+        return _translated(what, passthrough)
+
     @staticmethod
     def _blob_name(session_id: str, name: str) -> str:
         return f"{validate_session_id(session_id)}/{validate_relative_name(name)}"
 
     def _read_with_etag(self, blob: str) -> tuple[str | None, str | None]:
         try:
-            with _translated(blob):
+            with self._call("download", blob):
                 downloader = self._container.download_blob(blob)
                 return downloader.readall().decode("utf-8"), downloader.properties.etag
         except NotFoundError:

@@ -26,10 +26,11 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from azure.core import MatchConditions
 from azure.core.exceptions import AzureError, ClientAuthenticationError
@@ -53,7 +54,9 @@ LOCK_ID = "_lock-active-deep-research"
 # A lock whose session document does not exist yet may belong to a create in
 # progress; only after this long is it taken for the leftover of a crash.
 ORPHAN_LOCK_GRACE_SECONDS = 60.0
+MAX_REMEMBERED_CHATS = 10_000
 
+_T = TypeVar("_T")
 _ACTIVE_SQL = ", ".join(f"'{status.value}'" for status in ACTIVE_STATUSES)
 
 
@@ -68,6 +71,16 @@ class CosmosSessionStore:
         self._container = _open_container(settings)
         self._order_lock = threading.Lock()
         self._last_order_ns = 0
+        self._chat_of: dict[str, str] = {}  # session id -> chat id, see get()
+        # SDK calls by kind (read, query, create, replace, delete): they drive the
+        # request-unit bill in Azure. Failed calls count too; Cosmos bills them.
+        self.operations: Counter[str] = Counter()
+        self._operations_lock = threading.Lock()
+
+    def operation_counts(self) -> dict[str, int]:
+        """A snapshot of :attr:`operations`, safe to take while requests run."""
+        with self._operations_lock:
+            return dict(self.operations)
 
     # -- sessions ------------------------------------------------------------------
 
@@ -75,7 +88,7 @@ class CosmosSessionStore:
         validate_session_id(record.id)
         locked = _holds_slot(record) and self._take_slot(record)
         try:
-            with _translated():
+            with self._call("create"):
                 try:
                     doc = self._container.create_item(_session_doc(record))
                 except cosmos_errors.CosmosResourceExistsError as exc:
@@ -84,17 +97,25 @@ class CosmosSessionStore:
             if locked:
                 self._release_slot(record.chat_id, record.id)
             raise
-        return _record(doc)
+        return self._remember(_record(doc))
 
     def get(self, session_id: str) -> SessionRecord:
+        """A point read when this process has seen the session's chat, else a query.
+
+        A session never changes chat, so the remembered chat id cannot go stale;
+        the point read costs a fraction of the cross-partition query.
+        """
         validate_session_id(session_id)
+        chat_id = self._chat_of.get(session_id)
+        if chat_id is not None:
+            return self._read(chat_id, session_id)
         docs = self._query(
             "SELECT * FROM c WHERE c.id = @id AND c.type = 'session'",
             {"@id": session_id},
         )
         if not docs:
             raise NotFoundError(f"unknown session {session_id!r}")
-        return _record(docs[0])
+        return self._remember(_record(docs[0]))
 
     def update(self, session_id: str, mutate: Callable[[SessionRecord], None]) -> SessionRecord:
         """Optimistic update with the document's ETag; a 412 reloads and re-applies."""
@@ -103,7 +124,7 @@ class CosmosSessionStore:
             draft = mutated_copy(current, mutate)
             took = not _holds_slot(current) and _holds_slot(draft) and self._take_slot(draft)
             try:
-                with _translated():
+                with self._call("replace"):
                     doc = self._container.replace_item(
                         session_id,
                         _session_doc(draft),
@@ -181,7 +202,7 @@ class CosmosSessionStore:
             **message.model_dump(mode="json"),
             "created_at": created_at.isoformat(),
         }
-        with _translated():
+        with self._call("create"):
             self._container.create_item(doc)
 
     def history(self, chat_id: str, limit: int) -> list[ChatMessage]:
@@ -196,7 +217,7 @@ class CosmosSessionStore:
         return [ChatMessage.model_validate(doc) for doc in reversed(docs)]
 
     def ping(self) -> None:
-        with _translated():
+        with self._call("read"):
             self._container.read()
 
     # -- the active deep research slot ---------------------------------------------
@@ -219,7 +240,7 @@ class CosmosSessionStore:
         }
         for _attempt in range(2):
             try:
-                with _translated():
+                with self._call("create"):
                     self._container.create_item(lock)
                 return True
             except ConflictError:
@@ -240,7 +261,7 @@ class CosmosSessionStore:
 
     def _lock_doc(self, chat_id: str) -> dict[str, Any] | None:
         try:
-            with _translated():
+            with self._call("read"):
                 return self._container.read_item(LOCK_ID, partition_key=chat_id)
         except NotFoundError:
             return None
@@ -248,7 +269,7 @@ class CosmosSessionStore:
     def _delete_lock(self, holder: dict[str, Any]) -> None:
         """Delete with the lock's ETag, so a lock someone just re-took survives."""
         try:
-            with _translated():
+            with self._call("delete"):
                 self._container.delete_item(
                     LOCK_ID,
                     partition_key=holder["chat_id"],
@@ -268,9 +289,15 @@ class CosmosSessionStore:
 
     # -- internals -----------------------------------------------------------------
 
+    def _remember(self, record: SessionRecord) -> SessionRecord:
+        if len(self._chat_of) >= MAX_REMEMBERED_CHATS:
+            self._chat_of.clear()
+        self._chat_of[record.id] = record.chat_id
+        return record
+
     def _read(self, chat_id: str, session_id: str) -> SessionRecord:
         try:
-            with _translated():
+            with self._call("read"):
                 return _record(self._container.read_item(session_id, partition_key=chat_id))
         except NotFoundError:
             raise NotFoundError(f"unknown session {session_id!r}") from None
@@ -285,8 +312,14 @@ class CosmosSessionStore:
             if chat_id is not None
             else {"enable_cross_partition_query": True}
         )
-        with _translated():
+        with self._call("query"):
             return list(self._container.query_items(query, parameters=params, **scope))
+
+    def _call(self, kind: str) -> AbstractContextManager[None]:
+        """Count one SDK call of ``kind`` and translate its errors (wrap exactly one call)."""
+        with self._operations_lock:
+            self.operations[kind] += 1
+        return _translated()
 
     def _next_order_ns(self) -> int:
         """Wall-clock nanoseconds, strictly increasing within this process."""
@@ -296,7 +329,14 @@ class CosmosSessionStore:
 
 
 def _open_container(settings: Settings) -> ContainerProxy:
-    """The client, database and container (created if missing, partition ``/chat_id``)."""
+    """The container (partition ``/chat_id``), created with its database when missing.
+
+    Creation is best effort: in Azure the infrastructure creates both, and an
+    identity with only data-plane roles gets 403 for database / container
+    creation (and, depending on its role, for reading database metadata). Then
+    the names are used as they are; a missing container shows up at the first
+    request (and in ``GET /api/health``).
+    """
     if settings.cosmos_key is not None:
         credential: Any = settings.cosmos_key.get_secret_value()
     else:
@@ -314,11 +354,26 @@ def _open_container(settings: Settings) -> ContainerProxy:
             credential=credential,
             connection_verify=settings.cosmos_verify_tls,
         )
-        database = client.create_database_if_not_exists(settings.cosmos_database)
-        container = database.create_container_if_not_exists(
-            settings.cosmos_container, partition_key=PartitionKey(path="/chat_id")
+        database = _unless_forbidden(
+            lambda: client.create_database_if_not_exists(settings.cosmos_database),
+            lambda: client.get_database_client(settings.cosmos_database),
         )
-    return container
+        return _unless_forbidden(
+            lambda: database.create_container_if_not_exists(
+                settings.cosmos_container, partition_key=PartitionKey(path="/chat_id")
+            ),
+            lambda: database.get_container_client(settings.cosmos_container),
+        )
+
+
+def _unless_forbidden(create: Callable[[], _T], existing: Callable[[], _T]) -> _T:
+    """``create()``, or ``existing()`` when the identity may not create (403)."""
+    try:
+        return create()
+    except cosmos_errors.CosmosHttpResponseError as exc:
+        if exc.status_code != 403:
+            raise
+        return existing()
 
 
 @contextmanager

@@ -1,0 +1,121 @@
+"""Reading devhost history: the critical path of LLM calls and the Durable footprint.
+
+Critical path. Every devhost episode applies one new event and appends
+``[OrchestratorStarted, <that event>, TaskScheduled..., OrchestratorCompleted]``
+to the history, so each scheduled task has exactly one *trigger*: the
+completion (or the start) that woke the orchestrator when it was scheduled.
+Walking triggers back from the end of an instance gives the chain of tasks
+the finish actually waited for; a sub-orchestration on that chain is walked
+recursively. Each task on the chain contributes the LLM calls it had to make
+one after another: the largest number of non-overlapping fake-LLM calls that
+fall inside its [scheduled, completed] interval (its own calls are
+sequential, so this is at least its own count and at most interval / L).
+The bound is L × that sum: what the run would take with zero orchestration,
+storage and CPU cost besides waiting for the LLM.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from devhost.engine import Engine
+
+STARTED, COMPLETED, FAILED = 0, 1, 2
+SCHEDULED, TASK_DONE, TASK_FAILED = 4, 5, 6
+SUB_CREATED, SUB_DONE, SUB_FAILED = 7, 8, 9
+ORCH_STARTED = 12
+
+
+def _ts(event: dict[str, Any]) -> float:
+    return datetime.fromisoformat(event["Timestamp"].replace("Z", "+00:00")).timestamp()
+
+
+def sequential_calls(intervals: list[tuple[float, float]], start: float, end: float) -> int:
+    """Most calls inside [start, end] that can be chained one after another (greedy)."""
+    count, free_at = 0, start
+    for begin, finish in sorted(intervals, key=lambda iv: iv[1]):
+        if begin >= free_at - 0.002 and finish <= end + 0.002:
+            count, free_at = count + 1, finish
+    return count
+
+
+@dataclass
+class Chain:
+    """The critical chain: LLM calls on it, seconds inside its tasks, seconds between them."""
+
+    calls: int = 0
+    in_tasks: float = 0.0
+    between: float = 0.0
+
+    def __iadd__(self, other: Chain) -> Chain:
+        self.calls += other.calls
+        self.in_tasks += other.in_tasks
+        self.between += other.between
+        return self
+
+
+def critical_chain(engine: Engine, instance_id: str, intervals: list[tuple[float, float]]) -> Chain:
+    """Walk the tasks the instance's completion waited for, last to first (module docstring)."""
+    inst = engine.get(instance_id)
+    assert inst is not None
+    events = inst.history
+    trigger_of: dict[int, int] = {}  # task id -> index of the event that triggered its scheduling
+    scheduled_at: dict[int, dict[str, Any]] = {}
+    trigger = -1
+    for i, ev in enumerate(events):
+        kind = ev["EventType"]
+        if kind == ORCH_STARTED and i + 1 < len(events):
+            trigger = i + 1
+        elif kind in (SCHEDULED, SUB_CREATED):
+            trigger_of[ev["EventId"]] = trigger
+            scheduled_at[ev["EventId"]] = ev
+    end = next((i for i, ev in enumerate(events) if ev["EventType"] in (COMPLETED, FAILED)), None)
+    assert end is not None, f"{instance_id} has not finished"
+    # the terminal event is written in the episode of the last applied event
+    cursor = max(i for i, ev in enumerate(events[:end]) if ev["EventType"] == ORCH_STARTED) + 1
+    chain, next_start = Chain(), _ts(events[end])
+    while cursor >= 0 and events[cursor]["EventType"] != STARTED:
+        done = events[cursor]
+        task_id = done.get("TaskScheduledId")
+        if task_id is None or task_id not in scheduled_at:  # timer or external event: no LLM
+            break
+        sched = scheduled_at[task_id]
+        chain.between += max(0.0, next_start - _ts(done))
+        if sched["EventType"] == SUB_CREATED:
+            chain += critical_chain(engine, sched["InstanceId"], intervals)
+        else:
+            chain.calls += sequential_calls(intervals, _ts(sched), _ts(done))
+            chain.in_tasks += _ts(done) - _ts(sched)
+        next_start = _ts(sched)
+        cursor = trigger_of[task_id]
+    chain.between += max(0.0, next_start - _ts(events[0]))
+    return chain
+
+
+def footprint(engine: Engine, instance_id: str) -> tuple[int, int]:
+    """(history events, largest task payload in bytes), sub-orchestrations included."""
+    inst = engine.get(instance_id)
+    assert inst is not None
+    events, largest = len(inst.history), 0
+    for ev in inst.history:
+        for key in ("Input", "Result"):
+            if ev["EventType"] in (SCHEDULED, TASK_DONE, SUB_CREATED, SUB_DONE) and ev.get(key):
+                largest = max(largest, len(str(ev[key]).encode("utf-8")))
+        if ev["EventType"] == SUB_CREATED:
+            child_events, child_largest = footprint(engine, ev["InstanceId"])
+            events += child_events
+            largest = max(largest, child_largest)
+    return events, largest
+
+
+def activity_phase_span(engine: Engine, instance_id: str, name: str) -> float:
+    """Seconds from the first ``name`` scheduled to the last one completed."""
+    inst = engine.get(instance_id)
+    assert inst is not None
+    sched = {ev["EventId"]: _ts(ev) for ev in inst.history
+             if ev["EventType"] == SCHEDULED and ev.get("Name") == name}  # fmt: skip
+    done = [_ts(ev) for ev in inst.history
+            if ev["EventType"] == TASK_DONE and ev.get("TaskScheduledId") in sched]  # fmt: skip
+    return max(done) - min(sched.values()) if sched and done else 0.0

@@ -1,0 +1,125 @@
+"""Sessions run through devhost's HTTP API, the way a client runs them."""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from pydantic import SecretStr
+
+from bench.counting import CountingStore
+from devhost.host import DevHost
+from shared.bootstrap import services
+from shared.config import Settings
+
+QUERY = "How do Python generators, iterators and the yield statement work together?"
+FAST_CAPS = {"enable_clarifying_questions": False}
+
+
+def llm_settings(data_dir: Path, base_url: str, **extra: Any) -> Settings:
+    return Settings(data_dir=data_dir, reasoner="llm", search_provider="local",
+                    openai_base_url=base_url, openai_api_key=SecretStr("bench-key"),
+                    **extra)  # fmt: skip
+
+
+def offline_settings(data_dir: Path) -> Settings:
+    return Settings(data_dir=data_dir, reasoner="offline", search_provider="local")
+
+
+class Bench:
+    """One devhost on a fresh data dir, with counting stores around the real ones.
+
+    The local corpus index is built before anything is timed, as in a warm
+    worker: otherwise the first search of every run pays for it (seconds of
+    CPU) and hides what the orchestration itself costs. ``warmup`` keeps
+    that cold-start time.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.host = DevHost(settings, port=0).start()
+        svc = services()
+        self.memory = CountingStore(svc.memory)
+        self.sessions = CountingStore(svc.sessions)
+        svc.__dict__["memory"], svc.__dict__["sessions"] = self.memory, self.sessions
+        started = time.perf_counter()
+        _ = svc.corpus.index
+        self.warmup = time.perf_counter() - started
+        self.client = httpx.Client(base_url=self.host.url, timeout=120)
+
+    def close(self) -> None:
+        self.client.close()
+        self.host.stop()
+
+    def start(self, mode: str, query: str = QUERY, options: dict | None = None) -> str:
+        body = {"query": query, "mode": mode, "options": options or {}}
+        response = self.client.post("/api/research", json=body)
+        response.raise_for_status()
+        return response.json()["session_id"]
+
+    def run(self, mode: str, query: str = QUERY, options: dict | None = None,
+            timeout: float = 600) -> tuple[str, float, dict]:  # fmt: skip
+        """Start a session, answer clarification if asked, wait; (id, seconds, final view)."""
+        started = time.perf_counter()
+        session_id = self.start(mode, query, options)
+        view = self.wait(session_id, timeout)
+        return session_id, time.perf_counter() - started, view
+
+    def wait(self, session_id: str, timeout: float = 600) -> dict:
+        assert self.host.engine is not None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            inst = self.host.engine.wait(session_id, 1.0, statuses=())
+            view = self.client.get(f"/api/research/{session_id}").json()
+            if view["status"] == "waiting_clarification":
+                self.client.post(f"/api/research/{session_id}/clarification",
+                                 json={"text": "Focus on CPython 3.11."})  # fmt: skip
+            elif inst is not None and inst.terminal:
+                return view
+        raise TimeoutError(f"session {session_id} did not finish in {timeout} s")
+
+
+def concurrent_sessions(bench: Bench, n: int, options: dict) -> dict[str, float]:
+    """Start ``n`` deep research sessions at once; poll status while they run."""
+    assert bench.host.engine is not None
+    ids = [bench.start("deep_research", f"{QUERY} (variant {i})", options) for i in range(n)]
+    latencies: list[float] = []
+    stop = threading.Event()
+
+    def poll() -> None:
+        with httpx.Client(base_url=bench.host.url, timeout=60) as client:
+            k = 0
+            while not stop.is_set():
+                started = time.perf_counter()
+                client.get(f"/api/research/{ids[k % n]}").raise_for_status()
+                latencies.append(time.perf_counter() - started)
+                k += 1
+                stop.wait(0.05)
+
+    poller = threading.Thread(target=poll, daemon=True)
+    started = time.perf_counter()
+    poller.start()
+    statuses = [bench.host.engine.wait(i, 900) for i in ids]
+    elapsed = time.perf_counter() - started
+    stop.set()
+    poller.join(60)
+    completed = sum(1 for s in statuses if s is not None and s.status == "Completed")
+    views = [bench.client.get(f"/api/research/{i}").json()["status"] for i in ids]
+    quantiles = statistics.quantiles(latencies, n=20) if len(latencies) > 1 else [0.0] * 19
+    return {
+        "sessions": n,
+        "completed": completed,
+        "sessions_completed": sum(1 for v in views if v == "completed"),
+        "seconds": elapsed,
+        "p50_ms": statistics.median(latencies) * 1000 if latencies else 0.0,
+        "p95_ms": quantiles[18] * 1000,
+        "polls": len(latencies),
+    }
+
+
+def temp_dir() -> Path:
+    return Path(tempfile.mkdtemp(prefix="bench-"))

@@ -1,0 +1,227 @@
+"""The offline reasoner's report: assembled from cited sentences, checked by a critic.
+
+``write_report`` builds one section per researched topic from the findings'
+key findings (globally de-duplicated, each cited with the compressed
+numbering), a section from the deep search when it is part of the evidence,
+an executive summary and a conclusion that lead with sentences *moved* out of
+the sections (so no sentence appears twice), and honest fixed sections
+(open questions, limitations, method) only as needed to reach three.
+
+How the primary text (draft_report.md or main.md) helps an extractive writer:
+it cannot paraphrase a draft, but the draft and main.md's key insights record
+which sentences the supervisor judged key, so those lead their sections and
+the summary; main.md's plan names the topics that were planned, so a planned
+topic nobody researched is reported as open rather than silently missing.
+Only the *set* of endorsed sentences is used, never the draft's order, which
+depends on which agent finished first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from shared.models import (
+    Critique,
+    FinalReport,
+    Finding,
+    KeyFinding,
+    ReportMaterial,
+    ReportSection,
+)
+from shared.reasoning import extractive
+from shared.reasoning.extractive import BRACKET_NUMBER
+from shared.reasoning.templates import fixed_headings, subject_of, texts_for
+
+CITATION = re.compile(r"\[(\d+)\]")
+MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")
+PLAN_TOPIC = re.compile(r"(?m)^### \d+\. (.+?) \(priority \d+\)\s*$")
+ITEMS_PER_SECTION = 8
+DEEP_SEARCH_ITEMS = 6
+RELEVANT_SHARE = 0.4  # deep search sentences scoring below this share of the best are off-topic
+DEEP_SEARCH_AGENT = 0  # compress files the deep search answer as agent 0's finding
+
+Cited = tuple[str, list[int]]
+
+
+def cite(sentence: str, ns: list[int]) -> str:
+    """``sentence`` with ``[n]`` markers placed before its final punctuation."""
+    marks = "".join(f"[{n}]" for n in ns)
+    text = sentence.rstrip()
+    if text and text[-1] in ".!?…":
+        return f"{text[:-1]} {marks}{text[-1]}"
+    return f"{text} {marks}"
+
+
+def sentence_key(text: str) -> str:
+    return re.sub(r"\W+", " ", text).strip().lower()
+
+
+def endorsed_sentences(primary: str) -> set[str]:
+    """Keys of the sentences the primary text quotes (links and [n] markers removed)."""
+    text = CITATION.sub("", MARKDOWN_LINK.sub(lambda m: m.group(1) or "", primary))
+    keys = set()
+    for line in text.splitlines():
+        line = line.strip().removeprefix("- ").strip()
+        if not line or line.startswith(("#", "**", "<!--")):
+            continue
+        keys.update(sentence_key(s) for s in extractive.split_sentences(line))
+    return keys
+
+
+def planned_topics(primary: str) -> list[str]:
+    """Topic titles of main.md's research plan (empty for a draft)."""
+    return PLAN_TOPIC.findall(primary)
+
+
+def is_deep_search(finding: Finding) -> bool:
+    return finding.agent_id == DEEP_SEARCH_AGENT and finding.topic_id == 0
+
+
+def write_report(
+    material: ReportMaterial, follow_up_questions: Callable[[str, str, str], list[str]]
+) -> FinalReport:
+    """See module docstring; ``follow_up_questions(query, text, language)`` is the reasoner's."""
+    context = material.context
+    t = texts_for(context.language)
+    sections, gaps = topic_sections(material)
+    summary_lead = [items.pop(0) for _, items in sections[:4] if len(items) >= 2]
+    ordered = sorted(sections, key=lambda s: -len(s[1]))
+    closing = [ordered[0][1].pop(0)] if ordered and len(ordered[0][1]) >= 3 else []
+    cited = sorted(
+        {n for _, items in sections for _, ns in items for n in ns}
+        | {n for _, ns in summary_lead + closing for n in ns}
+    )
+    confidence = ("high" if len(cited) >= 4 and len(sections) >= 3
+                  else "medium" if len(cited) >= 2 else "low")  # fmt: skip
+    topics = ", ".join(h for h, _ in sections)
+    summary = (t["summary_intro"] if sections else t["summary_empty"]).format(
+        query=context.query, sources=len(cited), topics=len(sections)
+    )
+    conclusion = [cite(s, ns) for s, ns in closing]
+    if topics:
+        conclusion.append(t["conclusion_covered"].format(topics=topics))
+    conclusion.append(t["conclusion_confidence"].format(
+        confidence=t[f"confidence_{confidence}"], sources=len(cited)))  # fmt: skip
+    if gaps:
+        conclusion.append(t["conclusion_gaps"].format(gaps="; ".join(gaps)))
+    report_sections = [ReportSection(heading=h, content=_paragraphs(i)) for h, i in sections]
+    report_sections += _fixed_sections(material, t, gaps, len(report_sections))
+    body = " ".join([summary, *(s.content for s in report_sections)])
+    return FinalReport(
+        title=t["report_title"].format(subject=_capitalized(subject_of(context.query))),
+        executive_summary=" ".join([summary, *(cite(s, ns) for s, ns in summary_lead)]),
+        sections=report_sections,
+        conclusion=" ".join(conclusion),
+        sources=[s for s in material.sources if s.n in cited],
+        confidence_level=confidence,
+        follow_up_questions=follow_up_questions(context.query, body, context.language),
+        language=context.language,
+    )
+
+
+def topic_sections(material: ReportMaterial) -> tuple[list[tuple[str, list[Cited]]], list[str]]:
+    """Cited, globally de-duplicated key findings grouped by topic (endorsed ones first),
+    then the deep search's most relevant sentences; and the topics left empty."""
+    t = texts_for(material.context.language)
+    endorsed = endorsed_sentences(material.primary)
+    groups: dict[str, list[Finding]] = {}
+    order: dict[str, tuple[int, int]] = {}
+    for index, finding in enumerate(material.findings):
+        if finding.error or not finding.topic.strip() or is_deep_search(finding):
+            continue
+        groups.setdefault(finding.topic, []).append(finding)
+        order.setdefault(finding.topic, (finding.topic_id or 10_000, index))
+    seen: list[frozenset[str]] = []
+    sections, gaps = [], []
+    for topic in sorted(groups, key=order.__getitem__):
+        items = _fresh_items(material, [k for f in groups[topic] for k in f.key_findings], seen)
+        items.sort(key=lambda item: sentence_key(item[0]) not in endorsed)  # stable
+        if items:
+            sections.append((topic, items[:ITEMS_PER_SECTION]))
+        else:
+            gaps.append(topic)
+    gaps += [p for p in planned_topics(material.primary) if p not in groups]
+    deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
+    if deep:
+        ranked = extractive.rank_sentences(material.context.query, [k.text for k in deep],
+                                           len(deep))  # fmt: skip
+        best = ranked[0][1] if ranked else 0.0
+        relevant = [deep[i] for i, score in ranked if score >= RELEVANT_SHARE * best] or deep
+        items = _fresh_items(material, relevant, seen)[:DEEP_SEARCH_ITEMS]
+        if items:
+            sections.append((t["deep_search_heading"], items))
+    return sections, gaps
+
+
+def _fresh_items(
+    material: ReportMaterial, keys: list[KeyFinding], seen: list[frozenset[str]]
+) -> list[Cited]:
+    """Key findings with a known source and no near-duplicate already used (``seen`` grows)."""
+    numbers = {s.url: s.n for s in material.sources}
+    items: list[Cited] = []
+    for key in keys:
+        ns = sorted({numbers[u] for u in key.source_urls if u in numbers})
+        tokens = frozenset(extractive.content_tokens(key.text))
+        if not ns or BRACKET_NUMBER.search(key.text) or not tokens:
+            continue
+        if any(extractive.jaccard(tokens, other) >= 0.6 for other in seen):
+            continue
+        seen.append(tokens)
+        items.append((key.text, ns))
+    return items
+
+
+def _fixed_sections(
+    material: ReportMaterial, t: dict[str, str], gaps: list[str], have: int
+) -> list[ReportSection]:
+    """Honest padding: open questions, limitations, method, as needed to reach three."""
+    out = []
+    if gaps or have < 3:
+        body = (t["open_questions_body"].format(gaps="; ".join(gaps)) if gaps
+                else t["open_questions_none"])  # fmt: skip
+        out.append(ReportSection(heading=t["open_questions"], content=body))
+    timed_out = material.context.clarification_timed_out
+    if timed_out or have + len(out) < 3:
+        lines = [t["limitations_body"]]
+        if len(material.findings) < 3:
+            lines.append(t["limitations_thin"].format(findings=len(material.findings)))
+        if timed_out:
+            lines.append(t["clarification_timed_out"])
+        out.append(ReportSection(heading=t["limitations"], content=" ".join(lines)))
+    if have + len(out) < 3:
+        out.append(ReportSection(heading=t["method"], content=t["method_body"]))
+    return out
+
+
+def critique(report: FinalReport, material: ReportMaterial) -> Critique:
+    """REJECT on citations outside the material, WARN on thin or uncited sections."""
+    known = {s.n for s in material.sources}
+    urls = {s.url for s in material.sources}
+    text = "\n".join(
+        [report.executive_summary, report.conclusion, *(s.content for s in report.sections)]
+    )
+    rejects = [
+        f"citation [{n}] is not a provided source"
+        for n in sorted({int(n) for n in CITATION.findall(text)} - known)
+    ]
+    rejects += [f"source not in material: {s.url}" for s in report.sources if s.url not in urls]
+    fixed = fixed_headings()
+    warns = [
+        f"section without citations: {s.heading}"
+        for s in report.sections
+        if s.heading not in fixed and not CITATION.search(s.content)
+    ]
+    if len(text.split()) < 150:
+        warns.append(f"report is very short ({len(text.split())} words)")
+    verdict = "REJECT" if rejects else "WARN" if warns else "PASS"
+    return Critique(verdict=verdict, issues=rejects + warns)
+
+
+def _paragraphs(items: list[Cited]) -> str:
+    cited = [cite(s, ns) for s, ns in items]
+    return "\n\n".join(" ".join(cited[i : i + 3]) for i in range(0, len(cited), 3))
+
+
+def _capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,141 @@
+"""Killing devhost with SIGKILL mid-research loses nothing and duplicates nothing.
+
+``python -m devhost serve`` runs as a real subprocess in its own process group;
+a deep research starts over HTTP; once it is under way the whole group gets
+SIGKILL. A second host on the same DATA_DIR and port must finish the same
+session exactly once: one report, one item file per researcher run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from shared.config import Settings
+from shared.search.local import LocalCorpusSearch
+from tests.conftest import CORPUS_CACHE
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+TERMINAL = {"completed", "failed", "cancelled", "superseded"}
+BOOT_S = 45.0
+FINISH_S = 90.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def warm_corpus(data_dir: Path) -> None:
+    """Copy the shared corpus index into DATA_DIR so the host need not rebuild it."""
+    cache_settings = Settings(data_dir=CORPUS_CACHE, reasoner="offline", search_provider="local")
+    LocalCorpusSearch(cache_settings).search("python generators", 1)
+    shutil.copytree(CORPUS_CACHE / "corpus-cache", data_dir / "corpus-cache", dirs_exist_ok=True)
+
+
+class ServeProcess:
+    def __init__(self, data_dir: Path, port: int, log: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if k.upper() not in _SETTING_NAMES}
+        env.update(DATA_DIR=str(data_dir), REASONER="offline", SEARCH_PROVIDER="local",
+                   PYTHONPATH=str(ROOT))  # fmt: skip
+        self.url = f"http://127.0.0.1:{port}"
+        self._log = log.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "devhost", "serve", "--port", str(port)],
+            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+
+    def wait_ready(self, http: httpx.Client) -> None:
+        deadline = time.monotonic() + BOOT_S
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, "devhost exited during start-up"
+            try:
+                if http.get(f"{self.url}/api/health").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.2)
+        pytest.fail("devhost did not answer /api/health in time")
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(15)
+        self._log.close()
+
+
+_SETTING_NAMES = {name.upper() for name in Settings.model_fields}
+
+
+@pytest.fixture
+def serve(tmp_path: Path):
+    started: list[ServeProcess] = []
+
+    def start(data_dir: Path, port: int) -> ServeProcess:
+        process = ServeProcess(data_dir, port, tmp_path / "devhost.log")
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        process.kill()
+
+
+def test_a_killed_host_resumes_the_research_and_completes_it_once(tmp_path: Path, serve) -> None:
+    data_dir = tmp_path / "data"
+    warm_corpus(data_dir)
+    port = free_port()
+    with httpx.Client(timeout=30) as http:
+        first = serve(data_dir, port)
+        first.wait_ready(http)
+        started = http.post(f"{first.url}/api/research", json={
+            "query": "How do Python generators and the yield statement work?",
+            "mode": "deep_research",
+            "options": {"num_agents": 2, "enable_clarifying_questions": False},
+        })  # fmt: skip
+        assert started.status_code == 202, started.text
+        session_id = started.json()["session_id"]
+
+        view = _wait_for(http, first.url, session_id, lambda v: v["phase"] != "starting", 30)
+        assert view["status"] not in TERMINAL, "finished before the crash: nothing to resume"
+        first.kill()
+
+        second = serve(data_dir, port)
+        second.wait_ready(http)
+        view = _wait_for(http, second.url, session_id, lambda v: v["status"] in TERMINAL,
+                         FINISH_S)  # fmt: skip
+        sessions = http.get(f"{second.url}/api/chats/{view['chat_id']}/sessions").json()
+
+    assert view["status"] == "completed", view
+    folder = data_dir / "memory" / session_id
+    assert [p.relative_to(folder) for p in folder.rglob("report.json")] == [Path("report.json")]
+    items = sorted(p.name for p in (folder / "items").glob("item_*.json"))
+    researcher_runs = sum(agent["done"] for agent in view["progress"]["agents"])
+    assert researcher_runs > 0
+    assert len(items) == researcher_runs == view["progress"]["findings"], items
+    assert items == sorted(f"item_{n}.json" for n in range(1, researcher_runs + 1))
+    listed = sessions["sessions"] if isinstance(sessions, dict) else sessions
+    assert [s["session_id"] for s in listed] == [session_id]
+
+
+def _wait_for(http: httpx.Client, url: str, session_id: str, done, timeout: float) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        view = http.get(f"{url}/api/research/{session_id}").json()
+        if done(view):
+            return view
+        assert time.monotonic() < deadline, f"still {view['status']}/{view['phase']}"
+        time.sleep(0.2)

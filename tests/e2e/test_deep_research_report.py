@@ -1,0 +1,84 @@
+"""The deep research report through devhost (offline, local corpus): honest citations,
+evidence that reaches the report, several sources, the user's language, reproducibility."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from shared.models import FinalReport
+from shared.report.citations import cited_numbers
+from tests.e2e.test_deep_research_memory import QUESTION, folder, run_research
+
+RUSSIAN = "Как работают менеджеры контекста и оператор with в Python?"
+
+
+def report_files(host, session_id: str) -> tuple[FinalReport, dict, str]:
+    root = folder(host, session_id)
+    report = FinalReport.model_validate_json((root / "report.json").read_text())
+    findings = json.loads((root / "findings.json").read_text())
+    return report, findings, (root / "report.md").read_text()
+
+
+def test_report_cites_only_evidence_and_many_sources(start_devhost):
+    host = start_devhost()
+    view = run_research(host, QUESTION)
+    assert view["status"] == "completed", view
+    report, findings, markdown = report_files(host, view["session_id"])
+    root = folder(host, view["session_id"])
+
+    evidence = {s["url"]: s["n"] for s in findings["sources"]}
+    assert {s.url for s in report.sources} <= set(evidence)
+    assert all(evidence[s.url] == s.n for s in report.sources)  # one numbering
+    assert len({s.url for s in report.sources}) >= 6
+    text = "\n".join([report.executive_summary, report.conclusion,
+                      *(s.content for s in report.sections)])  # fmt: skip
+    assert cited_numbers(text) == {s.n for s in report.sources}
+    assert "corpus://python-reference/with" in evidence  # the obviously relevant topics
+    assert "corpus://python-reference/context-managers" in evidence
+
+    # every finding's key findings and sources reached findings.json
+    kept = {k["text"] for f in findings["findings"] for k in f["key_findings"]}
+    for item in sorted((root / "items").glob("item_*.json")):
+        finding = json.loads(item.read_text())
+        assert {k["text"] for k in finding["key_findings"]} <= kept
+        assert {s["url"] for s in finding["sources"]} <= set(evidence)
+    deep = [f for f in findings["findings"] if f["topic"] == "Deep search"]
+    assert deep and deep[0]["agent_id"] == 0  # the deep search answer is evidence too
+
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if len(s.split()) >= 5]
+    assert len(sentences) == len(set(sentences))
+    assert len(report.sections) >= 3 and markdown.rstrip().endswith(
+        f"**Confidence:** {report.confidence_level}"
+    )
+
+
+def _normalized(host, session_id: str) -> str:
+    raw = (folder(host, session_id) / "report.json").read_text()
+    raw = raw.replace(session_id, "<session>")
+    return re.sub(r"\d{4}-\d\d-\d\d[T ][\d:.]+(?:Z|\+00:00| UTC)?", "<time>", raw)
+
+
+def test_same_question_same_corpus_same_report(start_devhost):
+    host = start_devhost()
+    first = run_research(host, QUESTION)
+    second = run_research(host, QUESTION)
+    assert first["status"] == second["status"] == "completed"
+    assert first["session_id"] != second["session_id"]
+    assert _normalized(host, first["session_id"]) == _normalized(host, second["session_id"])
+
+
+def test_a_russian_question_gets_a_russian_headed_report(start_devhost):
+    host = start_devhost()
+    view = run_research(host, RUSSIAN, {"enable_clarifying_questions": False})
+    assert view["status"] == "completed", view
+    report, _, markdown = report_files(host, view["session_id"])
+    assert report.language == "ru"
+    assert (
+        "## Резюме" in markdown
+        or "## Краткое содержание" in markdown
+        or re.search(r"(?m)^## [А-Яа-яЁё]", markdown)
+    )
+    assert "## Executive Summary" not in markdown and "## Conclusion" not in markdown
+    assert re.search(r"[А-Яа-яЁё]", report.title)
+    assert "research report" not in report.title

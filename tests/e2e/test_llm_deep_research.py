@@ -1,0 +1,190 @@
+"""End to end with the LLM reasoner: devhost + the OpenAI-protocol fake, over HTTP.
+
+The real ``openai`` client talks to ``tests.fakes.openai_server``; nothing of
+ours is patched. What a user would notice is checked: the run completes with a
+report, the usage the session reports is what the endpoint answered, and the
+number of calls stays within what the caps promise (``max_llm_calls``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from orchestrators import deep_research
+from shared.config import ResearchOptions, Settings
+from shared.reasoning import llm
+from tests.fakes.openai_server import (
+    FakeOpenAIServer,
+    RecordedRequest,
+    Reply,
+    json_completion,
+    schema_aware_responder,
+)
+
+pytestmark = pytest.mark.e2e
+
+QUERY = "How does the Python global interpreter lock affect threads and asyncio programs?"
+SMALL = {"num_agents": 2, "agent_max_steps": 3, "search_iterations": 1, "max_iterations": 4}
+TERMINAL = {"completed", "failed", "cancelled", "superseded"}
+RUN_TIMEOUT = 180.0
+
+
+CORPUS = {
+    "gil.md": "# The global interpreter lock\n\nThe global interpreter lock (GIL) lets only one "
+    "thread execute Python bytecode at a time in CPython. It protects reference counts from "
+    "races between threads. CPU-bound threads therefore do not run in parallel.\n",
+    "threads.md": "# Threads and I/O\n\nThreads that wait for I/O release the GIL, so I/O-bound "
+    "threads still overlap. The threading module offers locks, events and queues.\n",
+    "asyncio.md": "# asyncio\n\nasyncio runs coroutines on one thread with an event loop. It "
+    "is unaffected by the GIL for I/O waits because only one coroutine runs at a time.\n",
+    "free-threading.md": "# Free-threaded CPython\n\nPEP 703 makes the GIL optional in "
+    "free-threaded builds of Python 3.13, so CPU-bound threads can run in parallel.\n",
+}
+
+
+def write_corpus(folder: Path) -> Path:
+    """A four-document corpus: indexing it takes milliseconds, not the reference's seconds."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in CORPUS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def schema_of(request: RecordedRequest) -> str:
+    """The structured-output schema a request asked for ("text" for plain completions)."""
+    response_format = request.json.get("response_format") or {}
+    return (response_format.get("json_schema") or {}).get("name", "text")
+
+
+def demanding_responder(request: RecordedRequest) -> Reply:
+    """The schema-aware fake, but the query looks complex and the critic always rejects.
+
+    A complex query gets several agents (so the parallel queue runs), and a
+    critic that rejects every draft makes the report phase take all its rounds:
+    the most calls the caps allow for that phase.
+    """
+    reply = schema_aware_responder(request)
+    name = schema_of(request)
+    if name == "QueryAnalysis":
+        analysis = json.loads(reply.body["choices"][0]["message"]["content"])
+        analysis.update(complexity="complex", recommended_agents=5)
+        return json_completion(analysis)
+    if name == "Critique":
+        return json_completion({"verdict": "REJECT", "issues": ["Section 2 lacks evidence."]})
+    return reply
+
+
+def wait_terminal(api: httpx.Client, session_id: str, timeout: float = RUN_TIMEOUT) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        response = api.get(f"/api/research/{session_id}")
+        assert response.status_code == 200, response.text
+        view = response.json()
+        if view["status"] in TERMINAL or time.monotonic() > deadline:
+            return view
+        time.sleep(0.3)
+
+
+def start(api: httpx.Client, **body: Any) -> str:
+    response = api.post("/api/research", json=body)
+    assert response.status_code in (200, 202), response.text
+    return response.json()["session_id"]
+
+
+@pytest.fixture
+def fake_llm() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer(demanding_responder) as server:
+        yield server
+
+
+def test_deep_research_with_llm_completes_within_the_call_budget(
+    fake_llm: FakeOpenAIServer, start_devhost, tmp_path: Path
+) -> None:
+    settings = Settings(data_dir=tmp_path / "data", openai_base_url=fake_llm.base_url,
+                        openai_api_key="test", search_provider="local",
+                        local_corpus_path=write_corpus(tmp_path / "corpus"))  # fmt: skip
+    host = start_devhost(settings)
+    with httpx.Client(base_url=host.url, timeout=30) as api:
+        session_id = start(api, query=QUERY, options=SMALL)
+        view = wait_terminal(api, session_id)
+        assert view["status"] == "completed", view
+        report = api.get(f"/api/research/{session_id}/report", params={"format": "json"})
+        assert report.status_code == 200, report.text
+        body = report.json()
+
+    # A real report: sections with text, written by the model (the fake's phrasing).
+    assert len(body["sections"]) >= 3
+    assert "uses the material" in body["executive_summary"]
+    # The critic rejected every round: the user is told, and confidence is lowered.
+    assert any(w.startswith("Critic:") for w in body["warnings"]), body["warnings"]
+    assert body["confidence_level"] != "high"
+
+    calls = Counter(schema_of(r) for r in fake_llm.requests)
+    stats = host.engine.stats
+    caps = settings.caps_for(ResearchOptions(**SMALL))
+    # Caps the user set are the caps that ran.
+    assert 2 <= stats["activity:run_researcher"] <= caps.max_iterations
+    assert stats["activity:supervisor_review"] <= caps.max_supervisor_calls
+    assert calls["AgentAction"] <= stats["activity:run_researcher"] * caps.agent_max_steps
+    assert calls["Critique"] == deep_research.CRITIC_ROUNDS
+    assert stats["activity:generate_final_report"] == deep_research.CRITIC_ROUNDS + 1
+    # Billing is honest: every answered call is in the session's usage, nothing more.
+    assert view["usage"]["llm_calls"] == len(fake_llm.requests)
+    assert view["usage"]["prompt_tokens"] > 0 and view["usage"]["cost"] > 0
+    # And the caps bound the calls.
+    assert len(fake_llm.requests) <= llm.max_llm_calls(caps)
+
+
+def test_call_budget_follows_the_flow_constants() -> None:
+    """The bound is written against the orchestrator's constants; they must agree."""
+    assert llm.CRITIC_ROUNDS == deep_research.CRITIC_ROUNDS
+    caps = Settings().caps_for(ResearchOptions(**SMALL, run_deep_search_first=False,
+                                               enable_clarifying_questions=False))  # fmt: skip
+    # 3 planning + 4 todos * (3 steps + finding) + 4 reviews + 4 writes * (3 bases * 2 + 1) + 3
+    assert llm.max_llm_calls(caps) == 3 + 16 + 4 + 28 + 3
+    assert llm.max_llm_calls(caps, repairs=3, activity_attempts=3) == 3 * 4 * 54
+
+
+MODES = ("chat", "search", "deep_search", "deep_research")
+
+
+def test_openai_settings_alone_switch_every_mode_to_the_llm(
+    fake_openai: FakeOpenAIServer, start_devhost, tmp_path: Path, monkeypatch
+) -> None:
+    # The point is the environment contract (OPENAI_BASE_URL / OPENAI_API_KEY and
+    # nothing else), so this test sets those two variables instead of fields.
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    corpus = write_corpus(tmp_path / "corpus")  # speed only: the reasoner is not chosen here
+    host = start_devhost(Settings(data_dir=tmp_path / "data", local_corpus_path=corpus))
+    with httpx.Client(base_url=host.url, timeout=30) as api:
+        health = api.get("/api/health").json()
+        assert health["reasoner"] == "llm"
+        options = {"search_iterations": 1, "max_iterations": 2, "agent_max_steps": 2,
+                   "run_deep_search_first": False,
+                   "enable_clarifying_questions": False}  # fmt: skip
+        sessions = {
+            mode: start(api, query=f"{QUERY} ({mode})", mode=mode, chat_id=f"chat-{mode}",
+                        **({"options": options} if mode == "deep_research" else {}))
+            for mode in MODES
+        }  # fmt: skip
+        views = {mode: wait_terminal(api, sid) for mode, sid in sessions.items()}
+
+    for mode, view in views.items():
+        assert view["status"] == "completed", (mode, view)
+        assert view["usage"]["llm_calls"] > 0, mode
+        answer = view["result"].get("answer") or {}
+        written = answer.get("answer", "") or view["result"].get("report", {}).get("title", "")
+        # The fake's phrasing: the offline reasoner never writes these.
+        assert "uses the material" in written or written.startswith("Title 1:"), (mode, written)
+        # Each mode's own question reached the endpoint.
+        assert any(f"({mode})" in r.prompt_text for r in fake_openai.requests), mode
+    assert sum(v["usage"]["llm_calls"] for v in views.values()) == len(fake_openai.requests)

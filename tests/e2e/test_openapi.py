@@ -1,0 +1,162 @@
+"""Schemathesis fuzzes devhost from the served OpenAPI document.
+
+Every operation gets a bounded number of generated requests (positive data
+for all of them, plus negative bodies for the two POSTs that take one). The
+checks: no 5xx, and every response matches the document (documented status,
+content type, headers, and JSON body schema). Session-scoped routes run twice:
+with generated ids (404s) and with the id of a finished deep research, so the
+200 shapes of status, report, PDF and events are exercised too.
+
+Generation is derandomized and does not shrink, so a run is repeatable and
+bounded; the figures are printed (run with ``-s`` to see them).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+pytestmark = pytest.mark.e2e
+
+EXAMPLES = 20
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
+# A loopback URL the SSRF guard refuses (not in WEBHOOK_ALLOWED_HOSTS): a 422 without DNS.
+REFUSED_CALLBACK = "http://127.0.0.1:9/hook"
+FINISHED_TIMEOUT = 120.0
+
+
+def keep_it_cheap(case: schemathesis.Case) -> None:
+    """Generated starts must not block, call out, or look anything up on the network."""
+    if case.operation.path != "/api/research" or not isinstance(case.body, dict):
+        return
+    if "wait_seconds" in case.body:
+        case.body["wait_seconds"] = 0
+    if isinstance(case.body.get("callback_url"), str):
+        case.body["callback_url"] = REFUSED_CALLBACK
+
+
+def finished_deep_research(client: httpx.Client) -> str:
+    body = {
+        "query": "How do Python generator functions and the yield expression work?",
+        "mode": "deep_research",
+        "options": {"run_deep_search_first": False, "enable_clarifying_questions": False},
+    }
+    session_id = client.post("/api/research", json=body).json()["session_id"]
+    deadline = time.monotonic() + FINISHED_TIMEOUT
+    while time.monotonic() < deadline:
+        status = client.get(f"/api/research/{session_id}").json()["status"]
+        if status in {"completed", "failed"}:
+            return session_id
+        time.sleep(0.3)
+    raise AssertionError("the seed deep research did not finish")
+
+
+def fuzz(
+    base_url: str,
+    strategy: Any,
+    label: str,
+    examples: Counter,
+    statuses: Counter,
+) -> str | None:
+    """Run one bounded Hypothesis search; the failure text, or None."""
+
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=strategy)
+    def run(case: schemathesis.Case) -> None:
+        keep_it_cheap(case)
+        examples[label] += 1
+        response = case.call_and_validate(base_url=base_url, checks=CHECKS, timeout=60)
+        statuses[response.status_code] += 1
+
+    try:
+        run()
+    except Exception as exc:  # schemathesis raises one grouped failure per search
+        return f"{label}: {exc}"[:3000]
+    return None
+
+
+def test_schemathesis_finds_no_server_error_and_no_response_off_the_schema(devhost, api):
+    # from_dict of the served document: from_url would leave out the schema's own route.
+    served = api.get("/api/openapi.json")
+    assert served.status_code == 200
+    schema = schemathesis.openapi.from_dict(served.json())
+    session_id = finished_deep_research(api)
+    base_url = devhost.url
+    examples: Counter = Counter()
+    statuses: Counter = Counter()
+    failures: list[str] = []
+    operations = [result.ok() for result in schema.get_all_operations()]
+    plans: list[tuple[str, Callable[[], Any]]] = []
+    for op in operations:
+        plans.append((op.label, lambda op=op: op.as_strategy()))
+        takes_session = any(p.name == "session_id" for p in op.path_parameters)
+        if takes_session:
+            fixed = {"session_id": session_id}
+            plans.append(
+                (
+                    f"{op.label} [finished session]",
+                    lambda op=op, fixed=fixed: op.as_strategy(path_parameters=fixed),
+                )
+            )
+        if op.method.upper() == "POST" and op.body:
+            extra = {"path_parameters": {"session_id": session_id}} if takes_session else {}
+            plans.append(
+                (
+                    f"{op.label} [negative body]",
+                    lambda op=op, extra=extra: op.as_strategy(GenerationMode.NEGATIVE, **extra),
+                )
+            )
+    for label, strategy in plans:
+        failure = fuzz(base_url, strategy(), label, examples, statuses)
+        if failure:
+            failures.append(failure)
+
+    total = sum(examples.values())
+    print(
+        f"\nschemathesis: {len(operations)} operations, {len(plans)} searches, "
+        f"{total} requests, {len(failures)} failing searches; statuses {dict(statuses)}"
+    )
+    for label, count in sorted(examples.items()):
+        print(f"  {count:3d}  {label}")
+    assert len(operations) == 10
+    assert failures == [], "\n\n".join(failures)
+    assert total >= 10 * len(plans) // 2  # the searches really ran
+    assert statuses[200] and statuses[404] and statuses[422]
+
+
+def test_the_served_document_is_the_committed_file(api):
+    committed = json.loads((Path(__file__).resolve().parents[2] / "api/openapi.json").read_text())
+    served = api.get("/api/openapi.json")
+    assert served.status_code == 200
+    assert served.headers["content-type"].startswith("application/json")
+    assert served.json() == committed

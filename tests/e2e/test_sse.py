@@ -1,0 +1,206 @@
+"""An SSE client follows a deep research run over GET /api/research/{id}/events.
+
+The client below does what a browser's EventSource does with our long-poll
+stream: read one response, remember the last ``id``, reconnect with
+``Last-Event-ID``. (It reconnects at once instead of waiting ``retry`` ms, so
+it sees as many intermediate states as possible.)
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import jsonschema
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+# The deep research phase order; researching and supervising alternate.
+PHASE_ORDER = [
+    {"starting"},
+    {"deep_search"},
+    {"clarifying"},
+    {"waiting_clarification"},
+    {"planning"},
+    {"researching", "supervising"},
+    {"compressing"},
+    {"writing_report"},
+    {"rendering_pdf"},
+    {"completed"},
+]
+AMBIGUOUS_QUERY = "exceptions"  # short: the offline reasoner asks clarifying questions
+ANSWER = "How Python raises and handles exceptions with try, except, finally and raise"
+RUN_TIMEOUT = 180.0
+DOCUMENT = json.loads(
+    (Path(__file__).resolve().parents[2] / "api" / "openapi.json").read_text(encoding="utf-8")
+)
+SESSION_VIEW = jsonschema.Draft202012Validator(
+    {"$ref": "#/components/schemas/SessionView", "components": DOCUMENT["components"]}
+)
+
+
+@dataclass
+class SseEvent:
+    id: str | None
+    event: str
+    data: dict
+
+
+@dataclass
+class SseResponse:
+    status_code: int
+    events: list[SseEvent]
+    comments: list[str]
+    retry_ms: int | None
+
+
+def parse_sse(text: str) -> tuple[list[SseEvent], list[str], int | None]:
+    """Events, comment lines and the retry field of an SSE body (the WHATWG rules we need)."""
+    events, comments, retry = [], [], None
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        fields: dict[str, list[str]] = {}
+        for line in block.split("\n"):
+            if not line:
+                continue
+            if line.startswith(":"):
+                comments.append(line[1:].strip())
+                continue
+            name, _, value = line.partition(":")
+            fields.setdefault(name, []).append(value[1:] if value.startswith(" ") else value)
+        if "retry" in fields:
+            retry = int(fields["retry"][-1])
+        if "data" in fields:
+            event_id = fields["id"][-1] if "id" in fields else None
+            name = fields.get("event", ["message"])[-1]
+            events.append(SseEvent(event_id, name, json.loads("\n".join(fields["data"]))))
+    return events, comments, retry
+
+
+class EventSourceClient:
+    """Reconnecting SSE reader: the last seen id goes back as ``Last-Event-ID``."""
+
+    def __init__(self, client: httpx.Client, url: str, *, use_query: bool = False) -> None:
+        self.client, self.url, self.use_query = client, url, use_query
+        self.last_event_id: str | None = None
+
+    def poll(self) -> SseResponse:
+        headers, params = {"Accept": "text/event-stream"}, {}
+        if self.last_event_id is not None:
+            if self.use_query:
+                params["last_event_id"] = self.last_event_id
+            else:
+                headers["Last-Event-ID"] = self.last_event_id
+        response = self.client.get(self.url, headers=headers, params=params, timeout=60)
+        if response.status_code == 204:
+            return SseResponse(204, [], [], None)
+        assert response.status_code == 200, response.text
+        assert response.headers["content-type"].startswith("text/event-stream")
+        events, comments, retry = parse_sse(response.text)
+        for event in events:
+            assert event.id != self.last_event_id, "a reconnect repeated the last event"
+            self.last_event_id = event.id
+        return SseResponse(200, events, comments, retry)
+
+
+def rank(phase: str) -> int:
+    for i, group in enumerate(PHASE_ORDER):
+        if phase in group:
+            return i
+    raise AssertionError(f"unexpected phase {phase!r}")
+
+
+def start(api: httpx.Client, query: str, **options) -> str:
+    body = {"query": query, "mode": "deep_research", "options": options}
+    response = api.post("/api/research", json=body)
+    assert response.status_code == 202, response.text
+    return response.json()["session_id"]
+
+
+def follow(api: httpx.Client, sse: EventSourceClient, answer: str | None) -> list[SseEvent]:
+    """Read events until a final one, answering the clarification when asked."""
+    seen: list[SseEvent] = []
+    deadline = time.monotonic() + RUN_TIMEOUT
+    while time.monotonic() < deadline:
+        reply = sse.poll()
+        assert reply.status_code == 200, "204 before the client saw the end"
+        seen.extend(reply.events)
+        if any(e.event == "clarification_requested" for e in reply.events) and answer:
+            url = reply.events[-1].data["links"]["clarification"]
+            assert api.post(url, json={"text": answer}).status_code == 202
+        if any(e.event in {"completed", "failed", "cancelled"} for e in reply.events):
+            return seen
+    raise AssertionError(f"no final event within {RUN_TIMEOUT} s; saw {[e.id for e in seen]}")
+
+
+def test_a_client_follows_a_deep_research_run_in_phase_order(api):
+    session_id = start(api, AMBIGUOUS_QUERY)
+    sse = EventSourceClient(api, f"/api/research/{session_id}/events")
+
+    events = follow(api, sse, ANSWER)
+
+    phases = [e.data["phase"] for e in events]
+    ranks = [rank(p) for p in phases]
+    assert ranks == sorted(ranks), f"phases out of order: {phases}"
+    names = [e.event for e in events]
+    assert names[-1] == "completed", names
+    assert names.count("clarification_requested") == 1, names
+    assert "waiting_clarification" in phases
+    assert events[-1].data["status"] == "completed"
+    assert events[-1].data["result"]["report"]["sections"] >= 3
+    assert all(e.data["session_id"] == session_id for e in events)
+    for event in events:  # the data is the documented SessionView
+        assert [e.message for e in SESSION_VIEW.iter_errors(event.data)] == []
+    assert len({e.id for e in events}) == len(events), "an event id was delivered twice"
+
+    # The stream is over for this client: EventSource is told to stop (204), nothing repeats.
+    assert sse.poll().status_code == 204
+    # A new client (no Last-Event-ID) still gets the final state once.
+    fresh = EventSourceClient(api, f"/api/research/{session_id}/events").poll()
+    assert [e.event for e in fresh.events] == ["completed"]
+    assert fresh.retry_ms is not None
+
+
+def test_a_reconnect_with_last_event_id_waits_for_the_next_state(api):
+    session_id = start(api, AMBIGUOUS_QUERY, run_deep_search_first=False)
+    sse = EventSourceClient(api, f"/api/research/{session_id}/events", use_query=True)
+    deadline = time.monotonic() + RUN_TIMEOUT
+    waiting: SseEvent | None = None
+    while waiting is None and time.monotonic() < deadline:
+        waiting = next((e for e in sse.poll().events if e.event == "clarification_requested"), None)
+    assert waiting is not None, "the run never asked for clarification"
+
+    # Nothing changes while the run waits for the user, so the reconnect is held open;
+    # the answer posted meanwhile is what ends it, with a new state, not the old one.
+    def answer_later() -> None:
+        time.sleep(1.0)
+        with httpx.Client(base_url=str(api.base_url), timeout=30) as other:
+            other.post(f"/api/research/{session_id}/clarification", json={"text": ANSWER})
+
+    worker = threading.Thread(target=answer_later)
+    worker.start()
+    try:
+        reply = sse.poll()
+    finally:
+        worker.join()
+    assert reply.status_code == 200
+    if reply.events:
+        [event] = reply.events
+        assert event.id != waiting.id
+        assert event.data["status"] != "waiting_clarification"
+    else:  # a keep-alive is the only other acceptable answer
+        assert reply.comments
+
+    # Without Last-Event-ID a client starts from the current state.
+    current = EventSourceClient(api, f"/api/research/{session_id}/events").poll()
+    assert len(current.events) == 1
+
+
+def test_the_stream_of_an_unknown_session_is_a_404_json_error(api):
+    response = api.get("/api/research/no-such-session/events")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"

@@ -1,0 +1,123 @@
+"""generate_final_report: the basis fallback chain, the critic's last word, citation
+integrity. A tiny fake Reasoner stands in for the Reasoner port (unit test only)."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.bootstrap import Services
+from shared.config import Settings
+from shared.errors import TransientError
+from shared.models import (
+    Critique,
+    FinalReport,
+    Finding,
+    KeyFinding,
+    ReportMaterial,
+    ReportSection,
+    ResearchContext,
+    Source,
+)
+from shared.payloads import ReportIn
+from shared.research import memory_files
+from shared.research.compress import COMPRESSED, compress
+from shared.research.final_report import REPORT_JSON, generate_final_report
+
+SID = "s1"
+LONG = "The with statement calls enter and exit around its block of code. " * 10
+
+
+class FakeReasoner:
+    """Writes a valid report only on the bases it is told to; records what it was given."""
+
+    name = "fake"
+
+    def __init__(self, good_on: set[str], cite: str = "[1]", fail: bool = False) -> None:
+        self.good_on, self.cite, self.fail = good_on, cite, fail
+        self.calls: list[str] = []
+
+    def write_report(self, material: ReportMaterial) -> FinalReport:
+        self.calls.append(material.primary_kind)
+        if self.fail:
+            raise TransientError("model unavailable")
+        body = f"{LONG}{self.cite}." if material.primary_kind in self.good_on else "Short."
+        return FinalReport(
+            title="Report", executive_summary=f"Summary of {material.primary_kind} {self.cite}.",
+            sections=[ReportSection(heading=f"S{i}", content=body) for i in range(3)],
+            conclusion="Done.", sources=list(material.sources), confidence_level="high",
+            follow_up_questions=["What next?"],
+        )  # fmt: skip
+
+    def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
+        return ["What next?"]
+
+
+@pytest.fixture
+def svc(tmp_path) -> Services:
+    services = Services(Settings(data_dir=tmp_path, reasoner="offline", search_provider="local"))
+    finding = Finding(agent_id=1, topic="How it works", topic_id=1, todo_id="todo-1",
+                      key_findings=[KeyFinding(text="The with statement calls enter.",
+                                               source_urls=["corpus://with"])],
+                      sources=[Source(url="corpus://with", title="With")])  # fmt: skip
+    evidence = compress([finding]).model_dump_json()
+    services.memory.write(SID, COMPRESSED, evidence, "application/json")
+    return services
+
+
+def _context() -> ResearchContext:
+    return ResearchContext(session_id=SID, query="How does the with statement work?")
+
+
+def _write(svc: Services, fake: FakeReasoner, **request) -> tuple[str, FinalReport]:
+    svc.__dict__["reasoner"] = fake
+    out = generate_final_report(svc, ReportIn(context=_context(), **request))
+    return out.basis, FinalReport.model_validate_json(svc.memory.read(SID, REPORT_JSON))
+
+
+def _write_main_and_draft(svc: Services, draft: str) -> None:
+    svc.memory.write(SID, memory_files.MAIN, "# Research Session - Main Index\n", "text/markdown")
+    svc.memory.write(SID, memory_files.DRAFT, draft, "text/markdown")
+
+
+def test_a_long_draft_is_the_first_basis(svc):
+    _write_main_and_draft(svc, "# Research Report Draft\n\n" + LONG * 2)
+    fake = FakeReasoner(good_on={"draft", "main", "findings"})
+    assert _write(svc, fake)[0] == "draft" and fake.calls == ["draft"]
+
+
+def test_a_short_draft_falls_back_to_main(svc):
+    _write_main_and_draft(svc, "# Research Report Draft\n\ntoo short")
+    fake = FakeReasoner(good_on={"main", "findings"})
+    assert _write(svc, fake)[0] == "main" and fake.calls == ["main"]
+
+
+def test_an_invalid_report_is_retried_once_then_the_next_basis(svc):
+    _write_main_and_draft(svc, "# Research Report Draft\n\n" + LONG * 2)
+    fake = FakeReasoner(good_on={"findings"})
+    basis, report = _write(svc, fake)
+    assert basis == "findings" and fake.calls == ["draft", "draft", "main", "main", "findings"]
+    assert [s.url for s in report.sources] == ["corpus://with"]
+
+
+def test_when_everything_fails_the_minimal_report_says_what_happened(svc):
+    basis, report = _write(svc, FakeReasoner(good_on=set(), fail=True))
+    assert basis == "minimal" and report.confidence_level == "low"
+    assert "model unavailable" in " ".join(s.content for s in report.sections)
+    assert "The with statement calls enter." in report.sections[2].content  # nothing lost
+    assert report.warnings and report.sources == []
+
+
+def test_unknown_citations_are_removed_and_confidence_lowered(svc):
+    basis, report = _write(svc, FakeReasoner(good_on={"findings"}, cite="[7]"))
+    text = " ".join([report.executive_summary, *(s.content for s in report.sections)])
+    assert basis == "findings" and "[7]" not in text
+    assert report.confidence_level != "high"
+
+
+def test_a_third_reject_attaches_the_critique_and_lowers_confidence(svc):
+    critique = Critique(verdict="REJECT", issues=["claim without a source in S1"])
+    _, kept = _write(svc, FakeReasoner(good_on={"findings"}), round=2, critique=critique)
+    assert kept.confidence_level == "high" and not kept.warnings  # a revision is still due
+    _, last = _write(svc, FakeReasoner(good_on={"findings"}), round=3, critique=critique)
+    assert last.confidence_level == "medium"
+    assert "Critic: claim without a source in S1" in last.warnings

@@ -1,0 +1,199 @@
+"""api/openapi.json is a valid OpenAPI 3.1 contract that cannot drift from the code.
+
+Model-derived components are regenerated here from the pydantic models and
+compared with the committed file; hand-written shapes (the session view, the
+error body) are checked against what the code actually builds; every HTTP
+route registered in function_app must be documented, and nothing else.
+To update the file after a model change, paste the expected JSON printed by
+the failing test into ``components.schemas``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import jsonschema
+import pytest
+from openapi_spec_validator import OpenAPIV31SpecValidator
+from pydantic import TypeAdapter
+from pydantic.json_schema import models_json_schema
+
+import function_app
+from api.errors import error_response
+from api.schemas import ClarificationReply, ResearchRequest
+from api.views import session_view
+from devhost.registry import index
+from shared.bootstrap import Services
+from shared.config import Settings
+from shared.models import (
+    AgentProgress,
+    FinalReport,
+    Mode,
+    Progress,
+    SessionRecord,
+    SessionStatus,
+    SynthesizedAnswer,
+    Usage,
+)
+
+DOCUMENT = Path(__file__).resolve().parents[2] / "api" / "openapi.json"
+REF_TEMPLATE = "#/components/schemas/{model}"
+# Requests are described as pydantic validates them, responses as it serializes them.
+MODELS = [
+    (ResearchRequest, "validation"),
+    (ClarificationReply, "validation"),
+    (SynthesizedAnswer, "serialization"),
+    (FinalReport, "serialization"),
+    (AgentProgress, "serialization"),
+    (Usage, "serialization"),
+]
+
+
+@pytest.fixture(scope="module")
+def document() -> dict:
+    return json.loads(DOCUMENT.read_text(encoding="utf-8"))
+
+
+def model_components() -> dict[str, dict]:
+    _, defs = models_json_schema(MODELS, ref_template=REF_TEMPLATE)
+    components = dict(defs["$defs"])
+    components["SessionStatus"] = TypeAdapter(SessionStatus).json_schema(ref_template=REF_TEMPLATE)
+    return components
+
+
+def validator_for(document: dict, component: str) -> jsonschema.Draft202012Validator:
+    """A JSON Schema validator for one component, its ``$ref`` s resolved within the document."""
+    schema = {"$ref": f"#/components/schemas/{component}", "components": document["components"]}
+    return jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def test_the_document_is_valid_openapi_3_1(document):
+    assert document["openapi"].startswith("3.1")
+    errors = [e.message for e in OpenAPIV31SpecValidator(document).iter_errors()]
+    assert errors == []
+
+
+def test_every_registered_http_route_is_documented_and_nothing_else(document):
+    routes = {
+        (f"/api/{r.route}", method.lower())
+        for r in index(function_app.app).routes
+        for method in r.methods
+    }
+    documented = {
+        (path, method)
+        for path, item in document["paths"].items()
+        for method in item
+        if method in {"get", "post", "put", "patch", "delete"}
+    }
+    assert len(routes) >= 10
+    assert documented == routes
+
+
+def test_operation_ids_are_the_function_names(document):
+    names = {r.name for r in index(function_app.app).routes}
+    operation_ids = {
+        op["operationId"]
+        for item in document["paths"].values()
+        for key, op in item.items()
+        if key != "parameters"
+    }
+    assert operation_ids == names
+
+
+def test_every_route_is_function_level_as_the_security_scheme_says(document):
+    assert {r.auth_level for r in index(function_app.app).routes} == {"function"}
+    schemes = document["components"]["securitySchemes"]
+    assert {(s["in"], s["name"]) for s in schemes.values()} == {
+        ("query", "code"),
+        ("header", "x-functions-key"),
+    }
+    assert "devhost" in document["info"]["description"]
+
+
+@pytest.mark.parametrize("name", sorted(model_components()))
+def test_model_components_match_the_pydantic_models(document, name):
+    expected = model_components()[name]
+    actual = document["components"]["schemas"].get(name)
+    assert actual == expected, (
+        f"components.schemas.{name} drifted from the model; expected:\n"
+        + json.dumps(expected, indent=2)
+    )
+
+
+def test_request_bodies_reference_the_request_models(document):
+    def body_ref(path: str) -> str:
+        content = document["paths"][path]["post"]["requestBody"]["content"]
+        return content["application/json"]["schema"]["$ref"]
+
+    assert body_ref("/api/research") == "#/components/schemas/ResearchRequest"
+    assert body_ref("/api/research/{session_id}/clarification") == (
+        "#/components/schemas/ClarificationReply"
+    )
+
+
+def _record(**changes) -> SessionRecord:
+    now = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
+    base = SessionRecord(
+        id="s1",
+        chat_id="c1",
+        original_query="q",
+        mode=Mode.deep_research,
+        instance_id="s1",
+        created_at=now,
+        updated_at=now,
+    )
+    return base.model_copy(update=changes)
+
+
+ANSWER = SynthesizedAnswer(answer="a", key_points=["k"])
+VIEWS = {
+    "new": _record(),
+    "waiting": _record(
+        status=SessionStatus.waiting_clarification,
+        clarification_questions=["which?"],
+        progress=Progress(phase="waiting_clarification", agents=[AgentProgress(id=1)]),
+    ),
+    "answered": _record(
+        mode=Mode.search,
+        status=SessionStatus.completed,
+        result={"answer": ANSWER.model_dump(mode="json")},
+    ),
+    "reported": _record(
+        status=SessionStatus.completed,
+        result={
+            "report": {
+                "title": "t",
+                "sections": 3,
+                "sources": 2,
+                "confidence_level": "high",
+                "warnings": [],
+            }
+        },
+    ),
+    "failed": _record(status=SessionStatus.failed, error="boom"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(VIEWS))
+def test_the_session_view_schema_matches_what_the_code_returns(document, tmp_path, case):
+    svc = Services(Settings(data_dir=tmp_path, reasoner="offline", search_provider="local"))
+    view = json.loads(json.dumps(session_view(svc, VIEWS[case]), default=str))
+    errors = [e.message for e in validator_for(document, "SessionView").iter_errors(view)]
+    assert errors == []
+
+
+def test_the_session_view_schema_refuses_an_undocumented_field(document, tmp_path):
+    svc = Services(Settings(data_dir=tmp_path, reasoner="offline", search_provider="local"))
+    view = session_view(svc, _record()) | {"surprise": 1}
+    assert not validator_for(document, "SessionView").is_valid(view)
+
+
+def test_the_error_schema_matches_the_error_responses(document):
+    response = error_response(422, "validation_error", "bad", [{"loc": ["query"], "msg": "x"}])
+    body = json.loads(response.get_body())
+    assert validator_for(document, "Error").is_valid(body)
+    assert not validator_for(document, "Error").is_valid({"detail": "bad"})

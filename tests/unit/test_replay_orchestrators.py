@@ -1,0 +1,232 @@
+"""The mode orchestrators, replayed by the SDK's executor over scripted histories.
+
+Each test plays the Durable extension by hand (``tests.fakes.durable_history``):
+activities are answered with small, valid payloads, failed, or left pending;
+timers fire and events arrive when the test says so. What is asserted is what
+the orchestrator asks for next, which is what a user eventually sees.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import function_app
+from devhost import history as h
+from devhost.registry import index
+from shared import names
+from shared.config import ResearchOptions, Settings
+from shared.models import (
+    AgentProfile,
+    QueryAnalysis,
+    ResearchPlan,
+    ResearchTopic,
+    StartInput,
+    Todo,
+)
+from shared.payloads import (
+    AnswerOut,
+    ClarifyOut,
+    CompressOut,
+    CritiqueOut,
+    PdfOut,
+    PlanQueriesOut,
+    PlanResearchOut,
+    ReportOut,
+    ResearcherOut,
+    ScrapeOut,
+    SelectSourcesOut,
+    SpawnAgentsOut,
+    SupervisorOut,
+    WebSearchOut,
+)
+from tests.fakes.durable_history import Replay, function_names, replay
+
+ORCHESTRATORS = index(function_app.app).orchestrators
+ACTIVITY_CALLS = (0, 1)  # call_activity, call_activity_with_retry
+
+
+def start_input(mode: str, **options: Any) -> dict[str, Any]:
+    caps = Settings(reasoner="offline", search_provider="local").caps_for(
+        ResearchOptions(**options)
+    )
+    return StartInput(session_id="s1", chat_id="c1", query="How do generators work?",
+                      mode=mode, caps=caps).model_dump(mode="json")  # fmt: skip
+
+
+def respond(name: str, request: Any) -> Any:
+    """Small valid outputs for every activity, shaped by the request where it matters."""
+    topics = [ResearchTopic(id=1, title="Basics"), ResearchTopic(id=2, title="Uses")]
+    outputs = {
+        names.CLARIFY: lambda: ClarifyOut(needed=True, questions=["Which Python version?"]),
+        names.PLAN_RESEARCH: lambda: PlanResearchOut(
+            analysis=QueryAnalysis(query_type="how_to", complexity="moderate"),
+            plan=ResearchPlan(topics=topics), num_agents=2),
+        names.SPAWN_AGENTS: lambda: SpawnAgentsOut(
+            profiles=[AgentProfile(agent_id=n, name=f"a{n}", specialization="x") for n in (1, 2)],
+            todos=[Todo(id=f"todo-{n}", agent_id=n, topic_id=n, topic=topics[n - 1].title)
+                   for n in (1, 2)]),
+        names.RUN_RESEARCHER: lambda: ResearcherOut(
+            ok=True, agent_id=request["todo"]["agent_id"], todo_id=request["todo"]["id"],
+            topic_id=request["todo"]["topic_id"], item_ref=f"s1/{request['item']}.json",
+            sources=["https://docs.python.org/3/"]),
+        names.SUPERVISOR_REVIEW: lambda: SupervisorOut(decision="continue"),
+        names.COMPRESS_FINDINGS: lambda: CompressOut(findings=2, key_findings=4, sources=2),
+        names.GENERATE_FINAL_REPORT: lambda: ReportOut(
+            report_ref="s1/report.md", title="Generators", sections=3, sources=2,
+            confidence="medium", basis="draft"),
+        names.CRITIQUE_REPORT: lambda: CritiqueOut(verdict="PASS"),
+        names.RENDER_PDF: lambda: PdfOut(ok=True, pdf_ref="s1/report.pdf", bytes=10),
+        names.CHAT_ANSWER: lambda: AnswerOut(answer_ref="s1/answer.md"),
+        names.PLAN_QUERIES: lambda: PlanQueriesOut(rewritten="python generators",
+                                                   queries=["generators", "yield"]),
+        names.WEB_SEARCH: lambda: WebSearchOut(),
+        names.SELECT_SOURCES: lambda: SelectSourcesOut(selected=[]),
+        names.SCRAPE_PAGE: lambda: ScrapeOut(url="https://x", ok=True),
+        names.SYNTHESIZE: lambda: AnswerOut(answer_ref="s1/answer.md", sources=0, summary="s"),
+    }  # fmt: skip
+    made = outputs.get(name)
+    return made().model_dump(mode="json") if made else {}
+
+
+def run(name: str, inp: dict[str, Any]) -> Replay:
+    return Replay(ORCHESTRATORS[name], inp).start()
+
+
+def research(**options: Any) -> Replay:
+    options.setdefault("run_deep_search_first", False)
+    return run(names.DEEP_RESEARCH, start_input("deep_research", **options))
+
+
+# -- deep research: clarification ---------------------------------------------------------
+
+
+def test_an_answered_clarification_cancels_the_timer_and_resumes_researching() -> None:
+    flow = research().run_activities(respond)
+    assert not flow.done and [t.kind for t in flow.timers()] == ["timer"]
+    assert flow.custom_status["phase"] == "waiting_clarification"
+
+    flow.raise_event(names.CLARIFICATION_EVENT, {"answers": ["3.12"]})
+
+    update = flow.next_activity()
+    assert update.name == names.UPDATE_SESSION
+    assert update.input["status"] == "researching"
+    assert update.input["clarification_answers"] == ["3.12"]
+    assert flow.timers() == []  # cancelled: a live timer would keep the instance running
+    flow.run_activities(respond)
+    plan = next(s for s in flow.scheduled if s.name == names.PLAN_RESEARCH)
+    assert plan.input["context"]["clarification_answers"] == ["3.12"]
+    assert flow.done and flow.output["status"] == "completed"
+
+
+def test_a_timed_out_clarification_goes_on_without_answers() -> None:
+    flow = research().run_activities(respond)
+    (timer,) = flow.timers()
+
+    flow.fire(timer.task_id)
+
+    update = flow.next_activity()
+    assert (update.name, update.input["status"]) == (names.UPDATE_SESSION, "researching")
+    assert update.input["clarification_answers"] == []
+    flow.run_activities(respond)
+    plan = next(s for s in flow.scheduled if s.name == names.PLAN_RESEARCH)
+    assert plan.input["context"]["clarification_timed_out"] is True
+    assert flow.done and flow.output["status"] == "completed"
+
+
+# -- deep research: the researcher queue ------------------------------------------------
+
+
+def test_a_researcher_failing_after_retries_does_not_stop_the_queue() -> None:
+    flow = research(enable_clarifying_questions=False, max_supervisor_calls=0)
+    while not flow.activities(names.RUN_RESEARCHER):
+        flow.complete(flow.next_activity().task_id, respond(flow.next_activity().name, None))
+    doomed, survivor = flow.activities(names.RUN_RESEARCHER)
+
+    flow.fail_for_good(doomed.task_id, "TransientError: search API down")
+    flow.run_activities(respond)
+
+    assert flow.done and flow.error is None
+    assert flow.output["status"] == "completed"
+    attempts = [s for s in flow.scheduled if s.name == names.RUN_RESEARCHER
+                and s.input["todo"]["id"] == doomed.input["todo"]["id"]]  # fmt: skip
+    assert len(attempts) == 3  # ACTIVITY_RETRY: 3 attempts, then the error envelope
+    compress = next(s for s in flow.scheduled if s.name == names.COMPRESS_FINDINGS)
+    assert compress.input["finding_refs"] == [f"s1/{survivor.input['item']}.json"]
+    assert "TransientError" in flow.custom_status["message"]
+
+
+def test_supervisor_reviews_stop_at_the_cap() -> None:
+    flow = research(enable_clarifying_questions=False, max_supervisor_calls=1)
+    flow.run_activities(respond)
+
+    assert flow.done and flow.output["status"] == "completed"
+    assert flow.names_scheduled().count(names.SUPERVISOR_REVIEW) == 1
+    assert flow.names_scheduled().count(names.RUN_RESEARCHER) == 2
+    assert flow.custom_status["supervisor_calls"] == 1
+
+
+def test_deep_search_first_runs_as_a_sub_orchestration() -> None:
+    flow = research(run_deep_search_first=True, enable_clarifying_questions=False)
+    (child,) = [s for s in flow.scheduled if s.kind == "sub"]
+    assert child.name == names.DEEP_SEARCH and child.input["as_phase"] is True
+
+    answer = AnswerOut(answer_ref="s1/deep_search.md", summary="generators yield values")
+    flow.sub_completed(child.task_id, {"answer": answer.model_dump(mode="json"),
+                                       "usage": {}})  # fmt: skip
+    flow.run_activities(respond)
+
+    plan = next(s for s in flow.scheduled if s.name == names.PLAN_RESEARCH)
+    assert plan.input["context"]["deep_search_summary"] == "generators yield values"
+    assert flow.done and flow.output["status"] == "completed"
+
+
+# -- the other modes ----------------------------------------------------------------------
+
+
+def test_chat_answers_then_completes_the_session() -> None:
+    flow = run(names.CHAT, start_input("chat")).run_activities(respond)
+
+    assert flow.names_scheduled() == [names.CHAT_ANSWER, names.COMPLETE_SESSION]
+    assert flow.output == {"session_id": "s1", "status": "completed",
+                           "answer_ref": "s1/answer.md", "report_ref": None}  # fmt: skip
+
+
+@pytest.mark.parametrize("name, mode", [(names.SEARCH, "search"),
+                                        (names.DEEP_SEARCH, "deep_search")])  # fmt: skip
+def test_search_modes_search_in_parallel_then_synthesize(name: str, mode: str) -> None:
+    flow = run(name, start_input(mode)).run_activities(respond)
+
+    scheduled = flow.names_scheduled()
+    assert scheduled[0] == names.PLAN_QUERIES
+    assert scheduled[1:3] == [names.WEB_SEARCH, names.WEB_SEARCH]  # one per planned query
+    assert scheduled[-2:] == [names.SYNTHESIZE, names.COMPLETE_SESSION]
+    assert flow.output["status"] == "completed" and flow.output["answer_ref"] == "s1/answer.md"
+
+
+# -- determinism ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, mode, options", [
+    (names.CHAT, "chat", {}),
+    (names.SEARCH, "search", {}),
+    (names.DEEP_RESEARCH, "deep_research", {"run_deep_search_first": False}),
+])  # fmt: skip
+def test_replaying_a_completed_history_yields_the_same_actions(name, mode, options) -> None:
+    inp = start_input(mode, **options)
+    flow = run(name, inp)
+    for _ in range(500):
+        if flow.done:
+            break
+        if flow.activities():
+            flow.run_activities(respond)
+        else:  # waiting for the clarification: answer it
+            flow.raise_event(names.CLARIFICATION_EVENT, {"answers": ["any"]})
+    assert flow.done
+
+    state = replay(ORCHESTRATORS[name], json.dumps(inp), flow.history)
+    recorded = [e["Name"] for e in flow.history if e["EventType"] == h.EventType.TASK_SCHEDULED]
+    assert function_names(state, kinds=ACTIVITY_CALLS) == recorded
+    assert state["isDone"] and state["output"] == flow.output
