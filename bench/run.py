@@ -199,7 +199,7 @@ def bench_fanout(llm: LatencyLLM) -> list[Row]:
 
 def cost_bound(caps_options: dict) -> int | None:
     try:
-        from shared.reasoning.llm import max_llm_calls
+        from shared.reasoning.call_budget import max_llm_calls
     except ImportError:
         return None
     from shared.config import ResearchOptions
@@ -355,7 +355,7 @@ METHODS = """## Methods
   scheduled to the last completed (from history timestamps).
 - **Cost**: LLM calls counted at the fake, tokens from the session's usage
   meter (the fake reports chars/4). The deep research bound is
-  `shared.reasoning.llm.max_llm_calls(caps)`. Store operations are counted by
+  `shared.reasoning.call_budget.max_llm_calls(caps)`. Store operations are counted by
   wrapping the Services' memory and session stores in a counting proxy
   (bench only); reads = get/read/list/history/exists/ping, writes = the rest.
 - **Durable footprint**: history events of the instance and its

@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 from shared.config import ResearchOptions, Settings
-from shared.reasoning import llm
+from shared.reasoning import call_budget
 from shared.stores.sqlite import SqliteSessionStore
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
@@ -199,7 +199,7 @@ def test_llm_errors_mid_run_still_end_in_a_report(
     # Failed requests are not billed; a failed activity attempt's usage is lost.
     assert 0 < view["usage"]["llm_calls"] <= answered
     caps = settings.caps_for(ResearchOptions(**SMALL))
-    bound = llm.max_llm_calls(caps, repairs=settings.max_structured_output_retries,
+    bound = call_budget.max_llm_calls(caps, repairs=settings.max_structured_output_retries,
                               activity_attempts=3)  # fmt: skip
     assert answered <= bound
 

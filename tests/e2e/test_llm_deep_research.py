@@ -20,7 +20,7 @@ import pytest
 
 from orchestrators import deep_research
 from shared.config import ResearchOptions, Settings
-from shared.reasoning import llm
+from shared.reasoning import call_budget
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
     RecordedRequest,
@@ -140,17 +140,17 @@ def test_deep_research_with_llm_completes_within_the_call_budget(
     assert view["usage"]["llm_calls"] == len(fake_llm.requests)
     assert view["usage"]["prompt_tokens"] > 0 and view["usage"]["cost"] > 0
     # And the caps bound the calls.
-    assert len(fake_llm.requests) <= llm.max_llm_calls(caps)
+    assert len(fake_llm.requests) <= call_budget.max_llm_calls(caps)
 
 
 def test_call_budget_follows_the_flow_constants() -> None:
     """The bound is written against the orchestrator's constants; they must agree."""
-    assert llm.CRITIC_ROUNDS == deep_research.CRITIC_ROUNDS
+    assert call_budget.CRITIC_ROUNDS == deep_research.CRITIC_ROUNDS
     caps = Settings().caps_for(ResearchOptions(**SMALL, run_deep_search_first=False,
                                                enable_clarifying_questions=False))  # fmt: skip
     # 3 planning + 4 todos * (3 steps + finding) + 4 reviews + 4 writes * (3 bases * 2 + 1) + 3
-    assert llm.max_llm_calls(caps) == 3 + 16 + 4 + 28 + 3
-    assert llm.max_llm_calls(caps, repairs=3, activity_attempts=3) == 3 * 4 * 54
+    assert call_budget.max_llm_calls(caps) == 3 + 16 + 4 + 28 + 3
+    assert call_budget.max_llm_calls(caps, repairs=3, activity_attempts=3) == 3 * 4 * 54
 
 
 MODES = ("chat", "search", "deep_search", "deep_research")
