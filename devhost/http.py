@@ -106,7 +106,14 @@ class HttpFront:
                 status=status,
             )  # fmt: skip
         route, params = found
-        body = await request.read()
+        try:
+            body = await request.read()
+        except web.HTTPRequestEntityTooLarge:
+            return web.json_response(
+                {"error": {"code": "payload_too_large", "details": [],
+                           "message": f"request body is over {MAX_BODY_BYTES} bytes"}},
+                status=413,
+            )  # fmt: skip
         http_request = func.HttpRequest(
             method=request.method,
             url=str(request.url),

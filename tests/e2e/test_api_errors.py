@@ -40,6 +40,13 @@ def test_body_over_64_kb_is_413(api: httpx.Client) -> None:
     assert_nothing_created(api)
 
 
+def test_body_over_the_host_limit_is_the_same_json_413(api: httpx.Client) -> None:
+    body = b'{"query": "' + b"y" * (2 * 1024 * 1024) + b'"}'
+
+    assert_error(api.post("/api/research", content=body), 413, "payload_too_large")
+    assert_nothing_created(api)
+
+
 INVALID = [
     ({"query": ""}, "query"),
     ({"query": "   \n "}, "query"),
