@@ -173,6 +173,10 @@ def test_a_reconnect_with_last_event_id_waits_for_the_next_state(api):
     while waiting is None and time.monotonic() < deadline:
         waiting = next((e for e in sse.poll().events if e.event == "clarification_requested"), None)
     assert waiting is not None, "the run never asked for clarification"
+    for artefact in ("report", "report.pdf"):  # nothing half-written is served mid-run
+        early = api.get(f"/api/research/{session_id}/{artefact}")
+        assert early.status_code == 404
+        assert "not ready" in early.json()["error"]["message"]
 
     # Nothing changes while the run waits for the user, so the reconnect is held open;
     # the answer posted meanwhile is what ends it, with a new state, not the old one.
