@@ -97,9 +97,7 @@ class SessionStore(Protocol):
         """``NotFoundError`` if unknown."""
         ...
 
-    def update(
-        self, session_id: str, mutate: Callable[[SessionRecord], None]
-    ) -> SessionRecord:
+    def update(self, session_id: str, mutate: Callable[[SessionRecord], None]) -> SessionRecord:
         """Apply ``mutate`` to the latest version and save it with optimistic concurrency."""
         ...
 

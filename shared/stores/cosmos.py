@@ -27,14 +27,12 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from azure.core import MatchConditions
-from azure.core.exceptions import AzureError, ClientAuthenticationError
-from azure.cosmos import ContainerProxy, CosmosClient, PartitionKey
 from azure.cosmos import exceptions as cosmos_errors
 
 from shared.config import Settings
@@ -43,11 +41,11 @@ from shared.errors import (
     ConfigurationError,
     ConflictError,
     NotFoundError,
-    PermanentError,
     TransientError,
 )
 from shared.models import ChatMessage, Mode, SessionRecord, SessionStatus
 from shared.stores.base import ACTIVE_STATUSES, mutated_copy, validate_session_id
+from shared.stores.cosmos_sdk import open_container, translated
 
 MAX_UPDATE_ATTEMPTS = 10
 LOCK_ID = "_lock-active-deep-research"
@@ -68,7 +66,7 @@ class CosmosSessionStore:
     def __init__(self, settings: Settings) -> None:
         if not settings.cosmos_endpoint:
             raise ConfigurationError("COSMOS_ENDPOINT is required for the Cosmos session store")
-        self._container = _open_container(settings)
+        self._container = open_container(settings)
         self._order_lock = threading.Lock()
         self._last_order_ns = 0
         self._chat_of: dict[str, str] = {}  # session id -> chat id, see get()
@@ -319,95 +317,13 @@ class CosmosSessionStore:
         """Count one SDK call of ``kind`` and translate its errors (wrap exactly one call)."""
         with self._operations_lock:
             self.operations[kind] += 1
-        return _translated()
+        return translated()
 
     def _next_order_ns(self) -> int:
         """Wall-clock nanoseconds, strictly increasing within this process."""
         with self._order_lock:
             self._last_order_ns = max(time.time_ns(), self._last_order_ns + 1)
             return self._last_order_ns
-
-
-def _open_container(settings: Settings) -> ContainerProxy:
-    """The container (partition ``/chat_id``), created with its database when missing.
-
-    Creation is best effort: in Azure the infrastructure creates both, and an
-    identity with only data-plane roles gets 403 for database / container
-    creation (and, depending on its role, for reading database metadata). Then
-    the names are used as they are; a missing container shows up at the first
-    request (and in ``GET /api/health``).
-    """
-    if settings.cosmos_key is not None:
-        credential: Any = settings.cosmos_key.get_secret_value()
-    else:
-        from azure.identity import DefaultAzureCredential
-
-        credential = DefaultAzureCredential()
-    if not settings.cosmos_verify_tls:
-        # Explicitly asked for (the local stand-in's self-signed certificate).
-        import urllib3
-
-        urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
-    with _translated():
-        client = CosmosClient(
-            settings.cosmos_endpoint,
-            credential=credential,
-            connection_verify=settings.cosmos_verify_tls,
-        )
-        database = _unless_forbidden(
-            lambda: client.create_database_if_not_exists(settings.cosmos_database),
-            lambda: client.get_database_client(settings.cosmos_database),
-        )
-        return _unless_forbidden(
-            lambda: database.create_container_if_not_exists(
-                settings.cosmos_container, partition_key=PartitionKey(path="/chat_id")
-            ),
-            lambda: database.get_container_client(settings.cosmos_container),
-        )
-
-
-def _unless_forbidden(create: Callable[[], _T], existing: Callable[[], _T]) -> _T:
-    """``create()``, or ``existing()`` when the identity may not create (403)."""
-    try:
-        return create()
-    except cosmos_errors.CosmosHttpResponseError as exc:
-        if exc.status_code != 403:
-            raise
-        return existing()
-
-
-@contextmanager
-def _translated() -> Iterator[None]:
-    """The one place SDK exceptions become ``shared.errors``.
-
-    412 is left as the SDK's ``CosmosAccessConditionFailedError``: only the
-    retry loops in this module ever see it, and they handle it.
-    """
-    try:
-        yield
-    except cosmos_errors.CosmosAccessConditionFailedError:
-        raise
-    except cosmos_errors.CosmosHttpResponseError as exc:
-        raise _error_for(exc.status_code, exc.headers, str(exc.message or exc)) from exc
-    except ClientAuthenticationError as exc:
-        raise ConfigurationError(f"Cosmos DB refused the credentials: {exc}") from exc
-    except AzureError as exc:  # connection failures, timeouts
-        raise TransientError(f"Cosmos DB unavailable: {exc}") from exc
-
-
-def _error_for(status: int | None, headers: Any, message: str) -> Exception:
-    message = message[:500]
-    if status == 404:
-        return NotFoundError(message)
-    if status == 409:
-        return ConflictError(message)
-    if status in (401, 403):
-        return ConfigurationError(f"Cosmos DB refused the request ({status}): {message}")
-    if status is None or status in (408, 429, 449) or status >= 500:
-        retry_ms = (headers or {}).get("x-ms-retry-after-ms")
-        retry_after = float(retry_ms) / 1000 if retry_ms else None
-        return TransientError(f"Cosmos DB transient failure ({status}): {message}", retry_after)
-    return PermanentError(f"Cosmos DB rejected the request ({status}): {message}")
 
 
 def _holds_slot(record: SessionRecord) -> bool:

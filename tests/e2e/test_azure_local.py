@@ -7,7 +7,6 @@ directly), so a silent fallback to SQLite or the filesystem would fail here.
 
 from __future__ import annotations
 
-import os
 import ssl
 import subprocess
 import threading
@@ -47,21 +46,15 @@ SMALL_CAPS = {
 }
 # Short and ambiguous: the offline reasoner asks clarifying questions.
 QUESTION = "python"
-# The local corpus index takes seconds to build; share the disk cache other tests use
-# (entries are keyed by the corpus hash, so it is never stale).
-CORPUS_CACHE = Path(os.environ.get("TMPDIR", "/tmp")) / "deep-research-test-corpus"
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 DEADLINE_SECONDS = 240.0
 
 
 @pytest.fixture
-def azure_settings(tmp_path: Path, azurite: AzuriteInfo, cosmos_standin: CosmosInfo) -> Settings:
+def azure_settings(data_dir: Path, azurite: AzuriteInfo, cosmos_standin: CosmosInfo) -> Settings:
     run = uuid.uuid4().hex[:8]
-    CORPUS_CACHE.mkdir(parents=True, exist_ok=True)
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "corpus-cache").symlink_to(CORPUS_CACHE, target_is_directory=True)
     return Settings(
-        data_dir=tmp_path / "data",
+        data_dir=data_dir,
         reasoner="offline",
         search_provider="local",
         cosmos_endpoint=cosmos_standin.endpoint,

@@ -38,10 +38,16 @@ def folder(host, session_id: str) -> Path:
     return Path(host.settings.data_dir) / "memory" / session_id
 
 
-def test_every_phase_leaves_its_memory_file(start_devhost):
+def test_default_run_memory_files_caps_and_queue_order(start_devhost):
+    """One default run (runs are the slow part), three observable properties."""
     host = start_devhost()
     view = run_research(host, QUESTION)
     assert view["status"] == "completed", view
+    check_memory_files(host, view)
+    check_default_caps_and_next_todo_only_after_review(host, view)
+
+
+def check_memory_files(host, view: dict) -> None:
     sid = view["session_id"]
     root = folder(host, sid)
 
@@ -96,10 +102,7 @@ def test_caps_hold_and_agents_finish_unsupervised(start_devhost):
     assert view["progress"]["supervisor_calls"] == 1
 
 
-def test_default_caps_and_next_todo_only_after_review(start_devhost):
-    host = start_devhost()
-    view = run_research(host, QUESTION)
-    assert view["status"] == "completed", view
+def check_default_caps_and_next_todo_only_after_review(host, view: dict) -> None:
     caps = Settings().caps_for(None)
     stats = host.engine.stats
     assert 1 <= stats["activity:run_researcher"] <= caps.max_iterations
