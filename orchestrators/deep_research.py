@@ -53,11 +53,23 @@ def deep_research_orchestrator(context: df.DurableOrchestrationContext):
     except Exception as exc:
         run.failure = error_text(exc)
     report = yield from report_phase(context, run)
-    status = SessionStatus.failed if report is None or report.basis == "minimal" else (
-        SessionStatus.completed)  # fmt: skip
-    return (yield from finish(context, run.inp, status, run.usage, run.progress,
-                              report_ref=report.report_ref if report else None,
-                              error=run.failure))  # fmt: skip
+    failed = report is None or report.basis == "minimal"
+    if failed and not run.failure:
+        run.failure = "only a minimal report could be written: " + "; ".join(
+            report.warnings[:3] if report else []
+        )
+    status = SessionStatus.failed if failed else SessionStatus.completed
+    return (
+        yield from finish(
+            context,
+            run.inp,
+            status,
+            run.usage,
+            run.progress,
+            report_ref=report.report_ref if report else None,
+            error=run.failure,
+        )
+    )
 
 
 def deep_search_phase(context: df.DurableOrchestrationContext, run: Run):
@@ -70,7 +82,8 @@ def deep_search_phase(context: df.DurableOrchestrationContext, run: Run):
             names.DEEP_SEARCH, child.model_dump(mode="json"), f"{context.instance_id}:deep-search"
         )
     except Exception as exc:  # the deep search only adds context: research goes on without it
-        run.progress.message = f"deep search failed: {error_text(exc)}"
+        run.gaps.append(f"the deep search failed: {error_text(exc)}")
+        run.progress.message = run.gaps[-1]
         return
     answer = AnswerOut.model_validate(out["answer"])
     run.usage += Usage.model_validate(out["usage"])
@@ -114,11 +127,15 @@ def clarification_phase(context: df.DurableOrchestrationContext, run: Run):
     else:
         run.context.clarification_timed_out = True
         answers = []
-    run.context.clarification_answers = answers
     run.set_phase(context, "planning")
-    yield call(context, names.UPDATE_SESSION, UpdateSessionIn(
+    recorded = yield call(context, names.UPDATE_SESSION, UpdateSessionIn(
         session_id=sid, status=SessionStatus.researching, clarification_answers=answers,
         progress=run.progress))  # fmt: skip
+    # An answer the API accepted just as the timer fired is in the session: use it.
+    stored = (recorded or {}).get("clarification_answers") or []
+    if run.context.clarification_timed_out and stored:
+        run.context.clarification_timed_out, answers = False, stored
+    run.context.clarification_answers = answers
 
 
 def planning_phase(context: df.DurableOrchestrationContext, run: Run):
@@ -146,7 +163,7 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
             session_id=sid, finding_refs=run.finding_refs,
             deep_search_ref=run.deep_search_ref))  # fmt: skip
         run.set_phase(context, "writing_report")
-        report = yield from _write(context, run, ReportIn(context=run.context))
+        report = yield from _write(context, run, ReportIn(context=run.context, gaps=run.gaps))
         for round_ in range(1, CRITIC_ROUNDS + 1):
             review = CritiqueOut.model_validate(
                 (yield call(context, names.CRITIQUE_REPORT, ContextIn(context=run.context)))
@@ -156,7 +173,7 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
                 break
             critique = Critique(verdict=review.verdict, issues=review.issues)
             report = yield from _write(context, run, ReportIn(
-                context=run.context, round=round_, critique=critique))  # fmt: skip
+                context=run.context, round=round_, critique=critique, gaps=run.gaps))  # fmt: skip
     except Exception as exc:
         run.failure = run.failure or error_text(exc)
         try:

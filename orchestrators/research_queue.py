@@ -47,6 +47,7 @@ class Run:
                                        language=inp.language)  # fmt: skip
         self.finding_refs: list[str] = []
         self.deep_search_ref: str | None = None
+        self.gaps: list[str] = []  # what could not be researched; the report names each
         self.failure: str | None = None
 
     def set_phase(self, context: df.DurableOrchestrationContext, phase: str) -> None:
@@ -157,7 +158,9 @@ def _record(run: Run, queue: _Queue, finding: ResearcherOut, todo: Todo) -> None
         run.progress.findings += 1
         run.progress.sources += len(finding.sources)
     elif finding.error:
-        run.progress.message = f"agent {finding.agent_id} failed on {todo.topic!r}: {finding.error}"
+        gap = f"agent {finding.agent_id} failed on {todo.topic!r}: {finding.error}"
+        run.gaps.append(gap)
+        run.progress.message = gap
     for agent in run.progress.agents:
         if agent.id == finding.agent_id:
             agent.done += 1

@@ -241,6 +241,9 @@ class ReportIn(ContextIn):
     round: int = 0
     critique: Critique | None = None
     failure: str | None = None  # set when only the minimal report can be written
+    gaps: list[str] = Field(
+        default_factory=list
+    )  # agents / phases that failed, named in the report
     mode: str = "deep_research"
 
 

@@ -28,7 +28,12 @@ def session_links(svc: Services, session_id: str) -> dict[str, str]:
     }
 
 
-def update_session(svc: Services, req: UpdateSessionIn) -> None:
+def update_session(svc: Services, req: UpdateSessionIn) -> dict:
+    """Apply the fields given; returns the stored clarification answers.
+
+    A timed-out wait records no answers, but never erases answers the API
+    accepted in the moment the timer fired: the orchestrator uses those.
+    """
     deep_search = load_answer(svc, req.deep_search_ref) if req.deep_search_ref else None
 
     def mutate(record: SessionRecord) -> None:
@@ -40,12 +45,13 @@ def update_session(svc: Services, req: UpdateSessionIn) -> None:
             record.deep_search_result = deep_search
         if req.clarification_questions is not None:
             record.clarification_questions = req.clarification_questions
-        if req.clarification_answers is not None:
+        if req.clarification_answers:
             record.clarification_answers = req.clarification_answers
         if req.usage is not None:
             record.usage = req.usage
 
-    svc.sessions.update(req.session_id, mutate)
+    record = svc.sessions.update(req.session_id, mutate)
+    return {"clarification_answers": record.clarification_answers}
 
 
 def complete_session(svc: Services, req: CompleteSessionIn) -> SessionRecord:

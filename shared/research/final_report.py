@@ -95,7 +95,8 @@ def _bases(svc: Services, ctx: ResearchContext, evidence: Compressed):
 
 def _write_with_fallback(svc: Services, ctx: ResearchContext, evidence: Compressed,
                          critique: Critique | None) -> tuple[FinalReport, str]:  # fmt: skip
-    problems = []
+    problems: list[str] = []
+    thin: FinalReport | None = None
     for basis, primary in _bases(svc, ctx, evidence):
         material = ReportMaterial(context=ctx, primary=primary, primary_kind=basis,
                                   findings=evidence.findings, sources=evidence.sources,
@@ -108,7 +109,15 @@ def _write_with_fallback(svc: Services, ctx: ResearchContext, evidence: Compress
                 break
             if is_valid(report):
                 return report, basis
+            thin = thin or report
             problems.append(f"{basis}: report too short or with fewer than {MIN_SECTIONS} sections")
+    if thin is not None:
+        # Thin evidence still deserves the real, cited report, marked as such.
+        thin.warnings.append(
+            f"The evidence was thin: the report is shorter than {MIN_REPORT_CHARS} characters."
+        )
+        thin.confidence_level = "low"
+        return thin, "findings"
     log.warning("every report basis failed: %s", problems)
     return minimal_report(ctx, evidence, "; ".join(problems)[:500]), "minimal"
 
@@ -124,6 +133,7 @@ def _finalize(svc: Services, ctx: ResearchContext, report: FinalReport, evidence
     report, problems = enforce_citations(report, evidence.sources)
     report = dedupe_sentences(report)
     report.language = ctx.language
+    report.warnings += [f"Not researched: {gap}" for gap in req.gaps]
     if ctx.clarification_timed_out:
         report.warnings.append("The clarifying questions went unanswered before the timeout; "
                                "the research used the original question as asked.")  # fmt: skip

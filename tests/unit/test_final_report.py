@@ -121,3 +121,16 @@ def test_a_third_reject_attaches_the_critique_and_lowers_confidence(svc):
     _, last = _write(svc, FakeReasoner(good_on={"findings"}), round=3, critique=critique)
     assert last.confidence_level == "medium"
     assert "Critic: claim without a source in S1" in last.warnings
+
+
+def test_thin_evidence_still_gives_the_real_report_marked_low_confidence(svc):
+    basis, report = _write(svc, FakeReasoner(good_on=set()))
+    assert basis == "findings" and report.confidence_level == "low"
+    assert any("evidence was thin" in w for w in report.warnings)
+    assert report.sections[0].heading == "S0"  # the written report, not the minimal one
+
+
+def test_agents_that_failed_are_named_in_the_report(svc):
+    gap = "agent 2 failed on 'Pitfalls': TransientError: search API down"
+    _, report = _write(svc, FakeReasoner(good_on={"findings"}), gaps=[gap])
+    assert f"Not researched: {gap}" in report.warnings

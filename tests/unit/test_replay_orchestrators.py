@@ -136,6 +136,20 @@ def test_a_timed_out_clarification_goes_on_without_answers() -> None:
     assert flow.done and flow.output["status"] == "completed"
 
 
+def test_an_answer_accepted_just_as_the_timer_fired_is_not_lost() -> None:
+    flow = research().run_activities(respond)
+    (timer,) = flow.timers()
+
+    flow.fire(timer.task_id)
+    update = flow.next_activity()
+    flow.complete(update.task_id, {"clarification_answers": ["3.12"]})  # the API's claim
+    flow.run_activities(respond)
+
+    plan = next(s for s in flow.scheduled if s.name == names.PLAN_RESEARCH)
+    assert plan.input["context"]["clarification_answers"] == ["3.12"]
+    assert plan.input["context"]["clarification_timed_out"] is False
+
+
 # -- deep research: the researcher queue ------------------------------------------------
 
 
@@ -156,6 +170,8 @@ def test_a_researcher_failing_after_retries_does_not_stop_the_queue() -> None:
     compress = next(s for s in flow.scheduled if s.name == names.COMPRESS_FINDINGS)
     assert compress.input["finding_refs"] == [f"s1/{survivor.input['item']}.json"]
     assert "TransientError" in flow.custom_status["message"]
+    report = next(s for s in flow.scheduled if s.name == names.GENERATE_FINAL_REPORT)
+    assert any("TransientError" in gap for gap in report.input["gaps"])  # the report names it
 
 
 def test_supervisor_reviews_stop_at_the_cap() -> None:
