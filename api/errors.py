@@ -37,16 +37,22 @@ class HttpError(Exception):
         self.status, self.code, self.details = status, code, details or []
 
 
-def error_response(status: int, code: str, message: str, details: list | None = None,
-                   headers: dict | None = None):  # fmt: skip
+def error_response(
+    status: int, code: str, message: str, details: list | None = None, headers: dict | None = None
+):
     body = {"error": {"code": code, "message": message, "details": details or []}}
-    return func.HttpResponse(json.dumps(body), status_code=status, mimetype="application/json",
-                             headers=headers)  # fmt: skip
+    return func.HttpResponse(
+        json.dumps(body), status_code=status, mimetype="application/json", headers=headers
+    )
 
 
 def json_response(body: object, status: int = 200, headers: dict | None = None):
-    return func.HttpResponse(json.dumps(body, default=str), status_code=status,
-                             mimetype="application/json", headers=headers)  # fmt: skip
+    return func.HttpResponse(
+        json.dumps(body, default=str),
+        status_code=status,
+        mimetype="application/json",
+        headers=headers,
+    )
 
 
 def read_json(req: func.HttpRequest) -> dict:
@@ -78,8 +84,9 @@ def handled(fn: Callable[..., Awaitable[func.HttpResponse]]):
             return error_response(exc.status, exc.code, str(exc), exc.details)
         except ValidationError as exc:
             fields = ", ".join(".".join(str(p) for p in e["loc"]) for e in exc.errors())
-            return error_response(422, "validation_error", f"invalid fields: {fields}",
-                                  _details(exc))  # fmt: skip
+            return error_response(
+                422, "validation_error", f"invalid fields: {fields}", _details(exc)
+            )
         except InvalidInputError as exc:
             return error_response(422, "validation_error", str(exc), exc.details)
         except NotFoundError as exc:
@@ -91,8 +98,12 @@ def handled(fn: Callable[..., Awaitable[func.HttpResponse]]):
             return error_response(409, "conflict", str(exc))
         except TransientError as exc:
             log.warning("transient failure in %s: %s", fn.__name__, exc)
-            return error_response(503, "unavailable", "temporarily unavailable; retry shortly",
-                                  headers={"Retry-After": "1"})  # fmt: skip
+            return error_response(
+                503,
+                "unavailable",
+                "temporarily unavailable; retry shortly",
+                headers={"Retry-After": "1"},
+            )
         except Exception:
             log.exception("unhandled error in %s", fn.__name__)
             return error_response(500, "internal_error", "internal error; see the server log")

@@ -47,8 +47,7 @@ async def chat_sessions(req: func.HttpRequest) -> func.HttpResponse:
         raise HttpError(422, "validation_error", f"invalid chat id {chat_id!r}")
     svc = services()
     records = await asyncio.to_thread(svc.sessions.list_by_chat, chat_id)
-    return json_response({"chat_id": chat_id,
-                          "sessions": [session_view(svc, r) for r in records]})  # fmt: skip
+    return json_response({"chat_id": chat_id, "sessions": [session_view(svc, r) for r in records]})
 
 
 @bp.route(route="openapi.json", methods=["GET"])

@@ -46,8 +46,12 @@ async def research_report(req: func.HttpRequest) -> func.HttpResponse:
     session_id = _session_id(req)
     fmt = req.params.get("format", "md")
     if fmt not in FORMATS:
-        raise HttpError(422, "validation_error", "format must be 'md' or 'json'",
-                        [{"loc": ["query", "format"], "msg": "expected md or json"}])  # fmt: skip
+        raise HttpError(
+            422,
+            "validation_error",
+            "format must be 'md' or 'json'",
+            [{"loc": ["query", "format"], "msg": "expected md or json"}],
+        )
     svc = services()
     record = await asyncio.to_thread(svc.sessions.get, session_id)
     stem = "report" if record.mode == Mode.deep_research else "answer"
@@ -82,8 +86,10 @@ async def research_events(req: func.HttpRequest, client) -> func.HttpResponse:
         record, view = await current_view(svc, client, session_id)
         event_id = state_id(view)
         if event_id != last:
-            body = f"retry: 500\nid: {event_id}\nevent: {event_name(view, last)}\n" \
-                   f"data: {json.dumps(view, default=str)}\n\n"  # fmt: skip
+            body = (
+                f"retry: 500\nid: {event_id}\nevent: {event_name(view, last)}\n"
+                f"data: {json.dumps(view, default=str)}\n\n"
+            )
             break
         if record.status.is_terminal:
             return func.HttpResponse(status_code=204)  # seen the end: EventSource stops here
@@ -98,8 +104,18 @@ async def research_events(req: func.HttpRequest, client) -> func.HttpResponse:
 def state_id(view: dict) -> str:
     p = view["progress"]
     todos = sum(a.get("done", 0) for a in p["agents"])
-    return ".".join(str(x) for x in (view["status"], view["phase"], p["findings"], p["sources"],
-                                     p["supervisor_calls"], todos, len(p["agents"])))  # fmt: skip
+    return ".".join(
+        str(x)
+        for x in (
+            view["status"],
+            view["phase"],
+            p["findings"],
+            p["sources"],
+            p["supervisor_calls"],
+            todos,
+            len(p["agents"]),
+        )
+    )
 
 
 def event_name(view: dict, last: str | None) -> str:

@@ -46,22 +46,40 @@ async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
     chat_id = body.chat_id or session_id
     now = datetime.now(UTC)
     record = SessionRecord(
-        id=session_id, chat_id=chat_id, original_query=body.query, mode=body.mode,
-        instance_id=session_id, language=detect_language(body.query),
-        callback_url=body.callback_url, options=body.options, created_at=now, updated_at=now,
-    )  # fmt: skip
+        id=session_id,
+        chat_id=chat_id,
+        original_query=body.query,
+        mode=body.mode,
+        instance_id=session_id,
+        language=detect_language(body.query),
+        callback_url=body.callback_url,
+        options=body.options,
+        created_at=now,
+        updated_at=now,
+    )
     history = []
     if body.mode != Mode.deep_research:
-        history = await asyncio.to_thread(svc.sessions.history, chat_id,
-                                          svc.settings.chat_history_limit)  # fmt: skip
+        history = await asyncio.to_thread(
+            svc.sessions.history, chat_id, svc.settings.chat_history_limit
+        )
         await _supersede(svc, client, chat_id)
     await asyncio.to_thread(svc.sessions.create, record)
-    start = StartInput(session_id=session_id, chat_id=chat_id, query=body.query, mode=body.mode,
-                       language=record.language, caps=svc.settings.caps_for(body.options),
-                       history=history, callback_url=body.callback_url)  # fmt: skip
+    start = StartInput(
+        session_id=session_id,
+        chat_id=chat_id,
+        query=body.query,
+        mode=body.mode,
+        language=record.language,
+        caps=svc.settings.caps_for(body.options),
+        history=history,
+        callback_url=body.callback_url,
+    )
     try:
-        await client.start_new(names.ORCHESTRATOR_BY_MODE[body.mode.value], record.instance_id,
-                               start.model_dump(mode="json"))  # fmt: skip
+        await client.start_new(
+            names.ORCHESTRATOR_BY_MODE[body.mode.value],
+            record.instance_id,
+            start.model_dump(mode="json"),
+        )
     except Exception:
         await asyncio.to_thread(svc.sessions.update, session_id, _mark_failed("could not start"))
         raise
@@ -93,14 +111,16 @@ async def answer_clarification(req: func.HttpRequest, client) -> func.HttpRespon
 
     def claim(r: SessionRecord) -> None:
         if r.status != SessionStatus.waiting_clarification:
-            raise ConflictError(f"session {session_id} is {r.status.value}, not waiting for "
-                                "clarification")  # fmt: skip
+            raise ConflictError(
+                f"session {session_id} is {r.status.value}, not waiting for clarification"
+            )
         r.status, r.clarification_answers = SessionStatus.researching, answers
 
     record = await asyncio.to_thread(svc.sessions.update, session_id, claim)
     try:
-        await client.raise_event(record.instance_id, names.CLARIFICATION_EVENT,
-                                 {"answers": answers})  # fmt: skip
+        await client.raise_event(
+            record.instance_id, names.CLARIFICATION_EVENT, {"answers": answers}
+        )
     except Exception:
 
         def release(r: SessionRecord) -> None:
@@ -126,10 +146,14 @@ async def cancel_research(req: func.HttpRequest, client) -> func.HttpResponse:
     record = await asyncio.to_thread(svc.sessions.update, session_id, cancel)
     await _terminate(client, record.instance_id, "cancelled by the user")
     if record.callback_url:
-        note = NotifyIn(session_id=session_id, event="cancelled",
-                        event_id=f"{session_id}:cancelled")  # fmt: skip
-        await client.start_new(names.NOTIFY_ORCHESTRATOR, f"{session_id}:notify-cancelled",
-                               note.model_dump(mode="json"))  # fmt: skip
+        note = NotifyIn(
+            session_id=session_id, event="cancelled", event_id=f"{session_id}:cancelled"
+        )
+        await client.start_new(
+            names.NOTIFY_ORCHESTRATOR,
+            f"{session_id}:notify-cancelled",
+            note.model_dump(mode="json"),
+        )
     return json_response(session_view(svc, record), status=202)
 
 

@@ -40,8 +40,12 @@ async def live_progress(client, record: SessionRecord) -> tuple[Progress, str | 
     return progress, failure
 
 
-def session_view(svc: Services, record: SessionRecord, progress: Progress | None = None,
-                 failure: str | None = None) -> dict[str, Any]:  # fmt: skip
+def session_view(
+    svc: Services,
+    record: SessionRecord,
+    progress: Progress | None = None,
+    failure: str | None = None,
+) -> dict[str, Any]:
     progress = progress or record.progress
     status = record.status
     if failure and not status.is_terminal:

@@ -114,8 +114,14 @@ def activity_phase_span(engine: Engine, instance_id: str, name: str) -> float:
     """Seconds from the first ``name`` scheduled to the last one completed."""
     inst = engine.get(instance_id)
     assert inst is not None
-    sched = {ev["EventId"]: _ts(ev) for ev in inst.history
-             if ev["EventType"] == SCHEDULED and ev.get("Name") == name}  # fmt: skip
-    done = [_ts(ev) for ev in inst.history
-            if ev["EventType"] == TASK_DONE and ev.get("TaskScheduledId") in sched]  # fmt: skip
+    sched = {
+        ev["EventId"]: _ts(ev)
+        for ev in inst.history
+        if ev["EventType"] == SCHEDULED and ev.get("Name") == name
+    }
+    done = [
+        _ts(ev)
+        for ev in inst.history
+        if ev["EventType"] == TASK_DONE and ev.get("TaskScheduledId") in sched
+    ]
     return max(done) - min(sched.values()) if sched and done else 0.0

@@ -150,12 +150,15 @@ def bench_overhead(llm: LatencyLLM) -> tuple[list[Row], dict]:
         )
     ]
     outside = seconds - chain.in_tasks - chain.between
-    rows.append((
-        "  of which, on the critical chain",
-        f"LLM {bound:.1f} s; other work in tasks {chain.in_tasks - bound:.1f} s; between tasks "
-        f"(engine) {chain.between:.1f} s; HTTP start/poll {outside:.1f} s",
-        "", "—",
-    ))  # fmt: skip
+    rows.append(
+        (
+            "  of which, on the critical chain",
+            f"LLM {bound:.1f} s; other work in tasks {chain.in_tasks - bound:.1f} s; between tasks "
+            f"(engine) {chain.between:.1f} s; HTTP start/poll {outside:.1f} s",
+            "",
+            "—",
+        )
+    )
     rows.append(
         ("memory store ops per deep research (reads / writes)", f"{mem_r} / {mem_w}", "", "—")
     )

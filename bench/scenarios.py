@@ -22,9 +22,14 @@ FAST_CAPS = {"enable_clarifying_questions": False}
 
 
 def llm_settings(data_dir: Path, base_url: str, **extra: Any) -> Settings:
-    return Settings(data_dir=data_dir, reasoner="llm", search_provider="local",
-                    openai_base_url=base_url, openai_api_key=SecretStr("bench-key"),
-                    **extra)  # fmt: skip
+    return Settings(
+        data_dir=data_dir,
+        reasoner="llm",
+        search_provider="local",
+        openai_base_url=base_url,
+        openai_api_key=SecretStr("bench-key"),
+        **extra,
+    )
 
 
 def offline_settings(data_dir: Path) -> Settings:
@@ -61,8 +66,9 @@ class Bench:
         response.raise_for_status()
         return response.json()["session_id"]
 
-    def run(self, mode: str, query: str = QUERY, options: dict | None = None,
-            timeout: float = 600) -> tuple[str, float, dict]:  # fmt: skip
+    def run(
+        self, mode: str, query: str = QUERY, options: dict | None = None, timeout: float = 600
+    ) -> tuple[str, float, dict]:
         """Start a session, answer clarification if asked, wait; (id, seconds, final view)."""
         started = time.perf_counter()
         session_id = self.start(mode, query, options)
@@ -76,8 +82,10 @@ class Bench:
             inst = self.host.engine.wait(session_id, 1.0, statuses=())
             view = self.client.get(f"/api/research/{session_id}").json()
             if view["status"] == "waiting_clarification":
-                self.client.post(f"/api/research/{session_id}/clarification",
-                                 json={"text": "Focus on CPython 3.11."})  # fmt: skip
+                self.client.post(
+                    f"/api/research/{session_id}/clarification",
+                    json={"text": "Focus on CPython 3.11."},
+                )
             elif inst is not None and inst.terminal:
                 return view
         raise TimeoutError(f"session {session_id} did not finish in {timeout} s")

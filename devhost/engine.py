@@ -148,8 +148,9 @@ class Engine:
             conn.execute("DELETE FROM instances WHERE id=?", (instance_id,))
         return 1
 
-    def purge_by(self, statuses: list[str] | None, created_from: str | None,
-                 created_to: str | None) -> int:  # fmt: skip
+    def purge_by(
+        self, statuses: list[str] | None, created_from: str | None, created_to: str | None
+    ) -> int:
         """Purge finished instances in a creation window; running ones are never purged."""
         found = self.store.query(statuses, created_from, created_to)
         return sum(self.purge(inst.id) for inst in found if inst.terminal)
@@ -225,13 +226,33 @@ class Engine:
                 inst.custom_status = json.dumps(outcome.custom_status)
             for task_id, name, input_json in outcome.activities:
                 work_id = add_work(conn, inst, task_id, "activity", name, input_json)
-                dispatch.append(WorkItem(work_id, inst.id, inst.execution_id, task_id, "activity",
-                                         name, input_json, None))  # fmt: skip
+                dispatch.append(
+                    WorkItem(
+                        work_id,
+                        inst.id,
+                        inst.execution_id,
+                        task_id,
+                        "activity",
+                        name,
+                        input_json,
+                        None,
+                    )
+                )
             for task_id, fire_at in outcome.timers:
                 due = fire_at.timestamp()
                 work_id = add_work(conn, inst, task_id, "timer", None, h.iso(fire_at), due)
-                dispatch.append(WorkItem(work_id, inst.id, inst.execution_id, task_id, "timer",
-                                         None, h.iso(fire_at), due))  # fmt: skip
+                dispatch.append(
+                    WorkItem(
+                        work_id,
+                        inst.id,
+                        inst.execution_id,
+                        task_id,
+                        "timer",
+                        None,
+                        h.iso(fire_at),
+                        due,
+                    )
+                )
             for task_id in outcome.cancelled_timers:
                 conn.execute(
                     "DELETE FROM work WHERE instance_id=? AND execution_id=? AND task_id=? "
@@ -287,8 +308,9 @@ class Engine:
             child = self._new_instance(child_id, name, input_json, parent.id, task_id, h.iso(now))
             save_instance(conn, child)
             conn.execute("DELETE FROM inbox WHERE instance_id=?", (child_id,))
-            push_inbox(conn, child.id, child.execution_id,
-                       h.execution_started(name, input_json, parent.id))  # fmt: skip
+            push_inbox(
+                conn, child.id, child.execution_id, h.execution_started(name, input_json, parent.id)
+            )
             created.append(child_id)
         return created
 
@@ -314,8 +336,9 @@ class Engine:
         if inst.status == "Completed":
             note = h.sub_completed(inst.parent_task_id, inst.output)
         else:
-            note = h.sub_failed(inst.parent_task_id, f"sub-orchestration {inst.id} {inst.status}",
-                                inst.output or "")  # fmt: skip
+            note = h.sub_failed(
+                inst.parent_task_id, f"sub-orchestration {inst.id} {inst.status}", inst.output or ""
+            )
         push_inbox(conn, parent.id, parent.execution_id, note)
         self._signal(parent.id)
 
@@ -324,8 +347,21 @@ class Engine:
     ) -> Instance:
         book = new_book()
         book["instance"] = instance_id
-        return Instance(instance_id, name, uuid.uuid4().hex, "Pending", input_json, None, None,
-                        parent_id, parent_task_id, [], book, now, now)  # fmt: skip
+        return Instance(
+            instance_id,
+            name,
+            uuid.uuid4().hex,
+            "Pending",
+            input_json,
+            None,
+            None,
+            parent_id,
+            parent_task_id,
+            [],
+            book,
+            now,
+            now,
+        )
 
     def _notify_changed(self) -> None:
         with self._changed:

@@ -100,20 +100,29 @@ class HttpFront:
         if found is None:
             status = 405 if registry.path_exists(path) else 404
             return web.json_response(
-                {"error": {"code": "not_found" if status == 404 else "method_not_allowed",
-                           "message": f"no function for {request.method} /api/{path}",
-                           "details": []}},
+                {
+                    "error": {
+                        "code": "not_found" if status == 404 else "method_not_allowed",
+                        "message": f"no function for {request.method} /api/{path}",
+                        "details": [],
+                    }
+                },
                 status=status,
-            )  # fmt: skip
+            )
         route, params = found
         try:
             body = await request.read()
         except web.HTTPRequestEntityTooLarge:
             return web.json_response(
-                {"error": {"code": "payload_too_large", "details": [],
-                           "message": f"request body is over {MAX_BODY_BYTES} bytes"}},
+                {
+                    "error": {
+                        "code": "payload_too_large",
+                        "details": [],
+                        "message": f"request body is over {MAX_BODY_BYTES} bytes",
+                    }
+                },
                 status=413,
-            )  # fmt: skip
+            )
         http_request = func.HttpRequest(
             method=request.method,
             url=str(request.url),
@@ -198,8 +207,11 @@ class HttpFront:
 
     async def _purge_by(self, request: web.Request) -> web.Response:
         statuses = [s for s in request.query.get("runtimeStatus", "").split(",") if s]
-        deleted = self.engine.purge_by(statuses or None, request.query.get("createdTimeFrom"),
-                                       request.query.get("createdTimeTo"))  # fmt: skip
+        deleted = self.engine.purge_by(
+            statuses or None,
+            request.query.get("createdTimeFrom"),
+            request.query.get("createdTimeTo"),
+        )
         return web.json_response({"instancesDeleted": deleted}, status=200 if deleted else 404)
 
 
@@ -223,7 +235,10 @@ def _status_json(inst: Instance, show_history: bool, show_input: bool) -> dict[s
 def _to_aiohttp(response: func.HttpResponse) -> web.Response:
     headers = {k: v for k, v in response.headers.items() if k.lower() != "content-length"}
     if response.mimetype and "content-type" not in {k.lower() for k in headers}:
-        charset = f"; charset={response.charset}" if response.mimetype.startswith("text") or \
-            response.mimetype == "application/json" else ""  # fmt: skip
+        charset = (
+            f"; charset={response.charset}"
+            if response.mimetype.startswith("text") or response.mimetype == "application/json"
+            else ""
+        )
         headers["Content-Type"] = response.mimetype + charset
     return web.Response(status=response.status_code, body=response.get_body(), headers=headers)

@@ -157,23 +157,57 @@ class InstanceStore:
 
 
 def _instance(row: tuple, conn: sqlite3.Connection) -> Instance:
-    (id_, name, execution_id, status, input_, output, custom, parent, parent_task, history, book,
-     created, updated) = row  # fmt: skip
+    (
+        id_,
+        name,
+        execution_id,
+        status,
+        input_,
+        output,
+        custom,
+        parent,
+        parent_task,
+        history,
+        book,
+        created,
+        updated,
+    ) = row
     return Instance(
-        id_, name, execution_id, status, input_, output, custom, parent, parent_task,
-        json.loads(history), json.loads(book), created, updated,
-    )  # fmt: skip
+        id_,
+        name,
+        execution_id,
+        status,
+        input_,
+        output,
+        custom,
+        parent,
+        parent_task,
+        json.loads(history),
+        json.loads(book),
+        created,
+        updated,
+    )
 
 
 def save_instance(conn: sqlite3.Connection, inst: Instance) -> None:
     conn.execute(
         "INSERT OR REPLACE INTO instances VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
-            inst.id, inst.name, inst.execution_id, inst.status, inst.input, inst.output,
-            inst.custom_status, inst.parent_id, inst.parent_task_id,
-            json.dumps(inst.history), json.dumps(inst.book), inst.created_at, inst.updated_at,
+            inst.id,
+            inst.name,
+            inst.execution_id,
+            inst.status,
+            inst.input,
+            inst.output,
+            inst.custom_status,
+            inst.parent_id,
+            inst.parent_task_id,
+            json.dumps(inst.history),
+            json.dumps(inst.book),
+            inst.created_at,
+            inst.updated_at,
         ),
-    )  # fmt: skip
+    )
 
 
 def push_inbox(conn: sqlite3.Connection, instance_id: str, execution_id: str, event: dict) -> None:

@@ -213,8 +213,13 @@ def _schedule_new(actions: list[dict], book: dict[str, Any], now: datetime, out:
         elif kind in (CALL_SUB, CALL_SUB_RETRY):
             child_id = action.get("instanceId") or f"{book.get('instance', 'sub')}:{task_id}"
             out.children.append((task_id, name, child_id, input_json))
-            created = event(EventType.SUB_ORCHESTRATION_INSTANCE_CREATED, task_id, Name=name,
-                            InstanceId=child_id, Input=input_json)  # fmt: skip
+            created = event(
+                EventType.SUB_ORCHESTRATION_INSTANCE_CREATED,
+                task_id,
+                Name=name,
+                InstanceId=child_id,
+                Input=input_json,
+            )
             out.new_history.append(created)
         elif kind == CONTINUE_AS_NEW:
             out.continued, out.continue_as_new = True, input_json

@@ -90,9 +90,16 @@ def deep_search_phase(context: df.DurableOrchestrationContext, run: Run):
     run.context.deep_search_summary = answer.summary
     run.deep_search_ref = answer.answer_ref
     run.progress.sources = answer.sources
-    yield call(context, names.UPDATE_SESSION, UpdateSessionIn(
-        session_id=run.inp.session_id, deep_search_ref=answer.answer_ref,
-        progress=run.progress, usage=run.usage))  # fmt: skip
+    yield call(
+        context,
+        names.UPDATE_SESSION,
+        UpdateSessionIn(
+            session_id=run.inp.session_id,
+            deep_search_ref=answer.answer_ref,
+            progress=run.progress,
+            usage=run.usage,
+        ),
+    )
 
 
 def clarification_phase(context: df.DurableOrchestrationContext, run: Run):
@@ -108,13 +115,26 @@ def clarification_phase(context: df.DurableOrchestrationContext, run: Run):
     run.context.clarification_questions = asked.questions
     run.set_phase(context, "waiting_clarification")
     sid = run.inp.session_id
-    yield call(context, names.UPDATE_SESSION, UpdateSessionIn(
-        session_id=sid, status=SessionStatus.waiting_clarification,
-        clarification_questions=asked.questions, progress=run.progress))  # fmt: skip
+    yield call(
+        context,
+        names.UPDATE_SESSION,
+        UpdateSessionIn(
+            session_id=sid,
+            status=SessionStatus.waiting_clarification,
+            clarification_questions=asked.questions,
+            progress=run.progress,
+        ),
+    )
     if run.inp.callback_url:
-        yield call(context, names.NOTIFY, NotifyIn(
-            session_id=sid, event="clarification_requested",
-            event_id=f"{sid}:clarification_requested"))  # fmt: skip
+        yield call(
+            context,
+            names.NOTIFY,
+            NotifyIn(
+                session_id=sid,
+                event="clarification_requested",
+                event_id=f"{sid}:clarification_requested",
+            ),
+        )
     deadline = context.current_utc_datetime + timedelta(
         minutes=run.caps.clarification_timeout_minutes
     )
@@ -128,9 +148,16 @@ def clarification_phase(context: df.DurableOrchestrationContext, run: Run):
         run.context.clarification_timed_out = True
         answers = []
     run.set_phase(context, "planning")
-    recorded = yield call(context, names.UPDATE_SESSION, UpdateSessionIn(
-        session_id=sid, status=SessionStatus.researching, clarification_answers=answers,
-        progress=run.progress))  # fmt: skip
+    recorded = yield call(
+        context,
+        names.UPDATE_SESSION,
+        UpdateSessionIn(
+            session_id=sid,
+            status=SessionStatus.researching,
+            clarification_answers=answers,
+            progress=run.progress,
+        ),
+    )
     # An answer the API accepted just as the timer fired is in the session: use it.
     stored = (recorded or {}).get("clarification_answers") or []
     if run.context.clarification_timed_out and stored:
@@ -143,14 +170,30 @@ def planning_phase(context: df.DurableOrchestrationContext, run: Run):
     request = PlanResearchIn(context=run.context, max_agents=run.caps.num_agents)
     planned = PlanResearchOut.model_validate((yield call(context, names.PLAN_RESEARCH, request)))
     run.usage += planned.usage
-    spawned = SpawnAgentsOut.model_validate((yield call(context, names.SPAWN_AGENTS, SpawnAgentsIn(
-        context=run.context, plan=planned.plan, num_agents=planned.num_agents))))  # fmt: skip
+    spawned = SpawnAgentsOut.model_validate(
+        (
+            yield call(
+                context,
+                names.SPAWN_AGENTS,
+                SpawnAgentsIn(
+                    context=run.context, plan=planned.plan, num_agents=planned.num_agents
+                ),
+            )
+        )
+    )
     run.usage += spawned.usage
     run.progress.agents = [AgentProgress(id=p.agent_id, profile=p.name) for p in spawned.profiles]
     run.set_phase(context, "researching")
-    yield call(context, names.UPDATE_SESSION, UpdateSessionIn(
-        session_id=run.inp.session_id, status=SessionStatus.researching,
-        progress=run.progress, usage=run.usage))  # fmt: skip
+    yield call(
+        context,
+        names.UPDATE_SESSION,
+        UpdateSessionIn(
+            session_id=run.inp.session_id,
+            status=SessionStatus.researching,
+            progress=run.progress,
+            usage=run.usage,
+        ),
+    )
     return planned.plan, spawned.profiles, spawned.todos
 
 
@@ -159,9 +202,13 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
     sid = run.inp.session_id
     try:
         run.set_phase(context, "compressing")
-        yield call(context, names.COMPRESS_FINDINGS, CompressIn(
-            session_id=sid, finding_refs=run.finding_refs,
-            deep_search_ref=run.deep_search_ref))  # fmt: skip
+        yield call(
+            context,
+            names.COMPRESS_FINDINGS,
+            CompressIn(
+                session_id=sid, finding_refs=run.finding_refs, deep_search_ref=run.deep_search_ref
+            ),
+        )
         run.set_phase(context, "writing_report")
         report = yield from _write(context, run, ReportIn(context=run.context, gaps=run.gaps))
         for round_ in range(1, CRITIC_ROUNDS + 1):
@@ -172,19 +219,30 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
             if review.verdict != "REJECT":
                 break
             critique = Critique(verdict=review.verdict, issues=review.issues)
-            report = yield from _write(context, run, ReportIn(
-                context=run.context, round=round_, critique=critique, gaps=run.gaps))  # fmt: skip
+            report = yield from _write(
+                context,
+                run,
+                ReportIn(context=run.context, round=round_, critique=critique, gaps=run.gaps),
+            )
     except Exception as exc:
         run.failure = run.failure or error_text(exc)
         try:
-            report = yield from _write(context, run, ReportIn(context=run.context,
-                                                              failure=run.failure))  # fmt: skip
+            report = yield from _write(
+                context, run, ReportIn(context=run.context, failure=run.failure)
+            )
         except Exception as final_exc:
             run.failure = f"{run.failure}; the minimal report failed too: {error_text(final_exc)}"
             return None
     run.set_phase(context, "rendering_pdf")
-    pdf = PdfOut.model_validate((yield call(context, names.RENDER_PDF, PdfIn(
-        session_id=sid, language=run.inp.language, title=report.title))))  # fmt: skip
+    pdf = PdfOut.model_validate(
+        (
+            yield call(
+                context,
+                names.RENDER_PDF,
+                PdfIn(session_id=sid, language=run.inp.language, title=report.title),
+            )
+        )
+    )
     if not pdf.ok:
         run.progress.message = f"PDF not rendered: {pdf.error}"
     return report

@@ -43,8 +43,9 @@ class Run:
         self.caps = inp.caps
         self.progress = Progress(phase="starting")
         self.usage = Usage()
-        self.context = ResearchContext(session_id=inp.session_id, query=inp.query,
-                                       language=inp.language)  # fmt: skip
+        self.context = ResearchContext(
+            session_id=inp.session_id, query=inp.query, language=inp.language
+        )
         self.finding_refs: list[str] = []
         self.deep_search_ref: str | None = None
         self.gaps: list[str] = []  # what could not be researched; the report names each
@@ -63,8 +64,9 @@ class Run:
 
 
 class _Queue:
-    def __init__(self, run: Run, plan: ResearchPlan, profiles: list[AgentProfile],
-                 todos: list[Todo]) -> None:  # fmt: skip
+    def __init__(
+        self, run: Run, plan: ResearchPlan, profiles: list[AgentProfile], todos: list[Todo]
+    ) -> None:
         self.run, self.plan = run, plan
         self.profiles = {p.agent_id: p for p in profiles}
         self.todos = list(todos)
@@ -87,11 +89,15 @@ class _Queue:
         todo.status = "in_progress"
         self.started += 1
         mine = [t for t in self.todos if t.agent_id == agent_id]
-        request = ResearcherIn(context=self.run.context, profile=self.profiles[agent_id], todo=todo,
-                               agent_todos=mine, max_steps=self.run.caps.agent_max_steps,
-                               item=f"items/item_{self.started}",
-                               read_urls=sorted(self.read_by_topic.get(todo.topic_id, ())),
-                               )  # fmt: skip
+        request = ResearcherIn(
+            context=self.run.context,
+            profile=self.profiles[agent_id],
+            todo=todo,
+            agent_todos=mine,
+            max_steps=self.run.caps.agent_max_steps,
+            item=f"items/item_{self.started}",
+            read_urls=sorted(self.read_by_topic.get(todo.topic_id, ())),
+        )
         self.running[agent_id] = (call(context, names.RUN_RESEARCHER, request), todo)
         self._show(agent_id, todo.topic)
 
@@ -106,12 +112,21 @@ class _Queue:
             return
         topics = {t.id: t.title for t in self.plan.topics}
         for new in review.new_todos:
-            agent_id = new.agent_id if new.agent_id in self.profiles else min(
-                self.profiles, key=lambda a: (len(self.pending(a)), a))  # fmt: skip
-            self.todos.append(Todo(
-                id=f"todo-{len(self.todos) + 1}", agent_id=agent_id, topic_id=new.topic_id,
-                topic=topics.get(new.topic_id, new.instruction[:80]),
-                instruction=new.instruction, queries=new.queries))  # fmt: skip
+            agent_id = (
+                new.agent_id
+                if new.agent_id in self.profiles
+                else min(self.profiles, key=lambda a: (len(self.pending(a)), a))
+            )
+            self.todos.append(
+                Todo(
+                    id=f"todo-{len(self.todos) + 1}",
+                    agent_id=agent_id,
+                    topic_id=new.topic_id,
+                    topic=topics.get(new.topic_id, new.instruction[:80]),
+                    instruction=new.instruction,
+                    queries=new.queries,
+                )
+            )
 
     def _show(self, agent_id: int, todo: str | None) -> None:
         for agent in self.run.progress.agents:
@@ -119,8 +134,13 @@ class _Queue:
                 agent.todo = todo
 
 
-def research_queue(context: df.DurableOrchestrationContext, run: Run, plan: ResearchPlan,
-                   profiles: list[AgentProfile], todos: list[Todo]):  # fmt: skip
+def research_queue(
+    context: df.DurableOrchestrationContext,
+    run: Run,
+    plan: ResearchPlan,
+    profiles: list[AgentProfile],
+    todos: list[Todo],
+):
     queue = _Queue(run, plan, profiles, todos)
     queue.fill(context)
     while queue.running:
@@ -143,8 +163,13 @@ def _envelope(task, agent_id: int, todo: Todo) -> ResearcherOut:
     """A researcher that failed even after retries becomes an error envelope."""
     result = task.result
     if isinstance(result, Exception):
-        return ResearcherOut(ok=False, agent_id=agent_id, todo_id=todo.id, topic_id=todo.topic_id,
-                             error=error_text(result))  # fmt: skip
+        return ResearcherOut(
+            ok=False,
+            agent_id=agent_id,
+            todo_id=todo.id,
+            topic_id=todo.topic_id,
+            error=error_text(result),
+        )
     return ResearcherOut.model_validate(result)
 
 
@@ -166,16 +191,21 @@ def _record(run: Run, queue: _Queue, finding: ResearcherOut, todo: Todo) -> None
             agent.done += 1
 
 
-def _review(context: df.DurableOrchestrationContext, run: Run, queue: _Queue,
-            finding: ResearcherOut):  # fmt: skip
+def _review(
+    context: df.DurableOrchestrationContext, run: Run, queue: _Queue, finding: ResearcherOut
+):
     run.progress.phase = "supervising"
     queue.reviews += 1
     run.progress.supervisor_calls = queue.reviews
     request = SupervisorIn(
-        context=run.context, plan=queue.plan, finding_ref=finding.item_ref or "",
-        finding_refs=run.finding_refs, todos=queue.todos,
-        calls_left=run.caps.max_supervisor_calls - queue.reviews, review_n=queue.reviews,
-    )  # fmt: skip
+        context=run.context,
+        plan=queue.plan,
+        finding_ref=finding.item_ref or "",
+        finding_refs=run.finding_refs,
+        todos=queue.todos,
+        calls_left=run.caps.max_supervisor_calls - queue.reviews,
+        review_n=queue.reviews,
+    )
     try:
         out = yield call(context, names.SUPERVISOR_REVIEW, request)
         review = SupervisorOut.model_validate(out)

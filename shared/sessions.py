@@ -65,10 +65,12 @@ def complete_session(svc: Services, req: CompleteSessionIn) -> SessionRecord:
         session_id, _, name = req.report_ref.partition("/")
         report = FinalReport.model_validate_json(svc.memory.read(session_id, name))
         result["report"] = {
-            "title": report.title, "sections": len(report.sections),
-            "sources": len(report.sources), "confidence_level": report.confidence_level,
+            "title": report.title,
+            "sections": len(report.sections),
+            "sources": len(report.sources),
+            "confidence_level": report.confidence_level,
             "warnings": report.warnings,
-        }  # fmt: skip
+        }
         answer_text = report.executive_summary
 
     def mutate(record: SessionRecord) -> None:
@@ -93,10 +95,12 @@ def _remember_exchange(svc: Services, record: SessionRecord, answer_text: str) -
     if any(m.session_id == record.id for m in recent):
         return
     now = datetime.now(UTC)
-    question = ChatMessage(role="user", content=record.original_query, session_id=record.id,
-                           created_at=now)  # fmt: skip
-    reply = ChatMessage(role="assistant", content=answer_text[:4000], session_id=record.id,
-                        created_at=now)  # fmt: skip
+    question = ChatMessage(
+        role="user", content=record.original_query, session_id=record.id, created_at=now
+    )
+    reply = ChatMessage(
+        role="assistant", content=answer_text[:4000], session_id=record.id, created_at=now
+    )
     svc.sessions.append_message(record.chat_id, question)
     svc.sessions.append_message(record.chat_id, reply)
 
@@ -108,10 +112,14 @@ def notify(svc: Services, req: NotifyIn) -> dict:
     if any(d.get("event_id") == req.event_id and d.get("ok") for d in record.webhook_deliveries):
         return {"ok": True, "duplicate": True}
     event = WebhookEvent(
-        id=req.event_id, event=req.event, session_id=record.id, chat_id=record.chat_id,
-        status=record.status.value, links=session_links(svc, record.id),
+        id=req.event_id,
+        event=req.event,
+        session_id=record.id,
+        chat_id=record.chat_id,
+        status=record.status.value,
+        links=session_links(svc, record.id),
         occurred_at=datetime.now(UTC).isoformat(),
-    )  # fmt: skip
+    )
     delivery = svc.webhooks.deliver(record.callback_url, event)
     svc.sessions.update(req.session_id, lambda r: r.webhook_deliveries.append(delivery))
     return {"ok": bool(delivery.get("ok")), "attempts": delivery.get("attempts", 0)}

@@ -92,8 +92,9 @@ def write_report(
         {n for _, items in sections for _, ns in items for n in ns}
         | {n for _, ns in summary_lead + closing for n in ns}
     )
-    confidence = ("high" if len(cited) >= 4 and len(sections) >= 3
-                  else "medium" if len(cited) >= 2 else "low")  # fmt: skip
+    confidence = (
+        "high" if len(cited) >= 4 and len(sections) >= 3 else "medium" if len(cited) >= 2 else "low"
+    )
     topics = ", ".join(h for h, _ in sections)
     summary = (t["summary_intro"] if sections else t["summary_empty"]).format(
         query=context.query, sources=len(cited), topics=len(sections)
@@ -101,8 +102,11 @@ def write_report(
     conclusion = [cite(s, ns) for s, ns in closing]
     if topics:
         conclusion.append(t["conclusion_covered"].format(topics=topics))
-    conclusion.append(t["conclusion_confidence"].format(
-        confidence=t[f"confidence_{confidence}"], sources=len(cited)))  # fmt: skip
+    conclusion.append(
+        t["conclusion_confidence"].format(
+            confidence=t[f"confidence_{confidence}"], sources=len(cited)
+        )
+    )
     if gaps:
         conclusion.append(t["conclusion_gaps"].format(gaps="; ".join(gaps)))
     report_sections = [ReportSection(heading=h, content=_paragraphs(i)) for h, i in sections]
@@ -144,8 +148,9 @@ def topic_sections(material: ReportMaterial) -> tuple[list[tuple[str, list[Cited
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
     deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
     if deep:
-        ranked = extractive.rank_sentences(material.context.query, [k.text for k in deep],
-                                           len(deep))  # fmt: skip
+        ranked = extractive.rank_sentences(
+            material.context.query, [k.text for k in deep], len(deep)
+        )
         best = ranked[0][1] if ranked else 0.0
         relevant = [deep[i] for i, score in ranked if score >= RELEVANT_SHARE * best] or deep
         items = _fresh_items(material, relevant, seen)[:DEEP_SEARCH_ITEMS]
@@ -178,8 +183,11 @@ def _fixed_sections(
     """Honest padding: open questions, limitations, method, as needed to reach three."""
     out = []
     if gaps or have < 3:
-        body = (t["open_questions_body"].format(gaps="; ".join(gaps)) if gaps
-                else t["open_questions_none"])  # fmt: skip
+        body = (
+            t["open_questions_body"].format(gaps="; ".join(gaps))
+            if gaps
+            else t["open_questions_none"]
+        )
         out.append(ReportSection(heading=t["open_questions"], content=body))
     timed_out = material.context.clarification_timed_out
     if timed_out or have + len(out) < 3:

@@ -217,8 +217,12 @@ def write_finding(
     """Extractive: the pages' sentences ranked against topic + question, MMR, <= 4 per page."""
     t = texts_for(state.context.language)
     todo = state.todo
-    base = {"agent_id": state.profile.agent_id, "topic": todo.topic, "topic_id": todo.topic_id,
-            "todo_id": todo.id}  # fmt: skip
+    base = {
+        "agent_id": state.profile.agent_id,
+        "topic": todo.topic,
+        "topic_id": todo.topic_id,
+        "todo_id": todo.id,
+    }
     pool: list[tuple[str, list[str], Page]] = []
     for page in pages:
         sentences, tokens = sentences_of(page)
@@ -239,11 +243,17 @@ def write_finding(
         if len(key_findings) >= KEY_FINDINGS_PER_FINDING:
             break
     if not key_findings:
-        return Finding(**base, summary=t["finding_none"], confidence="low",
-                       notes=[t["finding_none"]])  # fmt: skip
+        return Finding(
+            **base, summary=t["finding_none"], confidence="low", notes=[t["finding_none"]]
+        )
     used = list({p.url: p for p in pages if p.url in per_page}.values())
-    confidence = ("high" if len(key_findings) >= 4 and len(used) >= 2
-                  else "medium" if len(key_findings) >= 2 else "low")  # fmt: skip
+    confidence = (
+        "high"
+        if len(key_findings) >= 4 and len(used) >= 2
+        else "medium"
+        if len(key_findings) >= 2
+        else "low"
+    )
     return Finding(
         **base,
         summary=" ".join(k.text for k in key_findings[:2]),

@@ -57,10 +57,15 @@ def deep_search_finding(answer: SynthesizedAnswer) -> Finding:
             if cited and text:
                 key_findings.append(KeyFinding(text=text, source_urls=[urls[n] for n in cited]))
     return Finding(
-        agent_id=DEEP_SEARCH_AGENT, topic=DEEP_SEARCH_TOPIC, topic_id=0, todo_id="deep-search",
-        summary=" ".join(k.text for k in key_findings[:2]), key_findings=key_findings,
-        sources=[s.model_copy(update={"n": 0}) for s in answer.sources], confidence="medium",
-    )  # fmt: skip
+        agent_id=DEEP_SEARCH_AGENT,
+        topic=DEEP_SEARCH_TOPIC,
+        topic_id=0,
+        todo_id="deep-search",
+        summary=" ".join(k.text for k in key_findings[:2]),
+        key_findings=key_findings,
+        sources=[s.model_copy(update={"n": 0}) for s in answer.sources],
+        confidence="medium",
+    )
 
 
 def merge_order(finding: Finding) -> tuple[bool, int, int, int, str]:
@@ -68,8 +73,13 @@ def merge_order(finding: Finding) -> tuple[bool, int, int, int, str]:
     sentence an agent also found stays with the agent's topic)."""
     number = re.search(r"\d+", finding.todo_id)
     deep = finding.agent_id == DEEP_SEARCH_AGENT and finding.topic_id == 0
-    return (deep, finding.topic_id, int(number.group()) if number else 0, finding.agent_id,
-            finding.todo_id)  # fmt: skip
+    return (
+        deep,
+        finding.topic_id,
+        int(number.group()) if number else 0,
+        finding.agent_id,
+        finding.todo_id,
+    )
 
 
 def compress(findings: list[Finding]) -> Compressed:
@@ -109,5 +119,8 @@ def compress_findings(svc: Services, req: CompressIn) -> CompressOut:
             pass  # the deep search only adds evidence; research findings stand alone
     result = compress(findings)
     svc.memory.write(req.session_id, COMPRESSED, result.model_dump_json(), "application/json")
-    return CompressOut(findings=len(result.findings), sources=len(result.sources),
-                       key_findings=sum(len(f.key_findings) for f in result.findings))  # fmt: skip
+    return CompressOut(
+        findings=len(result.findings),
+        sources=len(result.sources),
+        key_findings=sum(len(f.key_findings) for f in result.findings),
+    )

@@ -44,17 +44,24 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
     report = _finalize(svc, ctx, report, evidence, req)
     _store(svc, ctx, report, req.mode)
     ref = f"{ctx.session_id}/{REPORT_JSON}"
-    return ReportOut(report_ref=ref, title=report.title, sections=len(report.sections),
-                     sources=len(report.sources), confidence=report.confidence_level,
-                     basis=basis, warnings=report.warnings[:10])  # fmt: skip
+    return ReportOut(
+        report_ref=ref,
+        title=report.title,
+        sections=len(report.sections),
+        sources=len(report.sources),
+        confidence=report.confidence_level,
+        basis=basis,
+        warnings=report.warnings[:10],
+    )
 
 
 def critique_report(svc: Services, req: ContextIn) -> CritiqueOut:
     sid = req.context.session_id
     report = FinalReport.model_validate_json(svc.memory.read(sid, REPORT_JSON))
     evidence = _evidence(svc, sid)
-    material = ReportMaterial(context=req.context, findings=evidence.findings,
-                              sources=evidence.sources)  # fmt: skip
+    material = ReportMaterial(
+        context=req.context, findings=evidence.findings, sources=evidence.sources
+    )
     verdict = svc.reasoner.critique(report, material)
     return CritiqueOut(verdict=verdict.verdict, issues=verdict.issues[:10])
 
@@ -93,14 +100,20 @@ def _bases(svc: Services, ctx: ResearchContext, evidence: Compressed):
     yield "findings", ""
 
 
-def _write_with_fallback(svc: Services, ctx: ResearchContext, evidence: Compressed,
-                         critique: Critique | None) -> tuple[FinalReport, str]:  # fmt: skip
+def _write_with_fallback(
+    svc: Services, ctx: ResearchContext, evidence: Compressed, critique: Critique | None
+) -> tuple[FinalReport, str]:
     problems: list[str] = []
     thin: FinalReport | None = None
     for basis, primary in _bases(svc, ctx, evidence):
-        material = ReportMaterial(context=ctx, primary=primary, primary_kind=basis,
-                                  findings=evidence.findings, sources=evidence.sources,
-                                  critique=critique)  # fmt: skip
+        material = ReportMaterial(
+            context=ctx,
+            primary=primary,
+            primary_kind=basis,
+            findings=evidence.findings,
+            sources=evidence.sources,
+            critique=critique,
+        )
         for _attempt in range(2):
             try:
                 report = svc.reasoner.write_report(material)
@@ -123,20 +136,26 @@ def _write_with_fallback(svc: Services, ctx: ResearchContext, evidence: Compress
 
 
 def is_valid(report: FinalReport) -> bool:
-    size = len(report.executive_summary) + len(report.conclusion) + sum(
-        len(s.content) for s in report.sections)  # fmt: skip
+    size = (
+        len(report.executive_summary)
+        + len(report.conclusion)
+        + sum(len(s.content) for s in report.sections)
+    )
     return len(report.sections) >= MIN_SECTIONS and size >= MIN_REPORT_CHARS
 
 
-def _finalize(svc: Services, ctx: ResearchContext, report: FinalReport, evidence: Compressed,
-              req: ReportIn) -> FinalReport:  # fmt: skip
+def _finalize(
+    svc: Services, ctx: ResearchContext, report: FinalReport, evidence: Compressed, req: ReportIn
+) -> FinalReport:
     report, problems = enforce_citations(report, evidence.sources)
     report = dedupe_sentences(report)
     report.language = ctx.language
     report.warnings += [f"Not researched: {gap}" for gap in req.gaps]
     if ctx.clarification_timed_out:
-        report.warnings.append("The clarifying questions went unanswered before the timeout; "
-                               "the research used the original question as asked.")  # fmt: skip
+        report.warnings.append(
+            "The clarifying questions went unanswered before the timeout; "
+            "the research used the original question as asked."
+        )
     critique = req.critique
     if critique and critique.verdict == "REJECT" and req.round >= 3:
         report.warnings += [f"Critic: {issue}" for issue in critique.issues[:5]]
@@ -161,20 +180,24 @@ def minimal_report(ctx: ResearchContext, evidence: Compressed, failure: str) -> 
     findings = [f"- {k.text}" for f in evidence.findings for k in f.key_findings][:20]
     return FinalReport(
         title=f"Incomplete research: {ctx.query[:80]}",
-        executive_summary=("The research could not be completed. This minimal report records "
-                           f"what happened so that nothing is lost. Cause: {failure}"),
+        executive_summary=(
+            "The research could not be completed. This minimal report records "
+            f"what happened so that nothing is lost. Cause: {failure}"
+        ),
         sections=[
             ReportSection(heading="What was asked", content=ctx.query),
             ReportSection(heading="What failed", content=failure),
-            ReportSection(heading="What was found before the failure",
-                          content="\n".join(findings) or "No findings were recorded."),
+            ReportSection(
+                heading="What was found before the failure",
+                content="\n".join(findings) or "No findings were recorded.",
+            ),
         ],
         conclusion="Retry the research; the session keeps its memory files for inspection.",
         sources=[],
         confidence_level="low",
         language=ctx.language,
         warnings=[f"Minimal report: {failure}"],
-    )  # fmt: skip
+    )
 
 
 def trim_to_budget(text: str) -> str:

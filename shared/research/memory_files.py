@@ -46,9 +46,18 @@ def agent_file(agent_id: int) -> str:
 
 
 def write_main(memory: MemoryStore, context: ResearchContext, plan: ResearchPlan) -> None:
-    lines = ["# Research Session - Main Index", "", f"**Query:** {context.query}",
-             f"**Session:** {context.session_id}", f"**Language:** {context.language}", "",
-             "## Research Plan", "", plan.summary, ""]  # fmt: skip
+    lines = [
+        "# Research Session - Main Index",
+        "",
+        f"**Query:** {context.query}",
+        f"**Session:** {context.session_id}",
+        f"**Language:** {context.language}",
+        "",
+        "## Research Plan",
+        "",
+        plan.summary,
+        "",
+    ]
     for topic in plan.topics:
         lines.append(f"### {topic.id}. {topic.title} (priority {topic.priority})")
         lines += [f"- search: {q}" for q in topic.queries]
@@ -61,12 +70,18 @@ def write_headers(memory: MemoryStore, context: ResearchContext) -> None:
     """Start draft_report.md and supervisor.md (kept if a retried activity finds them)."""
     sid = context.session_id
     if not memory.exists(sid, DRAFT):
-        text = (f"# Research Report Draft\n\n**Query:** {context.query}\n\n"
-                f"**Started:** {now_text()}\n\n## Overview\n\n{overview(context)}\n\n")  # fmt: skip
+        text = (
+            f"# Research Report Draft\n\n**Query:** {context.query}\n\n"
+            f"**Started:** {now_text()}\n\n## Overview\n\n{overview(context)}\n\n"
+        )
         memory.write(sid, DRAFT, text, "text/markdown")
     if not memory.exists(sid, SUPERVISOR):
-        memory.write(sid, SUPERVISOR, f"# Supervisor Notes\n\n**Query:** {context.query}\n\n",
-                     "text/markdown")  # fmt: skip
+        memory.write(
+            sid,
+            SUPERVISOR,
+            f"# Supervisor Notes\n\n**Query:** {context.query}\n\n",
+            "text/markdown",
+        )
 
 
 def overview(context: ResearchContext) -> str:
@@ -78,17 +93,24 @@ def overview(context: ResearchContext) -> str:
     return f"{text.strip()}\n\n(Summary of the deep search; its sources are in {DEEP_SEARCH}.)"
 
 
-def write_agent(memory: MemoryStore, session_id: str, profile: AgentProfile, todos: list[Todo],
-                notes: str = "") -> None:  # fmt: skip
-    lines = [f"# Agent {profile.agent_id}: {profile.name}", "",
-             f"- **Specialization:** {profile.specialization}",
-             f"- **Working style:** {profile.working_style}",
-             f"- **Source preferences:** {', '.join(profile.source_preferences) or 'any'}", "",
-             "## Todos", ""]  # fmt: skip
+def write_agent(
+    memory: MemoryStore, session_id: str, profile: AgentProfile, todos: list[Todo], notes: str = ""
+) -> None:
+    lines = [
+        f"# Agent {profile.agent_id}: {profile.name}",
+        "",
+        f"- **Specialization:** {profile.specialization}",
+        f"- **Working style:** {profile.working_style}",
+        f"- **Source preferences:** {', '.join(profile.source_preferences) or 'any'}",
+        "",
+        "## Todos",
+        "",
+    ]
     lines += [f"- [{_TODO_MARK[t.status]}] {t.id} ({t.status}): {t.topic}" for t in todos]
     lines += ["", NOTES_HEADING, ""]
-    memory.write(session_id, agent_file(profile.agent_id), "\n".join(lines) + "\n" + notes,
-                 "text/markdown")  # fmt: skip
+    memory.write(
+        session_id, agent_file(profile.agent_id), "\n".join(lines) + "\n" + notes, "text/markdown"
+    )
 
 
 def agent_notes(memory: MemoryStore, session_id: str, agent_id: int) -> str:
@@ -116,9 +138,16 @@ def key_insights(memory: MemoryStore, session_id: str) -> list[str]:
 
 
 def finding_markdown(finding: Finding) -> str:
-    lines = [f"# Finding: {finding.topic}", "",
-             f"Agent {finding.agent_id}, todo {finding.todo_id}, confidence {finding.confidence}",
-             "", finding.summary, "", "## Key findings", ""]  # fmt: skip
+    lines = [
+        f"# Finding: {finding.topic}",
+        "",
+        f"Agent {finding.agent_id}, todo {finding.todo_id}, confidence {finding.confidence}",
+        "",
+        finding.summary,
+        "",
+        "## Key findings",
+        "",
+    ]
     lines += [f"- {k.text} ({', '.join(k.source_urls)})" for k in finding.key_findings]
     lines += ["", "## Sources", ""] + [f"- [{s.title or s.url}]({s.url})" for s in finding.sources]
     if finding.notes:
@@ -126,20 +155,27 @@ def finding_markdown(finding: Finding) -> str:
     return "\n".join(lines) + "\n"
 
 
-def append_review(memory: MemoryStore, context: ResearchContext, review: SupervisorReview,
-                  review_n: int) -> None:  # fmt: skip
+def append_review(
+    memory: MemoryStore, context: ResearchContext, review: SupervisorReview, review_n: int
+) -> None:
     sid, stamp = context.session_id, now_text()
     coverage = "\n".join(
         f"- topic {c.topic_id}: {c.status} — {c.evidence}" for c in review.coverage
     )
     todos = "\n".join(f"- new todo (topic {t.topic_id}): {t.instruction}" for t in review.new_todos)
-    entry = (f"## Review {review_n} - {stamp}\n\n**Decision:** {review.decision}\n\n"
-             f"{review.notes}\n\n{coverage}\n{todos}\n\n")  # fmt: skip
+    entry = (
+        f"## Review {review_n} - {stamp}\n\n**Decision:** {review.decision}\n\n"
+        f"{review.notes}\n\n{coverage}\n{todos}\n\n"
+    )
     memory.append(sid, SUPERVISOR, f"review-{review_n}", entry)
     if review.draft_section.strip():
         title = review.draft_section_title or f"Review {review_n}"
-        memory.append(sid, DRAFT, f"review-{review_n}",
-                      f"## {title} - {stamp}\n\n{review.draft_section.strip()}\n\n")  # fmt: skip
+        memory.append(
+            sid,
+            DRAFT,
+            f"review-{review_n}",
+            f"## {title} - {stamp}\n\n{review.draft_section.strip()}\n\n",
+        )
     if review.key_insights:
         insights = "".join(f"- {i}\n" for i in review.key_insights)
         memory.append(sid, MAIN, f"insights-{review_n}", insights)

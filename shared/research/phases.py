@@ -50,11 +50,16 @@ def spawn_agents(svc: Services, req: SpawnAgentsIn) -> SpawnAgentsOut:
         profile.agent_id = number
     topics = sorted(req.plan.topics, key=lambda t: (t.priority, t.id))
     todos = [
-        Todo(id=f"todo-{k}", agent_id=profiles[(k - 1) % len(profiles)].agent_id,
-             topic_id=topic.id, topic=topic.title, queries=topic.queries,
-             instruction=topic.rationale or topic.title)
+        Todo(
+            id=f"todo-{k}",
+            agent_id=profiles[(k - 1) % len(profiles)].agent_id,
+            topic_id=topic.id,
+            topic=topic.title,
+            queries=topic.queries,
+            instruction=topic.rationale or topic.title,
+        )
         for k, topic in enumerate(topics, start=1)
-    ]  # fmt: skip
+    ]
     for profile in profiles:
         mine = [t for t in todos if t.agent_id == profile.agent_id]
         memory_files.write_agent(svc.memory, req.context.session_id, profile, mine)

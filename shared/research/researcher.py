@@ -35,30 +35,46 @@ def run_researcher(svc: Services, req: ResearcherIn) -> ResearcherOut:
     notes = memory_files.agent_notes(svc.memory, sid, agent_id)
     _write_agent(svc, req, notes, "in_progress")
     state = AgentState(
-        context=req.context, profile=req.profile, todo=req.todo, max_steps=req.max_steps,
+        context=req.context,
+        profile=req.profile,
+        todo=req.todo,
+        max_steps=req.max_steps,
         own_notes=memory_files.last_notes(notes),
         main_insights=memory_files.key_insights(svc.memory, sid),
-    )  # fmt: skip
+    )
     try:
         pages = _loop(svc, state, {normalize_url(u) for u in req.read_urls})
         finding = _finding(svc, state, pages, req)
     except ResearchError as exc:
         _write_agent(svc, req, notes, "failed")
-        return ResearcherOut(ok=False, agent_id=agent_id, todo_id=req.todo.id,
-                             topic_id=req.todo.topic_id, steps=state.step,
-                             error=f"{type(exc).__name__}: {exc}"[:300])  # fmt: skip
+        return ResearcherOut(
+            ok=False,
+            agent_id=agent_id,
+            todo_id=req.todo.id,
+            topic_id=req.todo.topic_id,
+            steps=state.step,
+            error=f"{type(exc).__name__}: {exc}"[:300],
+        )
     ref = svc.memory.write(sid, f"{req.item}.json", finding.model_dump_json(), "application/json")
     svc.memory.write(sid, f"{req.item}.md", memory_files.finding_markdown(finding), "text/markdown")
-    note = (f"### {req.todo.id}: {req.todo.topic}\n\n{finding.summary}\n\n"
-            f"{len(finding.key_findings)} key findings from {len(finding.sources)} sources "
-            f"in {state.step} steps ({req.item}.md).\n\n")  # fmt: skip
+    note = (
+        f"### {req.todo.id}: {req.todo.topic}\n\n{finding.summary}\n\n"
+        f"{len(finding.key_findings)} key findings from {len(finding.sources)} sources "
+        f"in {state.step} steps ({req.item}.md).\n\n"
+    )
     _write_agent(svc, req, notes, "done")
     svc.memory.append(sid, memory_files.agent_file(agent_id), req.todo.id, note)
     return ResearcherOut(
-        ok=True, agent_id=agent_id, todo_id=req.todo.id, topic_id=req.todo.topic_id,
-        item_ref=ref, key_findings=len(finding.key_findings),
-        sources=[s.url for s in finding.sources], confidence=finding.confidence, steps=state.step,
-    )  # fmt: skip
+        ok=True,
+        agent_id=agent_id,
+        todo_id=req.todo.id,
+        topic_id=req.todo.topic_id,
+        item_ref=ref,
+        key_findings=len(finding.key_findings),
+        sources=[s.url for s in finding.sources],
+        confidence=finding.confidence,
+        steps=state.step,
+    )
 
 
 def _loop(svc: Services, state: AgentState, read_before: set[str]) -> list[Page]:
@@ -79,8 +95,9 @@ def _loop(svc: Services, state: AgentState, read_before: set[str]) -> list[Page]
             state.observations.append(Observation(tool="scrape_url", argument=url, note=note))
             continue
         if url in state.fetched_urls:
-            state.observations.append(Observation(tool="scrape_url", argument=url,
-                                                  note="already read"))  # fmt: skip
+            state.observations.append(
+                Observation(tool="scrape_url", argument=url, note="already read")
+            )
             continue
         state.observations.append(_scrape(svc, state, url, pages))
     return pages
@@ -105,8 +122,12 @@ def _scrape(svc: Services, state: AgentState, url: str, pages: list[Page]) -> Ob
         return Observation(tool="scrape_url", argument=url, note=f"could not read: {exc}"[:200])
     pages.append(page)
     state.fetched_urls.append(url)
-    return Observation(tool="scrape_url", argument=url, page_urls=[url],
-                       note=f"read {page.title or url} ({len(page.text)} characters)")  # fmt: skip
+    return Observation(
+        tool="scrape_url",
+        argument=url,
+        page_urls=[url],
+        note=f"read {page.title or url} ({len(page.text)} characters)",
+    )
 
 
 def _finding(svc: Services, state: AgentState, pages: list[Page], req: ResearcherIn) -> Finding:
@@ -119,12 +140,17 @@ def _finding(svc: Services, state: AgentState, pages: list[Page], req: Researche
     ]
     finding.sources = [s for s in finding.sources if s.url in fetched]
     finding.agent_id, finding.topic_id, finding.todo_id = (
-        req.profile.agent_id, req.todo.topic_id, req.todo.id)  # fmt: skip
+        req.profile.agent_id,
+        req.todo.topic_id,
+        req.todo.id,
+    )
     finding.topic = finding.topic or req.todo.topic
     return finding
 
 
 def _write_agent(svc: Services, req: ResearcherIn, notes: str, status: str) -> None:
-    todos = [t.model_copy(update={"status": status}) if t.id == req.todo.id else t
-             for t in (req.agent_todos or [req.todo])]  # fmt: skip
+    todos = [
+        t.model_copy(update={"status": status}) if t.id == req.todo.id else t
+        for t in (req.agent_todos or [req.todo])
+    ]
     memory_files.write_agent(svc.memory, req.context.session_id, req.profile, todos, notes)

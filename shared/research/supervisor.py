@@ -21,11 +21,16 @@ def load_finding(svc: Services, ref: str) -> Finding:
 def supervisor_review(svc: Services, req: SupervisorIn) -> SupervisorOut:
     finding = load_finding(svc, req.finding_ref)
     findings = [load_finding(svc, ref) for ref in req.finding_refs]
-    review = svc.reasoner.supervise(req.context, req.plan, finding, findings, req.todos,
-                                    req.calls_left)  # fmt: skip
+    review = svc.reasoner.supervise(
+        req.context, req.plan, finding, findings, req.todos, req.calls_left
+    )
     known_topics = {t.id for t in req.plan.topics}
     review.new_todos = [t for t in review.new_todos if t.topic_id in known_topics][:4]
     memory_files.append_review(svc.memory, req.context, review, req.review_n)
     covered = sum(1 for c in review.coverage if c.status == "covered")
-    return SupervisorOut(decision=review.decision, new_todos=review.new_todos,
-                         covered_topics=covered, notes=review.notes[:500])  # fmt: skip
+    return SupervisorOut(
+        decision=review.decision,
+        new_todos=review.new_todos,
+        covered_topics=covered,
+        notes=review.notes[:500],
+    )

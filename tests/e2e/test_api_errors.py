@@ -27,8 +27,9 @@ def assert_nothing_created(api: httpx.Client) -> None:
 
 def test_malformed_json_is_400(api: httpx.Client) -> None:
     for raw in (b"{not json", b'{"query": "x"', b'["a list"]', b"", b'{"query": "\xff"}'):
-        response = api.post("/api/research", content=raw,
-                            headers={"Content-Type": "application/json"})  # fmt: skip
+        response = api.post(
+            "/api/research", content=raw, headers={"Content-Type": "application/json"}
+        )
         assert_error(response, 400, "malformed_json")
     assert_nothing_created(api)
 
@@ -58,8 +59,10 @@ INVALID = [
     ({"query": "q", "options": {"num_agents": 0}}, "options.num_agents"),
     ({"query": "q", "options": {"num_agents": 6}}, "options.num_agents"),
     ({"query": "q", "options": {"agent_max_steps": 99}}, "options.agent_max_steps"),
-    ({"query": "q", "options": {"clarification_timeout_minutes": 0}},
-     "options.clarification_timeout_minutes"),
+    (
+        {"query": "q", "options": {"clarification_timeout_minutes": 0}},
+        "options.clarification_timeout_minutes",
+    ),
     ({"query": "q", "options": {"turbo": True}}, "options.turbo"),
     ({"query": "q", "wait_seconds": 61}, "wait_seconds"),
     ({"query": "q", "wait_seconds": -1}, "wait_seconds"),
@@ -69,7 +72,7 @@ INVALID = [
     ({"query": "q", "callback_url": "http://127.0.0.1/hook"}, "callback_url"),
     ({"query": "q", "callback_url": "not a url"}, "callback_url"),
     ({"query": "q", "unknown_field": 1}, "unknown_field"),
-]  # fmt: skip
+]
 
 
 def test_invalid_research_requests_are_422_naming_the_field(api: httpx.Client) -> None:
@@ -115,8 +118,15 @@ def test_bad_clarification_bodies_are_400_or_422(api: httpx.Client) -> None:
     url = f"/api/research/{sid}/clarification"
 
     assert_error(api.post(url, content=b"{oops"), 400, "malformed_json")
-    bad = ({}, {"answers": []}, {"answers": ["a"], "text": "b"}, {"text": "  "},
-           {"answers": [""]}, {"answers": ["x" * 2001]}, {"text": "x", "extra": 1})  # fmt: skip
+    bad = (
+        {},
+        {"answers": []},
+        {"answers": ["a"], "text": "b"},
+        {"text": "  "},
+        {"answers": [""]},
+        {"answers": ["x" * 2001]},
+        {"text": "x", "extra": 1},
+    )
     for body in bad:
         assert_error(api.post(url, json=body), 422, "validation_error")
     assert_error(api.post(url, content=b"x" * 70_000), 413, "payload_too_large")

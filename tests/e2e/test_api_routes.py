@@ -25,8 +25,11 @@ def wait_for(api: httpx.Client, session_id: str, statuses: set[str], timeout: fl
 
 def start_waiting(api: httpx.Client, chat_id: str | None = None) -> dict:
     """A deep research that stops at the clarifying questions (a short ambiguous query)."""
-    body = {"query": AMBIGUOUS, "mode": "deep_research",
-            "options": {"enable_clarifying_questions": True, "num_agents": 2}}  # fmt: skip
+    body = {
+        "query": AMBIGUOUS,
+        "mode": "deep_research",
+        "options": {"enable_clarifying_questions": True, "num_agents": 2},
+    }
     if chat_id:
         body["chat_id"] = chat_id
     response = api.post("/api/research", json=body)
@@ -43,8 +46,12 @@ def test_start_answers_202_with_links_location_and_retry_after(api: httpx.Client
     assert body["status"] in {"active", "researching", "waiting_clarification"}
     sid = body["session_id"]
     assert body["links"]["status"].endswith(f"/api/research/{sid}")
-    for name, suffix in (("clarification", "/clarification"), ("cancel", "/cancel"),
-                         ("report", "/report"), ("pdf", "/report.pdf")):  # fmt: skip
+    for name, suffix in (
+        ("clarification", "/clarification"),
+        ("cancel", "/cancel"),
+        ("report", "/report"),
+        ("pdf", "/report.pdf"),
+    ):
         assert body["links"][name] == body["links"]["status"] + suffix
     assert response.headers["Location"] == body["links"]["status"]
     assert int(response.headers["Retry-After"]) > 0
@@ -53,9 +60,14 @@ def test_start_answers_202_with_links_location_and_retry_after(api: httpx.Client
 
 
 def test_chat_with_wait_seconds_answers_200_with_the_result(api: httpx.Client) -> None:
-    response = api.post("/api/research", json={
-        "query": "What does the yield statement do in Python?", "mode": "chat",
-        "wait_seconds": 30})  # fmt: skip
+    response = api.post(
+        "/api/research",
+        json={
+            "query": "What does the yield statement do in Python?",
+            "mode": "chat",
+            "wait_seconds": 30,
+        },
+    )
 
     assert response.status_code == 200, response.text
     body = response.json()
@@ -67,8 +79,17 @@ def test_chat_with_wait_seconds_answers_200_with_the_result(api: httpx.Client) -
 def test_status_shows_progress_questions_and_then_the_result(api: httpx.Client) -> None:
     waiting = start_waiting(api, "routes-status")
     assert waiting["status"] == "waiting_clarification"
-    for key in ("session_id", "chat_id", "mode", "status", "phase", "progress", "usage",
-                "created_at", "updated_at"):  # fmt: skip
+    for key in (
+        "session_id",
+        "chat_id",
+        "mode",
+        "status",
+        "phase",
+        "progress",
+        "usage",
+        "created_at",
+        "updated_at",
+    ):
         assert key in waiting, key
     assert waiting["chat_id"] == "routes-status" and waiting["mode"] == "deep_research"
     assert set(waiting["progress"]) >= {"agents", "findings", "sources", "supervisor_calls"}

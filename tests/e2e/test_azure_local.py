@@ -263,18 +263,22 @@ class _ProxyHandler(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         if self.server.forbidden(self.command, self.path):
             self.server.refused.append(f"{self.command} {self.path}")
-            self._answer(403, {"x-ms-substatus": "5300"},
-                         b'{"code":"Forbidden","message":"Request blocked by Auth"}')  # fmt: skip
+            self._answer(
+                403,
+                {"x-ms-substatus": "5300"},
+                b'{"code":"Forbidden","message":"Request blocked by Auth"}',
+            )
             return
         headers = {k: v for k, v in self.headers.items() if k.lower() != "content-length"}
-        reply = self.server.upstream.request(self.command, self.path, headers=headers,
-                                             content=body)  # fmt: skip
+        reply = self.server.upstream.request(self.command, self.path, headers=headers, content=body)
         skip = {"content-length", "transfer-encoding", "connection", "content-encoding"}
         # The account document names the endpoint to use next: keep the SDK on the proxy.
         content = reply.content.replace(self.server.upstream_netloc, self.server.netloc)
-        self._answer(reply.status_code,
-                     {k: v for k, v in reply.headers.items() if k.lower() not in skip},
-                     content)  # fmt: skip
+        self._answer(
+            reply.status_code,
+            {k: v for k, v in reply.headers.items() if k.lower() not in skip},
+            content,
+        )
 
     def _answer(self, status: int, headers: dict[str, str], body: bytes) -> None:
         self.send_response(status)
@@ -294,9 +298,26 @@ class _ProxyHandler(BaseHTTPRequestHandler):
 @pytest.fixture
 def data_plane_only(tmp_path: Path, cosmos_standin: CosmosInfo) -> Iterator[_DataPlaneOnlyProxy]:
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
-                   check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     proxy = _DataPlaneOnlyProxy(cosmos_standin.endpoint, cert, key)
     thread = threading.Thread(target=proxy.serve_forever, daemon=True)
     thread.start()
@@ -311,20 +332,32 @@ def test_cosmos_store_works_when_the_identity_may_not_create_databases(
 ) -> None:
     # The infrastructure created the database and the container beforehand.
     database, container = f"infra-{uuid.uuid4().hex[:8]}", "sessions"
-    admin = CosmosClient(cosmos_standin.endpoint, credential=cosmos_standin.key,
-                         connection_verify=False)  # fmt: skip
+    admin = CosmosClient(
+        cosmos_standin.endpoint, credential=cosmos_standin.key, connection_verify=False
+    )
     admin.create_database(database).create_container(container, PartitionKey(path="/chat_id"))
     proxy_url = f"https://127.0.0.1:{data_plane_only.server_address[1]}/"
-    store = CosmosSessionStore(Settings(
-        cosmos_endpoint=proxy_url, cosmos_key=cosmos_standin.key, cosmos_verify_tls=False,
-        cosmos_database=database, cosmos_container=container,
-    ))  # fmt: skip
+    store = CosmosSessionStore(
+        Settings(
+            cosmos_endpoint=proxy_url,
+            cosmos_key=cosmos_standin.key,
+            cosmos_verify_tls=False,
+            cosmos_database=database,
+            cosmos_container=container,
+        )
+    )
 
     assert data_plane_only.refused  # the store did try to create, and was refused
     now = datetime.now(UTC)
-    record = SessionRecord(id=uuid.uuid4().hex, chat_id="chat-infra", original_query="q",
-                           mode=Mode.deep_research, instance_id="i", created_at=now,
-                           updated_at=now)  # fmt: skip
+    record = SessionRecord(
+        id=uuid.uuid4().hex,
+        chat_id="chat-infra",
+        original_query="q",
+        mode=Mode.deep_research,
+        instance_id="i",
+        created_at=now,
+        updated_at=now,
+    )
     store.create(record)
     store.update(record.id, lambda r: setattr(r, "status", SessionStatus.completed))
     store.ping()

@@ -23,8 +23,12 @@ def wait_for(api: httpx.Client, session_id: str, statuses: set[str], timeout: fl
 
 
 def start(api: httpx.Client, chat_id: str, **options) -> str:
-    body = {"query": "python", "mode": "deep_research", "chat_id": chat_id,
-            "options": {**CLARIFY, **options}}  # fmt: skip
+    body = {
+        "query": "python",
+        "mode": "deep_research",
+        "chat_id": chat_id,
+        "options": {**CLARIFY, **options},
+    }
     response = api.post("/api/research", json=body)
     assert response.status_code == 202, response.text
     return response.json()["session_id"]
@@ -58,7 +62,8 @@ def test_unanswered_questions_time_out_and_the_report_says_so(api: httpx.Client)
     sid = start(api, "clarify-timeout", clarification_timeout_minutes=0.05)
 
     assert wait_for(api, sid, {"waiting_clarification"} | TERMINAL)["status"] == (
-        "waiting_clarification")  # fmt: skip
+        "waiting_clarification"
+    )
     done = wait_for(api, sid, TERMINAL, timeout=120)
 
     assert done["status"] == "completed", done.get("error")
@@ -74,10 +79,18 @@ def test_answering_after_working_in_another_chat_resumes_the_same_session(
 ) -> None:
     sid = start(api, "chat-a")
     assert wait_for(api, sid, {"waiting_clarification"} | TERMINAL)["status"] == (
-        "waiting_clarification")  # fmt: skip
+        "waiting_clarification"
+    )
 
-    other = api.post("/api/research", json={"query": "What is a Python set?", "mode": "chat",
-                                            "chat_id": "chat-b", "wait_seconds": 30})  # fmt: skip
+    other = api.post(
+        "/api/research",
+        json={
+            "query": "What is a Python set?",
+            "mode": "chat",
+            "chat_id": "chat-b",
+            "wait_seconds": 30,
+        },
+    )
     assert other.status_code in (200, 202)
     assert wait_for(api, other.json()["session_id"], TERMINAL)["status"] == "completed"
     assert api.get(f"/api/research/{sid}").json()["status"] == "waiting_clarification"
@@ -89,7 +102,8 @@ def test_answering_after_working_in_another_chat_resumes_the_same_session(
     assert done["status"] == "completed", done.get("error")
     assert done["session_id"] == sid and done["clarification"]["answers"] == ["generators"]
     assert [s["session_id"] for s in api.get("/api/chats/chat-a/sessions").json()["sessions"]] == [
-        sid]  # fmt: skip
+        sid
+    ]
 
 
 def test_a_waiting_start_returns_as_soon_as_questions_are_asked(api: httpx.Client) -> None:
@@ -97,9 +111,16 @@ def test_a_waiting_start_returns_as_soon_as_questions_are_asked(api: httpx.Clien
 
     The ``api`` client gives up after 30 s, so a start that sat out the full minute fails here.
     """
-    response = api.post("/api/research", json={
-        "query": "python", "mode": "deep_research", "chat_id": "clarify-wait",
-        "options": CLARIFY, "wait_seconds": 60})  # fmt: skip
+    response = api.post(
+        "/api/research",
+        json={
+            "query": "python",
+            "mode": "deep_research",
+            "chat_id": "clarify-wait",
+            "options": CLARIFY,
+            "wait_seconds": 60,
+        },
+    )
 
     assert response.status_code == 202
     body = response.json()

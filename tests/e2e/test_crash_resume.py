@@ -48,15 +48,22 @@ def warm_corpus(data_dir: Path) -> None:
 class ServeProcess:
     def __init__(self, data_dir: Path, port: int, log: Path) -> None:
         env = {k: v for k, v in os.environ.items() if k.upper() not in _SETTING_NAMES}
-        env.update(DATA_DIR=str(data_dir), REASONER="offline", SEARCH_PROVIDER="local",
-                   PYTHONPATH=str(ROOT))  # fmt: skip
+        env.update(
+            DATA_DIR=str(data_dir),
+            REASONER="offline",
+            SEARCH_PROVIDER="local",
+            PYTHONPATH=str(ROOT),
+        )
         self.url = f"http://127.0.0.1:{port}"
         self._log = log.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "devhost", "serve", "--port", str(port)],
-            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
-        )  # fmt: skip
+        )
 
     def wait_ready(self, http: httpx.Client) -> None:
         deadline = time.monotonic() + BOOT_S
@@ -101,11 +108,14 @@ def test_a_killed_host_resumes_the_research_and_completes_it_once(tmp_path: Path
     with httpx.Client(timeout=30) as http:
         first = serve(data_dir, port)
         first.wait_ready(http)
-        started = http.post(f"{first.url}/api/research", json={
-            "query": "How do Python generators and the yield statement work?",
-            "mode": "deep_research",
-            "options": {"num_agents": 2, "enable_clarifying_questions": False},
-        })  # fmt: skip
+        started = http.post(
+            f"{first.url}/api/research",
+            json={
+                "query": "How do Python generators and the yield statement work?",
+                "mode": "deep_research",
+                "options": {"num_agents": 2, "enable_clarifying_questions": False},
+            },
+        )
         assert started.status_code == 202, started.text
         session_id = started.json()["session_id"]
 
@@ -115,8 +125,7 @@ def test_a_killed_host_resumes_the_research_and_completes_it_once(tmp_path: Path
 
         second = serve(data_dir, port)
         second.wait_ready(http)
-        view = _wait_for(http, second.url, session_id, lambda v: v["status"] in TERMINAL,
-                         FINISH_S)  # fmt: skip
+        view = _wait_for(http, second.url, session_id, lambda v: v["status"] in TERMINAL, FINISH_S)
         sessions = http.get(f"{second.url}/api/chats/{view['chat_id']}/sessions").json()
 
     assert view["status"] == "completed", view

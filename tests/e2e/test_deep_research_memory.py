@@ -90,8 +90,12 @@ def check_memory_files(host, view: dict) -> None:
 
 def test_caps_hold_and_agents_finish_unsupervised(start_devhost):
     host = start_devhost()
-    options = {"num_agents": 2, "max_supervisor_calls": 1, "max_iterations": 3,
-               "run_deep_search_first": False}  # fmt: skip
+    options = {
+        "num_agents": 2,
+        "max_supervisor_calls": 1,
+        "max_iterations": 3,
+        "run_deep_search_first": False,
+    }
     view = run_research(host, QUESTION, options)
     assert view["status"] == "completed", view
     stats = host.engine.stats

@@ -31,8 +31,9 @@ def test_report_cites_only_evidence_and_many_sources(start_devhost):
     assert {s.url for s in report.sources} <= set(evidence)
     assert all(evidence[s.url] == s.n for s in report.sources)  # one numbering
     assert len({s.url for s in report.sources}) >= 6
-    text = "\n".join([report.executive_summary, report.conclusion,
-                      *(s.content for s in report.sections)])  # fmt: skip
+    text = "\n".join(
+        [report.executive_summary, report.conclusion, *(s.content for s in report.sections)]
+    )
     assert cited_numbers(text) == {s.n for s in report.sources}
     assert "corpus://python-reference/with" in evidence  # the obviously relevant topics
     assert "corpus://python-reference/context-managers" in evidence

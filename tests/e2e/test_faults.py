@@ -41,8 +41,14 @@ from tests.fakes.webhook_receiver import closed_port_url
 pytestmark = pytest.mark.e2e
 
 QUERY = "How does the Python global interpreter lock affect threads and asyncio programs?"
-SMALL = {"num_agents": 2, "agent_max_steps": 3, "search_iterations": 1, "max_iterations": 3,
-         "max_supervisor_calls": 2, "enable_clarifying_questions": False}  # fmt: skip
+SMALL = {
+    "num_agents": 2,
+    "agent_max_steps": 3,
+    "search_iterations": 1,
+    "max_iterations": 3,
+    "max_supervisor_calls": 2,
+    "enable_clarifying_questions": False,
+}
 NO_DEEP_SEARCH = {**SMALL, "run_deep_search_first": False}
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 RUN_TIMEOUT = 150.0
@@ -103,9 +109,14 @@ def fake_llm() -> Iterator[FakeOpenAIServer]:
 
 
 def llm_settings(tmp_path: Path, fake: FakeOpenAIServer, **extra: Any) -> Settings:
-    fields = {"data_dir": tmp_path / "data", "openai_base_url": fake.base_url,
-              "openai_api_key": "test", "search_provider": "local",
-              "local_corpus_path": write_corpus(tmp_path / "corpus"), **extra}  # fmt: skip
+    fields = {
+        "data_dir": tmp_path / "data",
+        "openai_base_url": fake.base_url,
+        "openai_api_key": "test",
+        "search_provider": "local",
+        "local_corpus_path": write_corpus(tmp_path / "corpus"),
+        **extra,
+    }
     return Settings(**fields)
 
 
@@ -199,8 +210,9 @@ def test_llm_errors_mid_run_still_end_in_a_report(
     # Failed requests are not billed; a failed activity attempt's usage is lost.
     assert 0 < view["usage"]["llm_calls"] <= answered
     caps = settings.caps_for(ResearchOptions(**SMALL))
-    bound = call_budget.max_llm_calls(caps, repairs=settings.max_structured_output_retries,
-                              activity_attempts=3)  # fmt: skip
+    bound = call_budget.max_llm_calls(
+        caps, repairs=settings.max_structured_output_retries, activity_attempts=3
+    )
     assert answered <= bound
 
 
@@ -211,8 +223,9 @@ def test_search_provider_down_degrades_to_a_report_without_sources(
     fake_llm: FakeOpenAIServer, start_devhost, tmp_path: Path
 ) -> None:
     dead = f"http://127.0.0.1:{free_port()}"
-    host = start_devhost(llm_settings(tmp_path, fake_llm, search_provider="searxng",
-                                      searxng_url=dead))  # fmt: skip
+    host = start_devhost(
+        llm_settings(tmp_path, fake_llm, search_provider="searxng", searxng_url=dead)
+    )
     with httpx.Client(base_url=host.url, timeout=30) as api:
         session_id = start(api, SMALL)
         view = wait_terminal(api, session_id)
@@ -233,9 +246,13 @@ def slow_site() -> FixtureServer:
     site = build_fixture_site()
 
     def search(request) -> WebReply:
-        results = [{"url": site.url(path), "title": title, "content": "The GIL and threads."}
-                   for path, title in (("/article", "Understanding the GIL"),
-                                       ("/slow", "A page that never arrives"))]  # fmt: skip
+        results = [
+            {"url": site.url(path), "title": title, "content": "The GIL and threads."}
+            for path, title in (
+                ("/article", "Understanding the GIL"),
+                ("/slow", "A page that never arrives"),
+            )
+        ]
         body = json.dumps({"query": request.query["q"][0], "results": results}).encode()
         return WebReply(200, body, {"Content-Type": "application/json"})
 
@@ -249,9 +266,13 @@ def test_fetch_timeouts_skip_the_page_and_keep_the_rest(
     site = slow_site()
     try:
         settings = llm_settings(
-            tmp_path, fake_llm, search_provider="searxng", searxng_url=site.url(""),
-            fetch_allowed_hosts=f"127.0.0.1:{site.port}", fetch_timeout_seconds=1.0,
-        )  # fmt: skip
+            tmp_path,
+            fake_llm,
+            search_provider="searxng",
+            searxng_url=site.url(""),
+            fetch_allowed_hosts=f"127.0.0.1:{site.port}",
+            fetch_timeout_seconds=1.0,
+        )
         host = start_devhost(settings)
         with httpx.Client(base_url=host.url, timeout=30) as api:
             session_id = start(api, SMALL)

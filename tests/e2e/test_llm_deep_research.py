@@ -108,9 +108,13 @@ def fake_llm() -> Iterator[FakeOpenAIServer]:
 def test_deep_research_with_llm_completes_within_the_call_budget(
     fake_llm: FakeOpenAIServer, start_devhost, tmp_path: Path
 ) -> None:
-    settings = Settings(data_dir=tmp_path / "data", openai_base_url=fake_llm.base_url,
-                        openai_api_key="test", search_provider="local",
-                        local_corpus_path=write_corpus(tmp_path / "corpus"))  # fmt: skip
+    settings = Settings(
+        data_dir=tmp_path / "data",
+        openai_base_url=fake_llm.base_url,
+        openai_api_key="test",
+        search_provider="local",
+        local_corpus_path=write_corpus(tmp_path / "corpus"),
+    )
     host = start_devhost(settings)
     with httpx.Client(base_url=host.url, timeout=30) as api:
         session_id = start(api, query=QUERY, options=SMALL)
@@ -146,8 +150,9 @@ def test_deep_research_with_llm_completes_within_the_call_budget(
 def test_call_budget_follows_the_flow_constants() -> None:
     """The bound is written against the orchestrator's constants; they must agree."""
     assert call_budget.CRITIC_ROUNDS == deep_research.CRITIC_ROUNDS
-    caps = Settings().caps_for(ResearchOptions(**SMALL, run_deep_search_first=False,
-                                               enable_clarifying_questions=False))  # fmt: skip
+    caps = Settings().caps_for(
+        ResearchOptions(**SMALL, run_deep_search_first=False, enable_clarifying_questions=False)
+    )
     # 3 planning + 4 todos * (3 steps + finding) + 4 reviews + 4 writes * (3 bases * 2 + 1) + 3
     assert call_budget.max_llm_calls(caps) == 3 + 16 + 4 + 28 + 3
     assert call_budget.max_llm_calls(caps, repairs=3, activity_attempts=3) == 3 * 4 * 54
@@ -168,14 +173,23 @@ def test_openai_settings_alone_switch_every_mode_to_the_llm(
     with httpx.Client(base_url=host.url, timeout=30) as api:
         health = api.get("/api/health").json()
         assert health["reasoner"] == "llm"
-        options = {"search_iterations": 1, "max_iterations": 2, "agent_max_steps": 2,
-                   "run_deep_search_first": False,
-                   "enable_clarifying_questions": False}  # fmt: skip
+        options = {
+            "search_iterations": 1,
+            "max_iterations": 2,
+            "agent_max_steps": 2,
+            "run_deep_search_first": False,
+            "enable_clarifying_questions": False,
+        }
         sessions = {
-            mode: start(api, query=f"{QUERY} ({mode})", mode=mode, chat_id=f"chat-{mode}",
-                        **({"options": options} if mode == "deep_research" else {}))
+            mode: start(
+                api,
+                query=f"{QUERY} ({mode})",
+                mode=mode,
+                chat_id=f"chat-{mode}",
+                **({"options": options} if mode == "deep_research" else {}),
+            )
             for mode in MODES
-        }  # fmt: skip
+        }
         views = {mode: wait_terminal(api, sid) for mode, sid in sessions.items()}
 
     for mode, view in views.items():

@@ -61,16 +61,25 @@ def test_search_modes_answer_with_resolvable_citations(api: httpx.Client, mode: 
 
 
 def test_deep_research_writes_a_full_cited_report(api: httpx.Client) -> None:
-    view = run(api, query=QUESTION, mode="deep_research",
-               options={"enable_clarifying_questions": False, "num_agents": 2})  # fmt: skip
+    view = run(
+        api,
+        query=QUESTION,
+        mode="deep_research",
+        options={"enable_clarifying_questions": False, "num_agents": 2},
+    )
 
     assert view["status"] == "completed", view.get("error")
     report = api.get(f"/api/research/{view['session_id']}/report", params={"format": "json"}).json()
     assert len(report["sections"]) >= 3
     assert report["executive_summary"].strip() and report["conclusion"].strip()
     assert report["sources"]
-    body = " ".join([report["executive_summary"], report["conclusion"],
-                     *(s["content"] for s in report["sections"])])  # fmt: skip
+    body = " ".join(
+        [
+            report["executive_summary"],
+            report["conclusion"],
+            *(s["content"] for s in report["sections"]),
+        ]
+    )
     assert_citations_resolve(body, report["sources"])
     markdown = api.get(f"/api/research/{view['session_id']}/report").text
     for section in report["sections"]:
@@ -87,23 +96,33 @@ def test_chat_history_carries_over_within_a_chat(api: httpx.Client, devhost) -> 
     store = SqliteSessionStore(devhost.settings.data_dir / "sessions.sqlite3")
     history = store.history("history-chat", 10)
     assert [(m.role, m.session_id) for m in history] == [
-        ("user", first["session_id"]), ("assistant", first["session_id"]),
-        ("user", second["session_id"]), ("assistant", second["session_id"]),
-    ]  # fmt: skip
+        ("user", first["session_id"]),
+        ("assistant", first["session_id"]),
+        ("user", second["session_id"]),
+        ("assistant", second["session_id"]),
+    ]
     # The second request saw the first exchange: its orchestration input carried it,
     # and "it" was understood as the decorator asked about before.
     started_with = json.loads(devhost.engine.get(second["instance_id"]).input)
     if isinstance(started_with, str):  # the Durable client sends the input JSON-encoded twice
         started_with = json.loads(started_with)
     assert [m["content"] for m in started_with["history"]] == [
-        "What is a Python decorator?", history[1].content]  # fmt: skip
+        "What is a Python decorator?",
+        history[1].content,
+    ]
     assert "decorator" in second["result"]["answer"]["answer"].lower()
 
 
 def test_a_new_request_supersedes_a_waiting_deep_research(api: httpx.Client, devhost) -> None:
-    started = api.post("/api/research", json={
-        "query": "python", "mode": "deep_research", "chat_id": "supersede-chat",
-        "options": {"enable_clarifying_questions": True}})  # fmt: skip
+    started = api.post(
+        "/api/research",
+        json={
+            "query": "python",
+            "mode": "deep_research",
+            "chat_id": "supersede-chat",
+            "options": {"enable_clarifying_questions": True},
+        },
+    )
     waiting = wait_for(api, started.json()["session_id"], {"waiting_clarification"} | TERMINAL)
     assert waiting["status"] == "waiting_clarification"
 

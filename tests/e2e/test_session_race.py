@@ -54,8 +54,13 @@ def test_concurrent_starts_in_one_chat_let_exactly_one_through(devhost) -> None:
         retry = api.post("/api/research", json=body)
 
         assert retry.status_code == 202, retry.text
-        statuses = {s["session_id"]: s["status"]
-                    for s in api.get(f"/api/chats/{CHAT}/sessions").json()["sessions"]}  # fmt: skip
+        statuses = {
+            s["session_id"]: s["status"]
+            for s in api.get(f"/api/chats/{CHAT}/sessions").json()["sessions"]
+        }
         assert statuses[winner["session_id"]] == "cancelled"
-        assert statuses[retry.json()["session_id"]] in {"active", "researching",
-                                                        "waiting_clarification"}  # fmt: skip
+        assert statuses[retry.json()["session_id"]] in {
+            "active",
+            "researching",
+            "waiting_clarification",
+        }

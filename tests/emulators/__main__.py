@@ -32,8 +32,9 @@ CHILD_STOP_SECONDS = 10
 
 def main(argv: list[str]) -> int:
     if not (shutil.which("node") and shutil.which("npm")):
-        print("node/npm not found: install Node.js 20+ to run the Azure emulators.",
-              file=sys.stderr)  # fmt: skip
+        print(
+            "node/npm not found: install Node.js 20+ to run the Azure emulators.", file=sys.stderr
+        )
         return 2
     emulators: list[subprocess.Popen] = []
     # Ctrl+C and SIGTERM both end in ``finally`` below, so the emulators always stop.
@@ -48,8 +49,12 @@ def main(argv: list[str]) -> int:
             cosmos, db = start_cosmos_standin(Path(workdir))
             emulators.append(cosmos)
             env = _environment(blob.connection_string, db.endpoint, db.key)
-            print(f"Azurite blob {blob.blob_url} (pid {blob.pid}) · Cosmos stand-in "
-                  f"{db.endpoint} (pid {db.pid})", file=sys.stderr, flush=True)  # fmt: skip
+            print(
+                f"Azurite blob {blob.blob_url} (pid {blob.pid}) · Cosmos stand-in "
+                f"{db.endpoint} (pid {db.pid})",
+                file=sys.stderr,
+                flush=True,
+            )
             return _run_child([sys.executable, "-m", "devhost", *argv], env)
         except KeyboardInterrupt:
             return 130
@@ -61,14 +66,16 @@ def main(argv: list[str]) -> int:
 def _environment(connection_string: str, endpoint: str, key: str) -> dict[str, str]:
     """The child's environment: ours plus the Azure store settings (emulators win)."""
     env = dict(os.environ)
-    env.update({
-        "COSMOS_ENDPOINT": endpoint,
-        "COSMOS_KEY": key,
-        "COSMOS_VERIFY_TLS": "false",
-        "COSMOS_DATABASE": env.get("COSMOS_DATABASE") or DATABASE,
-        "AZURE_STORAGE_CONNECTION_STRING": connection_string,
-        "MEMORY_CONTAINER": env.get("MEMORY_CONTAINER") or MEMORY_CONTAINER,
-    })  # fmt: skip
+    env.update(
+        {
+            "COSMOS_ENDPOINT": endpoint,
+            "COSMOS_KEY": key,
+            "COSMOS_VERIFY_TLS": "false",
+            "COSMOS_DATABASE": env.get("COSMOS_DATABASE") or DATABASE,
+            "AZURE_STORAGE_CONNECTION_STRING": connection_string,
+            "MEMORY_CONTAINER": env.get("MEMORY_CONTAINER") or MEMORY_CONTAINER,
+        }
+    )
     env.pop("AZURE_STORAGE_ACCOUNT_URL", None)  # the connection string is the one to use
     if not env.get("DATA_DIR"):
         env["DATA_DIR"] = str(DEFAULT_DATA_DIR)

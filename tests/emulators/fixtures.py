@@ -172,12 +172,23 @@ def start_azurite(workdir: Path) -> tuple[subprocess.Popen, AzuriteInfo]:
     command = [
         "node",
         str(NODE_MODULES / ".bin" / "azurite"),
-        "--blobHost", "127.0.0.1", "--blobPort", str(blob),
-        "--queueHost", "127.0.0.1", "--queuePort", str(queue),
-        "--tableHost", "127.0.0.1", "--tablePort", str(table),
-        "--inMemoryPersistence", "--skipApiVersionCheck", "--disableTelemetry",
+        "--blobHost",
+        "127.0.0.1",
+        "--blobPort",
+        str(blob),
+        "--queueHost",
+        "127.0.0.1",
+        "--queuePort",
+        str(queue),
+        "--tableHost",
+        "127.0.0.1",
+        "--tablePort",
+        str(table),
+        "--inMemoryPersistence",
+        "--skipApiVersionCheck",
+        "--disableTelemetry",
         "--silent",
-    ]  # fmt: skip
+    ]
     log_path = workdir / "azurite.log"
     process = _start(command, log_path)
     _wait_until(_port_open(blob), process, log_path)

@@ -62,9 +62,11 @@ def replay(
 
 def function_names(state: dict[str, Any], kinds: tuple[int, ...] | None = None) -> list[str]:
     """Names of the scheduled actions (activity / sub-orchestrator / event), optionally by type."""
-    return [a.get("functionName") or a.get("externalEventName") or str(a.get("actionType"))
-            for a in flatten(state.get("actions") or [])
-            if kinds is None or a.get("actionType") in kinds]  # fmt: skip
+    return [
+        a.get("functionName") or a.get("externalEventName") or str(a.get("actionType"))
+        for a in flatten(state.get("actions") or [])
+        if kinds is None or a.get("actionType") in kinds
+    ]
 
 
 @dataclass
@@ -133,8 +135,11 @@ class Replay:
     # -- inspection ------------------------------------------------------------------
 
     def activities(self, name: str | None = None) -> list[Scheduled]:
-        return [s for s in self.pending.values() if s.kind == "activity"
-                and (name is None or s.name == name)]  # fmt: skip
+        return [
+            s
+            for s in self.pending.values()
+            if s.kind == "activity" and (name is None or s.name == name)
+        ]
 
     def next_activity(self, name: str | None = None) -> Scheduled:
         found = self.activities(name)
@@ -165,8 +170,16 @@ class Replay:
     def _deliver(self, event: dict[str, Any]) -> Replay:
         assert not self.done, "the orchestration already finished"
         self.now += timedelta(seconds=1)
-        outcome = run_episode(self.handler, self.instance_id, None, json.dumps(self.input),
-                              self.history, event, self.book, self.now)  # fmt: skip
+        outcome = run_episode(
+            self.handler,
+            self.instance_id,
+            None,
+            json.dumps(self.input),
+            self.history,
+            event,
+            self.book,
+            self.now,
+        )
         self.history += outcome.new_history
         if outcome.custom_status is not None:
             self.custom_status = outcome.custom_status

@@ -99,8 +99,9 @@ def fan_out(context: df.DurableOrchestrationContext):
 @app.orchestration_trigger(context_name="context")
 def retrying(context: df.DurableOrchestrationContext):
     request = context.get_input()
-    options = df.RetryOptions(first_retry_interval_in_milliseconds=50,
-                              max_number_of_attempts=request["max_attempts"])  # fmt: skip
+    options = df.RetryOptions(
+        first_retry_interval_in_milliseconds=50, max_number_of_attempts=request["max_attempts"]
+    )
     try:
         result = yield context.call_activity_with_retry("flaky", options, request)
     except Exception as exc:
@@ -158,8 +159,9 @@ def counter(context: df.DurableOrchestrationContext):
     value = yield context.call_activity("double", state["n"])
     context.set_custom_status({"generation": state["n"]})
     if state["n"] + 1 < state["target"]:
-        context.continue_as_new({"n": state["n"] + 1, "target": state["target"],
-                                 "seen": [*state["seen"], value]})  # fmt: skip
+        context.continue_as_new(
+            {"n": state["n"] + 1, "target": state["target"], "seen": [*state["seen"], value]}
+        )
         return None
     return [*state["seen"], value]
 

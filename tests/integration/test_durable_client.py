@@ -88,8 +88,7 @@ def client(host: SampleHost) -> df.DurableOrchestrationClient:
     return host.client()
 
 
-def poll(host: SampleHost, client, instance_id: str,
-         done: Callable[[Any], bool]) -> Any:  # fmt: skip
+def poll(host: SampleHost, client, instance_id: str, done: Callable[[Any], bool]) -> Any:
     deadline = time.monotonic() + WAIT_S
     while True:
         status = host.run(client.get_status(instance_id))

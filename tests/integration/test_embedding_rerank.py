@@ -21,7 +21,7 @@ class _Embeddings(BaseHTTPRequestHandler):
     fail = False
     requests: list[dict] = []
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server API)
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).requests.append({"path": self.path, "body": body})
         if type(self).fail:
@@ -36,8 +36,12 @@ class _Embeddings(BaseHTTPRequestHandler):
             }
             for i, t in enumerate(body["input"])
         ]
-        payload = {"object": "list", "data": data, "model": body["model"],
-                   "usage": {"prompt_tokens": 11, "total_tokens": 11}}  # fmt: skip
+        payload = {
+            "object": "list",
+            "data": data,
+            "model": body["model"],
+            "usage": {"prompt_tokens": 11, "total_tokens": 11},
+        }
         raw = json.dumps(payload).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")

@@ -11,11 +11,14 @@ from shared.research.compress import compress, deep_search_finding
 
 def _finding(topic_id: int, todo: str, facts: list[tuple[str, str]]) -> Finding:
     return Finding(
-        agent_id=topic_id, topic=f"Topic {topic_id}", topic_id=topic_id, todo_id=todo,
+        agent_id=topic_id,
+        topic=f"Topic {topic_id}",
+        topic_id=topic_id,
+        todo_id=todo,
         key_findings=[KeyFinding(text=t, source_urls=[u]) for t, u in facts],
         sources=[Source(url=u, title=u) for u in dict.fromkeys(u for _, u in facts)],
         notes=["internal note"],
-    )  # fmt: skip
+    )
 
 
 FINDINGS = [

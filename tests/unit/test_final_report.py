@@ -42,11 +42,14 @@ class FakeReasoner:
             raise TransientError("model unavailable")
         body = f"{LONG}{self.cite}." if material.primary_kind in self.good_on else "Short."
         return FinalReport(
-            title="Report", executive_summary=f"Summary of {material.primary_kind} {self.cite}.",
+            title="Report",
+            executive_summary=f"Summary of {material.primary_kind} {self.cite}.",
             sections=[ReportSection(heading=f"S{i}", content=body) for i in range(3)],
-            conclusion="Done.", sources=list(material.sources), confidence_level="high",
+            conclusion="Done.",
+            sources=list(material.sources),
+            confidence_level="high",
             follow_up_questions=["What next?"],
-        )  # fmt: skip
+        )
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
         return ["What next?"]
@@ -55,10 +58,16 @@ class FakeReasoner:
 @pytest.fixture
 def svc(tmp_path) -> Services:
     services = Services(Settings(data_dir=tmp_path, reasoner="offline", search_provider="local"))
-    finding = Finding(agent_id=1, topic="How it works", topic_id=1, todo_id="todo-1",
-                      key_findings=[KeyFinding(text="The with statement calls enter.",
-                                               source_urls=["corpus://with"])],
-                      sources=[Source(url="corpus://with", title="With")])  # fmt: skip
+    finding = Finding(
+        agent_id=1,
+        topic="How it works",
+        topic_id=1,
+        todo_id="todo-1",
+        key_findings=[
+            KeyFinding(text="The with statement calls enter.", source_urls=["corpus://with"])
+        ],
+        sources=[Source(url="corpus://with", title="With")],
+    )
     evidence = compress([finding]).model_dump_json()
     services.memory.write(SID, COMPRESSED, evidence, "application/json")
     return services

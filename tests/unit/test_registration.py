@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import function_app
-from shared import names
-
-
 from devhost.host import app_registry
+from shared import names
 
 
 def _registered() -> dict[str, str]:

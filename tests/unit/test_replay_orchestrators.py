@@ -52,8 +52,9 @@ def start_input(mode: str, **options: Any) -> dict[str, Any]:
     caps = Settings(reasoner="offline", search_provider="local").caps_for(
         ResearchOptions(**options)
     )
-    return StartInput(session_id="s1", chat_id="c1", query="How do generators work?",
-                      mode=mode, caps=caps).model_dump(mode="json")  # fmt: skip
+    return StartInput(
+        session_id="s1", chat_id="c1", query="How do generators work?", mode=mode, caps=caps
+    ).model_dump(mode="json")
 
 
 def respond(name: str, request: Any) -> Any:
@@ -63,30 +64,45 @@ def respond(name: str, request: Any) -> Any:
         names.CLARIFY: lambda: ClarifyOut(needed=True, questions=["Which Python version?"]),
         names.PLAN_RESEARCH: lambda: PlanResearchOut(
             analysis=QueryAnalysis(query_type="how_to", complexity="moderate"),
-            plan=ResearchPlan(topics=topics), num_agents=2),
+            plan=ResearchPlan(topics=topics),
+            num_agents=2,
+        ),
         names.SPAWN_AGENTS: lambda: SpawnAgentsOut(
             profiles=[AgentProfile(agent_id=n, name=f"a{n}", specialization="x") for n in (1, 2)],
-            todos=[Todo(id=f"todo-{n}", agent_id=n, topic_id=n, topic=topics[n - 1].title)
-                   for n in (1, 2)]),
+            todos=[
+                Todo(id=f"todo-{n}", agent_id=n, topic_id=n, topic=topics[n - 1].title)
+                for n in (1, 2)
+            ],
+        ),
         names.RUN_RESEARCHER: lambda: ResearcherOut(
-            ok=True, agent_id=request["todo"]["agent_id"], todo_id=request["todo"]["id"],
-            topic_id=request["todo"]["topic_id"], item_ref=f"s1/{request['item']}.json",
-            sources=["https://docs.python.org/3/"]),
+            ok=True,
+            agent_id=request["todo"]["agent_id"],
+            todo_id=request["todo"]["id"],
+            topic_id=request["todo"]["topic_id"],
+            item_ref=f"s1/{request['item']}.json",
+            sources=["https://docs.python.org/3/"],
+        ),
         names.SUPERVISOR_REVIEW: lambda: SupervisorOut(decision="continue"),
         names.COMPRESS_FINDINGS: lambda: CompressOut(findings=2, key_findings=4, sources=2),
         names.GENERATE_FINAL_REPORT: lambda: ReportOut(
-            report_ref="s1/report.md", title="Generators", sections=3, sources=2,
-            confidence="medium", basis="draft"),
+            report_ref="s1/report.md",
+            title="Generators",
+            sections=3,
+            sources=2,
+            confidence="medium",
+            basis="draft",
+        ),
         names.CRITIQUE_REPORT: lambda: CritiqueOut(verdict="PASS"),
         names.RENDER_PDF: lambda: PdfOut(ok=True, pdf_ref="s1/report.pdf", bytes=10),
         names.CHAT_ANSWER: lambda: AnswerOut(answer_ref="s1/answer.md"),
-        names.PLAN_QUERIES: lambda: PlanQueriesOut(rewritten="python generators",
-                                                   queries=["generators", "yield"]),
+        names.PLAN_QUERIES: lambda: PlanQueriesOut(
+            rewritten="python generators", queries=["generators", "yield"]
+        ),
         names.WEB_SEARCH: lambda: WebSearchOut(),
         names.SELECT_SOURCES: lambda: SelectSourcesOut(selected=[]),
         names.SCRAPE_PAGE: lambda: ScrapeOut(url="https://x", ok=True),
         names.SYNTHESIZE: lambda: AnswerOut(answer_ref="s1/answer.md", sources=0, summary="s"),
-    }  # fmt: skip
+    }
     made = outputs.get(name)
     return made().model_dump(mode="json") if made else {}
 
@@ -164,8 +180,11 @@ def test_a_researcher_failing_after_retries_does_not_stop_the_queue() -> None:
 
     assert flow.done and flow.error is None
     assert flow.output["status"] == "completed"
-    attempts = [s for s in flow.scheduled if s.name == names.RUN_RESEARCHER
-                and s.input["todo"]["id"] == doomed.input["todo"]["id"]]  # fmt: skip
+    attempts = [
+        s
+        for s in flow.scheduled
+        if s.name == names.RUN_RESEARCHER and s.input["todo"]["id"] == doomed.input["todo"]["id"]
+    ]
     assert len(attempts) == 3  # ACTIVITY_RETRY: 3 attempts, then the error envelope
     compress = next(s for s in flow.scheduled if s.name == names.COMPRESS_FINDINGS)
     assert compress.input["finding_refs"] == [f"s1/{survivor.input['item']}.json"]
@@ -190,8 +209,7 @@ def test_deep_search_first_runs_as_a_sub_orchestration() -> None:
     assert child.name == names.DEEP_SEARCH and child.input["as_phase"] is True
 
     answer = AnswerOut(answer_ref="s1/deep_search.md", summary="generators yield values")
-    flow.sub_completed(child.task_id, {"answer": answer.model_dump(mode="json"),
-                                       "usage": {}})  # fmt: skip
+    flow.sub_completed(child.task_id, {"answer": answer.model_dump(mode="json"), "usage": {}})
     flow.run_activities(respond)
 
     plan = next(s for s in flow.scheduled if s.name == names.PLAN_RESEARCH)
@@ -206,12 +224,17 @@ def test_chat_answers_then_completes_the_session() -> None:
     flow = run(names.CHAT, start_input("chat")).run_activities(respond)
 
     assert flow.names_scheduled() == [names.CHAT_ANSWER, names.COMPLETE_SESSION]
-    assert flow.output == {"session_id": "s1", "status": "completed",
-                           "answer_ref": "s1/answer.md", "report_ref": None}  # fmt: skip
+    assert flow.output == {
+        "session_id": "s1",
+        "status": "completed",
+        "answer_ref": "s1/answer.md",
+        "report_ref": None,
+    }
 
 
-@pytest.mark.parametrize("name, mode", [(names.SEARCH, "search"),
-                                        (names.DEEP_SEARCH, "deep_search")])  # fmt: skip
+@pytest.mark.parametrize(
+    "name, mode", [(names.SEARCH, "search"), (names.DEEP_SEARCH, "deep_search")]
+)
 def test_search_modes_search_in_parallel_then_synthesize(name: str, mode: str) -> None:
     flow = run(name, start_input(mode)).run_activities(respond)
 
@@ -225,11 +248,14 @@ def test_search_modes_search_in_parallel_then_synthesize(name: str, mode: str) -
 # -- determinism ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name, mode, options", [
-    (names.CHAT, "chat", {}),
-    (names.SEARCH, "search", {}),
-    (names.DEEP_RESEARCH, "deep_research", {"run_deep_search_first": False}),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "name, mode, options",
+    [
+        (names.CHAT, "chat", {}),
+        (names.SEARCH, "search", {}),
+        (names.DEEP_RESEARCH, "deep_research", {"run_deep_search_first": False}),
+    ],
+)
 def test_replaying_a_completed_history_yields_the_same_actions(name, mode, options) -> None:
     inp = start_input(mode, **options)
     flow = run(name, inp)
