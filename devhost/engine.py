@@ -39,9 +39,10 @@ from devhost.instances import (
     save_instance,
 )
 from devhost.registry import Registry
-from devhost.replay import new_book, run_episode
+from devhost.replay import allocates_ids, new_book, run_episode
 
 log = logging.getLogger("devhost.engine")
+MAX_EVENTS_PER_EPISODE = 64
 
 
 class InstanceExists(Exception):
@@ -198,26 +199,42 @@ class Engine:
                 self._signal(instance_id)
 
     def _process_one(self, instance_id: str) -> bool:
-        """Apply the oldest inbox event; returns whether more are waiting."""
-        item = self.store.next_inbox(instance_id)
+        """Apply the waiting inbox events in one episode; returns whether more are waiting.
+
+        Events are batched like the Durable extension does, so a fan-in of N
+        completions costs one replay, not N; an event that makes the SDK take
+        task ids (a retry) only ever opens a batch (``replay.allocates_ids``).
+        """
+        items = self.store.inbox(instance_id, MAX_EVENTS_PER_EPISODE)
         inst = self.store.get(instance_id)
-        if item is None:
+        if not items:
             return False
-        seq, execution_id, ev = item
-        if inst is None or inst.terminal or execution_id != inst.execution_id:
+        stale = [
+            seq
+            for seq, execution_id, _ in items
+            if inst is None or inst.terminal or execution_id != inst.execution_id
+        ]
+        if stale:
             with self.store.transaction() as conn:
-                conn.execute("DELETE FROM inbox WHERE seq=?", (seq,))
+                conn.executemany("DELETE FROM inbox WHERE seq=?", [(seq,) for seq in stale])
             return True
+        batch = [items[0]]
+        for item in items[1:]:
+            if allocates_ids(item[2], inst.book):
+                break
+            batch.append(item)
+        seqs = [seq for seq, _, _ in batch]
         handler = self.registry.orchestrators.get(inst.name)
         now = h.utcnow()
         inst.book.setdefault("instance", inst.id)
+        events = [ev for _, _, ev in batch]
         outcome = run_episode(
-            handler, inst.id, inst.parent_id, inst.input, inst.history, ev, inst.book, now
+            handler, inst.id, inst.parent_id, inst.input, inst.history, events, inst.book, now
         )
         self.stats["episodes"] += 1
         dispatch: list[WorkItem] = []
         with self.store.transaction() as conn:
-            if self._superseded(conn, seq, inst):
+            if self._superseded(conn, seqs, inst):
                 return True
             inst.history += outcome.new_history
             inst.status = "Running"
@@ -279,16 +296,18 @@ class Engine:
         for child in children:
             self._signal(child)
         self._notify_changed()
-        return self.store.next_inbox(instance_id) is not None
+        return bool(self.store.inbox(instance_id, 1))
 
-    def _superseded(self, conn, seq: int, inst: Instance) -> bool:
+    def _superseded(self, conn, seqs: list[int], inst: Instance) -> bool:
         """Whether a client call changed the instance while its episode ran.
 
         The episode runs outside the transaction; a terminate, purge or restart
         with the same id may have happened meanwhile. Its outcome must then be
         dropped, or saving it would resurrect the old execution.
         """
-        consumed = conn.execute("DELETE FROM inbox WHERE seq=?", (seq,)).rowcount == 1
+        marks = ",".join("?" * len(seqs))
+        deleted = conn.execute(f"DELETE FROM inbox WHERE seq IN ({marks})", seqs).rowcount
+        consumed = deleted == len(seqs)
         current = self.store.get(inst.id)
         return not (
             consumed

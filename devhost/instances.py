@@ -132,14 +132,15 @@ class InstanceStore:
             rows = self._conn.execute(sql + " ORDER BY created_at", args).fetchall()
         return [_instance(r, self._conn) for r in rows]
 
-    def next_inbox(self, instance_id: str) -> tuple[int, str, dict[str, Any]] | None:
+    def inbox(self, instance_id: str, limit: int) -> list[tuple[int, str, dict[str, Any]]]:
+        """The oldest ``limit`` undelivered events of an instance, in arrival order."""
         with self._lock:
-            row = self._conn.execute(
+            rows = self._conn.execute(
                 "SELECT seq, execution_id, event FROM inbox WHERE instance_id=? "
-                "ORDER BY seq LIMIT 1",
-                (instance_id,),
-            ).fetchone()
-        return (row[0], row[1], json.loads(row[2])) if row else None
+                "ORDER BY seq LIMIT ?",
+                (instance_id, limit),
+            ).fetchall()
+        return [(seq, execution_id, json.loads(ev)) for seq, execution_id, ev in rows]
 
     def instances_with_inbox(self) -> list[str]:
         with self._lock:

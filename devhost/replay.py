@@ -62,24 +62,28 @@ def run_episode(
     parent_id: str | None,
     input_json: str | None,
     history: list[dict[str, Any]],
-    new_event: dict[str, Any],
+    new_events: list[dict[str, Any]],
     book: dict[str, Any],
     now: datetime,
 ) -> Outcome:
-    """Run one episode; mutates ``book``; returns what the host must do next."""
+    """Run one episode over ``new_events``; mutates ``book``; returns what the host must do.
+
+    Only the first event of a batch may allocate task ids (see ``allocates_ids``).
+    """
     out = Outcome()
-    _before_user_code(new_event, book, now, out)
+    for new_event in new_events:
+        _before_user_code(new_event, book, now, out)
     started = event(EventType.ORCHESTRATOR_STARTED, Timestamp=iso(now))
     played = [dict(e, IsPlayed=True) for e in history]
     context = {
-        "history": [*played, started, new_event],
+        "history": [*played, started, *new_events],
         "instanceId": instance_id,
         "isReplaying": bool(played),
         "parentInstanceId": parent_id,
         "input": input_json,
         "upperSchemaVersion": REPLAY_SCHEMA_V2,
     }
-    out.new_history += [started, new_event]
+    out.new_history += [started, *new_events]
     state = _invoke(handler, json.dumps(context), out)
     if state is None:
         return out
@@ -116,6 +120,20 @@ def _invoke(handler: Any, context_json: str, out: Outcome) -> dict[str, Any] | N
                 message = head.strip()
         out.done, out.error = True, truncate(message or type(exc).__name__)
         return None
+
+
+def allocates_ids(ev: dict[str, Any], book: dict[str, Any]) -> bool:
+    """Whether the SDK takes task ids while processing ``ev`` (a retry's timer or attempt).
+
+    Such an event must come first in an episode: the SDK takes those ids before
+    user code resumes, so a batch [completion, retry failure] would number
+    differently from what the host assumes.
+    """
+    kind = ev["EventType"]
+    task_id = str(ev.get("TaskScheduledId", ev.get("TimerId")))
+    return (kind == EventType.TASK_FAILED and task_id in book["retry"]) or (
+        kind == EventType.TIMER_FIRED and task_id in book["retry_timers"]
+    )
 
 
 def _flatten(actions: list[Any]) -> list[dict[str, Any]]:

@@ -176,7 +176,7 @@ class Replay:
             None,
             json.dumps(self.input),
             self.history,
-            event,
+            [event],
             self.book,
             self.now,
         )

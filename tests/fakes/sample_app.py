@@ -110,6 +110,22 @@ def retrying(context: df.DurableOrchestrationContext):
 
 
 @app.orchestration_trigger(context_name="context")
+def retrying_fan(context: df.DurableOrchestrationContext):
+    """Retried and plain activities completing together: the host batches their events."""
+    key, n = context.get_input()["key"], context.get_input()["n"]
+    options = df.RetryOptions(first_retry_interval_in_milliseconds=20, max_number_of_attempts=3)
+    flaky_calls = [
+        context.call_activity_with_retry(
+            "flaky", options, {"key": f"{key}:{i}", "fail_times": i % 3}
+        )
+        for i in range(n)
+    ]
+    plain = [context.call_activity("double", i) for i in range(n)]
+    results = yield context.task_all(flaky_calls + plain)
+    return [r["attempts"] for r in results[:n]] + results[n:]
+
+
+@app.orchestration_trigger(context_name="context")
 def first_of(context: df.DurableOrchestrationContext):
     fast = context.call_activity("sleep_echo", {"value": "fast", "seconds": 0.0})
     slow = context.call_activity("sleep_echo", {"value": "slow", "seconds": 2.0})

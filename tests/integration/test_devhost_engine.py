@@ -106,6 +106,16 @@ def test_retry_exhaustion_reaches_the_orchestrator_as_an_exception(engine: Engin
     assert sample_app.calls[f"flaky:{key}"] == 2  # no attempt beyond the maximum
 
 
+def test_retries_and_completions_arriving_together_keep_their_task_ids(engine: Engine) -> None:
+    n = 12
+    inst = run(engine, "retrying_fan", {"key": uuid.uuid4().hex, "n": n})
+
+    assert inst.status == "Completed", inst.output
+    assert output(inst) == [i % 3 + 1 for i in range(n)] + [2 * i for i in range(n)]
+    failures = sum(i % 3 for i in range(n))
+    assert kinds(inst).count(h.EventType.TASK_FAILED) == failures
+
+
 def test_task_any_returns_the_first_finished_task(engine: Engine) -> None:
     inst = run(engine, "first_of")
 
