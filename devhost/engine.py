@@ -1,8 +1,8 @@
 """The devhost Durable engine: instances, activities in a thread pool, timers.
 
 It plays the part of the Durable extension + task hub for local runs. One
-orchestration thread runs episodes (``devhost.replay``) one inbox event at a
-time; activities run in a thread pool sized like host.json's
+orchestration thread runs episodes (``devhost.replay``) over each instance's
+waiting inbox events; activities run in a thread pool sized like host.json's
 ``maxConcurrentActivityFunctions``; a timer thread turns due timers into
 ``TimerFired`` events. All state is in SQLite (``devhost.instances``), so a
 killed process resumes every running instance on the next ``start()``.
@@ -242,34 +242,10 @@ class Engine:
             if outcome.custom_status is not None:
                 inst.custom_status = json.dumps(outcome.custom_status)
             for task_id, name, input_json in outcome.activities:
-                work_id = add_work(conn, inst, task_id, "activity", name, input_json)
-                dispatch.append(
-                    WorkItem(
-                        work_id,
-                        inst.id,
-                        inst.execution_id,
-                        task_id,
-                        "activity",
-                        name,
-                        input_json,
-                        None,
-                    )
-                )
+                dispatch.append(add_work(conn, inst, task_id, "activity", name, input_json))
             for task_id, fire_at in outcome.timers:
                 due = fire_at.timestamp()
-                work_id = add_work(conn, inst, task_id, "timer", None, h.iso(fire_at), due)
-                dispatch.append(
-                    WorkItem(
-                        work_id,
-                        inst.id,
-                        inst.execution_id,
-                        task_id,
-                        "timer",
-                        None,
-                        h.iso(fire_at),
-                        due,
-                    )
-                )
+                dispatch.append(add_work(conn, inst, task_id, "timer", None, h.iso(fire_at), due))
             for task_id in outcome.cancelled_timers:
                 conn.execute(
                     "DELETE FROM work WHERE instance_id=? AND execution_id=? AND task_id=? "

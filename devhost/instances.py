@@ -226,10 +226,13 @@ def add_work(
     name: str | None = None,
     input_: str | None = None,
     due_at: float | None = None,
-) -> int:
+) -> WorkItem:
+    """Record pending work in the episode's transaction; returns it for dispatch."""
     cur = conn.execute(
         "INSERT INTO work(instance_id, execution_id, task_id, kind, name, input, due_at) "
         "VALUES (?,?,?,?,?,?,?)",
         (inst.id, inst.execution_id, task_id, kind, name, input_, due_at),
     )
-    return int(cur.lastrowid)
+    return WorkItem(
+        int(cur.lastrowid), inst.id, inst.execution_id, task_id, kind, name, input_, due_at
+    )
