@@ -6,21 +6,13 @@ import time
 
 import httpx
 
+from tests.e2e.polling import wait_for
+
 # The local corpus index takes seconds to build; share its disk cache between tests
 # (the same folder tests/conftest.py names; entries are keyed by the corpus hash).
 AMBIGUOUS = "python"
 QUESTION = "How does Python exception handling work with try and finally?"
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
-
-
-def wait_for(api: httpx.Client, session_id: str, statuses: set[str], timeout: float = 120) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        view = api.get(f"/api/research/{session_id}").json()
-        if view["status"] in statuses:
-            return view
-        assert time.monotonic() < deadline, f"still {view['status']} ({view['phase']})"
-        time.sleep(0.3)
 
 
 def start_waiting(api: httpx.Client, chat_id: str | None = None) -> dict:

@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-import time
-
 import httpx
 
 from shared.stores.sqlite import SqliteSessionStore
+from tests.e2e.polling import wait_for
 
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 CLARIFY = {"enable_clarifying_questions": True, "num_agents": 2}
-
-
-def wait_for(api: httpx.Client, session_id: str, statuses: set[str], timeout: float = 180) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        view = api.get(f"/api/research/{session_id}").json()
-        if view["status"] in statuses:
-            return view
-        assert time.monotonic() < deadline, f"still {view['status']} ({view['phase']})"
-        time.sleep(0.3)
 
 
 def start(api: httpx.Client, chat_id: str, **options) -> str:

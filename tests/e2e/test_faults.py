@@ -34,6 +34,7 @@ from tests.fakes.openai_server import (
     malformed,
     schema_aware_responder,
 )
+from tests.fakes.small_corpus import write_corpus
 from tests.fakes.web import FixtureServer, build_fixture_site
 from tests.fakes.web import Reply as WebReply
 from tests.fakes.webhook_receiver import closed_port_url
@@ -53,27 +54,6 @@ NO_DEEP_SEARCH = {**SMALL, "run_deep_search_first": False}
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 RUN_TIMEOUT = 150.0
 TOPICS = ["Thread scheduling under the lock", "The asyncio event loop", "Free-threaded builds"]
-
-
-CORPUS = {
-    "gil.md": "# The global interpreter lock\n\nThe global interpreter lock (GIL) lets only one "
-    "thread execute Python bytecode at a time in CPython. It protects reference counts from "
-    "races between threads. CPU-bound threads therefore do not run in parallel.\n",
-    "threads.md": "# Threads and I/O\n\nThreads that wait for I/O release the GIL, so I/O-bound "
-    "threads still overlap. The threading module offers locks, events and queues.\n",
-    "asyncio.md": "# asyncio\n\nasyncio runs coroutines on one thread with an event loop. It "
-    "is unaffected by the GIL for I/O waits because only one coroutine runs at a time.\n",
-    "free-threading.md": "# Free-threaded CPython\n\nPEP 703 makes the GIL optional in "
-    "free-threaded builds of Python 3.13, so CPU-bound threads can run in parallel.\n",
-}
-
-
-def write_corpus(folder: Path) -> Path:
-    """A four-document corpus: indexing it takes milliseconds, not the reference's seconds."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in CORPUS.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    return folder
 
 
 # -- the model: the schema-aware fake with a plan worth two agents ---------------------

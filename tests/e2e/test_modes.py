@@ -10,20 +10,11 @@ import httpx
 import pytest
 
 from shared.stores.sqlite import SqliteSessionStore
+from tests.e2e.polling import wait_for
 
 QUESTION = "How does Python exception handling work with try and finally?"
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 CITATION = re.compile(r"\[(\d+)\]")
-
-
-def wait_for(api: httpx.Client, session_id: str, statuses: set[str], timeout: float = 180) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        view = api.get(f"/api/research/{session_id}").json()
-        if view["status"] in statuses:
-            return view
-        assert time.monotonic() < deadline, f"still {view['status']} ({view['phase']})"
-        time.sleep(0.3)
 
 
 def run(api: httpx.Client, **body) -> dict:
