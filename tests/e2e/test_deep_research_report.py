@@ -31,6 +31,7 @@ def test_report_cites_only_evidence_and_many_sources(start_devhost):
     assert {s.url for s in report.sources} <= set(evidence)
     assert all(evidence[s.url] == s.n for s in report.sources)  # one numbering
     assert len({s.url for s in report.sources}) >= 6
+    assert all(s.tier is not None for s in report.sources)  # every source shows its tier
     text = "\n".join(
         [report.executive_summary, report.conclusion, *(s.content for s in report.sections)]
     )
