@@ -56,8 +56,12 @@ def finish(
     report_ref: str | None = None,
     error: str | None = None,
 ) -> Generator[Any, Any, dict]:
-    """Record the outcome in the session, then tell the caller's webhook (if any)."""
-    progress.phase = status.value
+    """Record the outcome in the session, then tell the caller's webhook (if any).
+
+    The live phase reads "finishing" until the session document holds the final
+    status, so a client watching ``phase`` never sees "completed" too early.
+    """
+    progress.phase = "finishing"
     publish(context, progress)
     done = CompleteSessionIn(
         session_id=inp.session_id,
@@ -66,7 +70,7 @@ def finish(
         answer_ref=answer_ref,
         report_ref=report_ref,
         error=error,
-        progress=progress,
+        progress=progress.model_copy(update={"phase": status.value}),
     )
     yield call(context, names.COMPLETE_SESSION, done)
     if inp.callback_url and status in EVENT_BY_STATUS:

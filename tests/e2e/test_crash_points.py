@@ -43,7 +43,7 @@ from tests.fakes.small_corpus import write_corpus
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = 20240610
+SEED = int(os.environ.get("CRASH_SEED", "20240610"))  # another seed explores other points
 KILLS = 10
 KILL_DELAY_S = (0.05, 0.8)
 BOOT_S = 45.0
@@ -175,6 +175,18 @@ class History:
         ]
 
 
+def instance_ids(db: Path, prefix: str) -> list[str]:
+    """Every instance the host created for a session (the id is the session id)."""
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute(
+            "SELECT id FROM instances WHERE substr(id, 1, ?) = ? ORDER BY id", (len(prefix), prefix)
+        ).fetchall()
+    finally:
+        conn.close()
+    return [r[0] for r in rows]
+
+
 def read_history(db: Path, instance_id: str) -> History:
     conn = sqlite3.connect(db)
     try:
@@ -243,7 +255,9 @@ def _top_up(http: httpx.Client, url: str, sessions: dict[str, str]) -> None:
 
 
 def _assert_completed_once(db: Path, session_id: str) -> None:
-    for instance_id in (session_id, f"{session_id}:deep-search"):
+    expected = [session_id, f"{session_id}:deep-search"]
+    assert instance_ids(db, session_id) == expected, "an instance was created twice"
+    for instance_id in expected:
         run = read_history(db, instance_id)
         assert (run.rows, run.status) == (1, "Completed"), instance_id
         assert run.count(EventType.EXECUTION_COMPLETED) == 1, f"{instance_id} completed twice"

@@ -182,3 +182,86 @@ def test_openai_settings_alone_switch_every_mode_to_the_llm(
         # Each mode's own question reached the endpoint.
         assert any(f"({mode})" in r.prompt_text for r in fake_openai.requests), mode
     assert sum(v["usage"]["llm_calls"] for v in views.values()) == len(fake_openai.requests)
+
+
+def test_llm_deep_research_leaves_every_memory_file_in_its_documented_shape(
+    fake_openai: FakeOpenAIServer, start_devhost, tmp_path: Path
+) -> None:
+    """The memory folder an operator opens has the same layout whichever mind wrote it.
+
+    ``test_deep_research_memory.check_memory_files`` also checks the offline
+    reasoner's own wording (topic names, "key findings" evidence), so the
+    layout is checked here on its own; the run helpers are shared.
+    """
+    import re
+
+    from tests.e2e.test_deep_research_memory import QUESTION, folder, run_research
+
+    host = start_devhost(
+        Settings(
+            data_dir=tmp_path / "data",
+            reasoner="llm",
+            openai_base_url=fake_openai.base_url,
+            openai_api_key="test",
+            search_provider="local",
+            local_corpus_path=write_corpus(tmp_path / "corpus"),
+        )
+    )
+    # Room for every todo the supervisor adds, so each agent file ends all done.
+    options = {**SMALL, "max_iterations": 12, "enable_clarifying_questions": False}
+    view = run_research(host, QUESTION, options, timeout=RUN_TIMEOUT)
+    assert view["status"] == "completed", view
+    assert view["usage"]["llm_calls"] == len(fake_openai.requests) > 0  # the LLM wrote it
+    sid, stats = view["session_id"], host.engine.stats
+    root = folder(host, sid)
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC"
+
+    main = (root / "main.md").read_text()
+    assert main.startswith("# Research Session - Main Index")
+    assert f"**Query:** {QUESTION}" in main and f"**Session:** {sid}" in main
+    assert "## Research Plan" in main and "## Key Insights" in main
+    assert re.search(r"(?m)^### 1\. .+ \(priority \d\)\n- search: \S", main)
+
+    agent_files = sorted((root / "agents").glob("agent_*.md"))
+    assert agent_files
+    todos_run = 0
+    for path in agent_files:
+        text = path.read_text()
+        assert re.match(r"# Agent \d+: \S", text)
+        for label in ("**Specialization:**", "**Working style:**", "**Source preferences:**"):
+            assert label in text, (path.name, label)
+        todos = re.findall(r"(?m)^- \[(.)\] (todo-\d+) \((\w+)\): \S", text)
+        assert todos and all(status == "done" and mark == "x" for mark, _, status in todos)
+        notes = text.partition("## Notes")[2]
+        assert all(f"### {todo}:" in notes for _, todo, _ in todos), path.name
+        todos_run += len(todos)
+    assert todos_run == stats["activity:run_researcher"]
+
+    items = sorted((root / "items").glob("item_*.md"))
+    assert len(items) == stats["activity:run_researcher"]
+    for path in items:
+        text = path.read_text()
+        assert text.startswith("# Finding: ") and "## Key findings" in text, path.name
+        assert "## Sources" in text, path.name
+
+    supervisor = (root / "supervisor.md").read_text()
+    assert supervisor.startswith("# Supervisor Notes")
+    reviews = re.findall(rf"(?m)^## Review (\d+) - {stamp}\n\n\*\*Decision:\*\* \w+", supervisor)
+    assert reviews == [str(n) for n in range(1, stats["activity:supervisor_review"] + 1)]
+    assert reviews
+
+    draft = (root / "draft_report.md").read_text()
+    assert draft.startswith("# Research Report Draft")
+    assert f"**Query:** {QUESTION}" in draft
+    assert re.search(rf"\*\*Started:\*\* {stamp}", draft)
+    overview = draft.partition("## Overview")[2].partition("<!-- entry:")[0]
+    assert overview.strip()
+    sections = re.findall(rf"(?m)^## (.+) - {stamp}$", draft)
+    assert len(sections) == len(reviews)  # one draft section per review
+
+    report = json.loads((root / "report.json").read_text())
+    assert len(report["sections"]) >= 3
+    markdown = (root / "report.md").read_text()
+    assert report["title"] in markdown
+    assert all(section["heading"] in markdown for section in report["sections"])
+    assert (root / "report.pdf").read_bytes().startswith(b"%PDF-")

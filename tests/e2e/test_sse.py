@@ -31,6 +31,7 @@ PHASE_ORDER = [
     {"compressing"},
     {"writing_report"},
     {"rendering_pdf"},
+    {"finishing"},
     {"completed"},
 ]
 AMBIGUOUS_QUERY = "exceptions"  # short: the offline reasoner asks clarifying questions

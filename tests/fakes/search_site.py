@@ -8,8 +8,8 @@ extractor must throw away. Every search result points back at this site on
 
 ``GET /search?q=...&format=json`` answers in SearXNG's JSON shape (see
 ``tests.fakes.web.searxng_body``), ranking pages by a trivial keyword count.
-The tasks page is listed twice in every answer, once with ``utm_*`` tracking
-parameters (as a second engine would list it), so a test can check that the
+The tasks page is listed twice in every answer, the second time right below
+the first with ``utm_*`` tracking parameters, so a test can check that the
 pipeline counts it once and fetches it once.
 
 ``JUNK`` lists the boilerplate phrases: none of them may reach an answer.
@@ -40,8 +40,9 @@ JUNK = (
 )
 
 _STOPWORDS = frozenset(
-    "a an and are as at be by does do for from how in is it of on or the to what when "
-    "which why with you your".split()
+    {"a", "an", "and", "are", "as", "at", "be", "by", "does", "do", "for", "from", "how"}
+    | {"in", "is", "it", "of", "on", "or", "the", "to", "what", "when", "which", "why"}
+    | {"with", "you", "your"}
 )
 _WORDS = re.compile(r"[a-z0-9_]+")
 
@@ -139,8 +140,7 @@ ARTICLES: tuple[Article, ...] = (
             "tasks; it is not thread-safe and must be used from the event loop thread.",
             "asyncio.Semaphore limits how many tasks enter a section at once, which is "
             "the usual way to cap concurrent HTTP requests.",
-            "asyncio.Event lets one task signal many waiting tasks that something has "
-            "happened.",
+            "asyncio.Event lets one task signal many waiting tasks that something has happened.",
         ),
     ),
     Article(
@@ -233,12 +233,14 @@ class SearchSite:
             ((len(wanted & _words(a.text)), i, a) for i, a in enumerate(ARTICLES)),
             key=lambda t: (-t[0], t[1]),
         )
-        hits = [(score, a) for score, _, a in scored if score > 0]
-        results = [self._result(a, a.path, score, pos) for pos, (score, a) in enumerate(hits, 1)]
-        tracked = next((a for _, a in hits if a.path == TRACKED_PATH), None)
-        if tracked is not None:  # the same page again, as another engine links it
-            tracked_path = f"{TRACKED_PATH}?{TRACKING_QUERY}"
-            results.append(self._result(tracked, tracked_path, 0.1, len(results) + 1))
+        results = []
+        for score, _, article in scored:
+            if score <= 0:
+                continue
+            results.append(self._result(article, article.path, score, len(results) + 1))
+            if article.path == TRACKED_PATH:  # right below: the same page as an ad links it
+                tracked = f"{TRACKED_PATH}?{TRACKING_QUERY}"
+                results.append(self._result(article, tracked, score, len(results) + 1))
         self.searches.append((query, [r["url"] for r in results]))
         return {
             "query": query,
