@@ -48,8 +48,12 @@ def deep_research_orchestrator(context: df.DurableOrchestrationContext):
     try:
         yield from deep_search_phase(context, run)
         yield from clarification_phase(context, run)
-        plan, profiles, todos = yield from planning_phase(context, run)
-        yield from research_queue(context, run, plan, profiles, todos)
+        if run.over_budget():
+            run.gaps.append("the token or cost budget was spent before planning: no research ran")
+            run.progress.message = "token or cost budget reached: writing the report"
+        else:
+            plan, profiles, todos = yield from planning_phase(context, run)
+            yield from research_queue(context, run, plan, profiles, todos)
     except Exception as exc:
         run.failure = error_text(exc)
     report = yield from report_phase(context, run)

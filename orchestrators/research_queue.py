@@ -142,6 +142,7 @@ def research_queue(
     todos: list[Todo],
 ):
     queue = _Queue(run, plan, profiles, todos)
+    _check_budget(run, queue)
     queue.fill(context)
     while queue.running:
         publish(context, run.progress)
@@ -152,11 +153,18 @@ def research_queue(
         _record(run, queue, finding, todo)
         if finding.ok and not queue.stopped and queue.reviews < run.caps.max_supervisor_calls:
             yield from _review(context, run, queue, finding)
-        if run.over_budget():
-            queue.stopped = True
-            run.progress.message = "token or cost budget reached: writing the report"
+        _check_budget(run, queue)
         queue.fill(context)
     run.progress.agents = [a.model_copy(update={"todo": None}) for a in run.progress.agents]
+
+
+def _check_budget(run: Run, queue: _Queue) -> None:
+    """A spent token / cost budget stops new work; the report says the research was cut."""
+    if queue.stopped or not run.over_budget():
+        return
+    queue.stopped = True
+    run.gaps.append("the token or cost budget was reached, so planned research was not started")
+    run.progress.message = "token or cost budget reached: writing the report"
 
 
 def _envelope(task, agent_id: int, todo: Todo) -> ResearcherOut:

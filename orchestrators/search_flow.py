@@ -18,7 +18,7 @@ import azure.durable_functions as df
 
 from orchestrators.common import call, gather, publish
 from shared import names
-from shared.models import Progress, StartInput, Usage
+from shared.models import Progress, SearchResult, StartInput, Usage
 from shared.payloads import (
     AnswerOut,
     FollowUpIn,
@@ -54,6 +54,7 @@ def search_flow(
     usage, queries = planned.usage, planned.queries
     seen_urls: list[str] = []
     summary_refs: list[str] = []
+    leftovers: list[SearchResult] = []  # good results not read yet stay candidates
     for iteration in range(1, iterations + 1):
         progress.phase, progress.iteration = "searching", iteration
         publish(context, progress)
@@ -70,7 +71,7 @@ def search_flow(
         found = [WebSearchOut.model_validate(o) for o in (yield from gather(context, searches))]
         select_in = SelectSourcesIn(
             query=planned.rewritten,
-            result_lists=[f.results for f in found],
+            result_lists=[f.results for f in found] + [leftovers],
             exclude_urls=seen_urls,
             top_n=caps.scrape_top_n,
             rerank_top_k=caps.rerank_top_k,
@@ -79,6 +80,7 @@ def search_flow(
         selected = SelectSourcesOut.model_validate(
             (yield call(context, names.SELECT_SOURCES, select_in))
         )
+        leftovers = selected.leftovers
         if not selected.selected:
             break
         progress.phase = "reading"

@@ -75,6 +75,7 @@ class SelectSourcesIn(BaseModel):
 
 class SelectSourcesOut(BaseModel):
     selected: list[SearchResult] = Field(default_factory=list)
+    leftovers: list[SearchResult] = Field(default_factory=list)  # ranked, unread: next round
     warnings: list[str] = Field(default_factory=list)
 
 

@@ -60,19 +60,24 @@ def web_search(svc: Services, req: WebSearchIn) -> WebSearchOut:
 
 def select_sources(svc: Services, req: SelectSourcesIn) -> SelectSourcesOut:
     settings = svc.settings
+    seen = {pipeline.normalize_url(u) for u in req.exclude_urls}
+    unread = [
+        [r for r in results if pipeline.normalize_url(r.url) not in seen]
+        for results in req.result_lists
+    ]
     ranked = pipeline.process(
         req.query,
-        req.result_lists,
+        unread,
         blocked_domains=settings.split_list(settings.search_blocked_domains),
         blocked_keywords=settings.split_list(settings.search_blocked_keywords),
         top_k=req.rerank_top_k,
     )
     if settings.embedding_model and settings.llm_configured:
         ranked = EmbeddingReranker(settings).rerank(req.query, ranked)
-    seen = {pipeline.normalize_url(u) for u in req.exclude_urls}
-    fresh = [r for r in ranked if pipeline.normalize_url(r.url) not in seen]
-    kept, warnings = SourceTiers.load(settings.source_tiers_file).apply_policy(fresh, req.policy)
-    return SelectSourcesOut(selected=kept[: req.top_n], warnings=warnings)
+    kept, warnings = SourceTiers.load(settings.source_tiers_file).apply_policy(ranked, req.policy)
+    return SelectSourcesOut(
+        selected=kept[: req.top_n], leftovers=kept[req.top_n :], warnings=warnings
+    )
 
 
 def scrape_page(svc: Services, req: ScrapeIn) -> ScrapeOut:

@@ -132,7 +132,7 @@ def research(api: httpx.Client, host, **budget: float) -> dict:
 def assert_stopped_by_budget(budgeted: dict, unbudgeted: dict) -> None:
     view = budgeted["view"]
     assert view["status"] == "completed", view.get("error")
-    assert budgeted["report"] is not None and len(budgeted["report"]["sections"]) >= 1
+    assert budgeted["report"] is not None and len(budgeted["report"]["sections"]) >= 3
     # Only the researchers already in flight when the budget ran out finished.
     assert budgeted["researchers"] <= OPTIONS["num_agents"]
     assert budgeted["researchers"] < unbudgeted["researchers"]
@@ -140,7 +140,6 @@ def assert_stopped_by_budget(budgeted: dict, unbudgeted: dict) -> None:
         [
             view["progress"].get("message") or "",
             *budgeted["report"].get("warnings", []),
-            *budgeted["report"].get("limitations", []),
         ]
     )
     assert "budget" in told.lower(), told
@@ -174,11 +173,6 @@ def test_token_and_cost_budgets_cut_research_short_but_still_report(host, llm: M
     assert by_cost["view"]["usage"]["cost"] < used["cost"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="research_queue fills every agent before its first budget check, so a budget "
-    "the deep search already spent still starts one researcher per agent",
-)
 def test_budget_spent_before_research_schedules_no_researcher(host) -> None:
     with httpx.Client(base_url=host.url, timeout=30) as api:
         spent = research(api, host, max_tokens=1000)  # the deep search alone uses more

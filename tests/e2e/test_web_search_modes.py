@@ -153,11 +153,6 @@ def test_search_and_deep_search_answer_from_the_pages_they_read(web_host, site: 
     assert len(deep["pages"]) <= len(ARTICLES)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="select_sources cuts the fused list to rerank_top_k before dropping pages "
-    "already read, so later iterations find nothing new once the top 6 are read",
-)
 def test_deep_search_goes_on_to_pages_it_has_not_read(web_host, site: SearchSite) -> None:
     """Every page matches the question: six iterations of two pages can read all eight."""
     with httpx.Client(base_url=web_host.url, timeout=30) as api:
