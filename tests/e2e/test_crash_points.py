@@ -24,11 +24,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
-import socket
 import sqlite3
-import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +33,7 @@ import httpx
 import pytest
 
 from devhost.history import EventType
-from shared.config import Settings
+from tests.e2e.serve_process import ServeProcess, free_port
 from tests.fakes.small_corpus import write_corpus
 
 pytestmark = pytest.mark.e2e
@@ -46,7 +42,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SEED = int(os.environ.get("CRASH_SEED", "20240610"))  # another seed explores other points
 KILLS = 10
 KILL_DELAY_S = (0.05, 0.8)
-BOOT_S = 45.0
 FINISH_S = 90.0
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 OPTIONS = {
@@ -65,66 +60,24 @@ QUERIES = [
 IN_FLIGHT = 2
 MAX_ATTEMPTS = 3 * KILLS
 CAPPED = ("num_agents", "agent_max_steps", "max_iterations", "max_supervisor_calls")
-_SETTING_NAMES = {name.upper() for name in Settings.model_fields}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Host:
-    """One ``python -m devhost serve`` in its own process group, so SIGKILL takes all of it."""
-
-    def __init__(self, data_dir: Path, corpus: Path, port: int, log: Path) -> None:
-        env = {k: v for k, v in os.environ.items() if k.upper() not in _SETTING_NAMES}
-        env.update(
-            DATA_DIR=str(data_dir),
-            REASONER="offline",
-            SEARCH_PROVIDER="local",
-            LOCAL_CORPUS_PATH=str(corpus),
-            PYTHONPATH=str(ROOT),
-        )
-        self.url = f"http://127.0.0.1:{port}"
-        self._log = log.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "devhost", "serve", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def wait_ready(self, http: httpx.Client) -> None:
-        deadline = time.monotonic() + BOOT_S
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, "devhost exited during start-up"
-            try:
-                if http.get(f"{self.url}/api/health").status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        pytest.fail("devhost did not answer /api/health in time")
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(15)
-        self._log.close()
 
 
 @pytest.fixture
 def hosts(tmp_path: Path):
     """Starts hosts on demand; whatever is still alive at teardown is killed by its PID."""
-    started: list[Host] = []
+    started: list[ServeProcess] = []
     corpus = write_corpus(tmp_path / "corpus")
     port = free_port()
 
-    def start(data_dir: Path) -> Host:
-        host = Host(data_dir, corpus, port, tmp_path / "devhost.log")
+    def start(data_dir: Path) -> ServeProcess:
+        host = ServeProcess(
+            port,
+            tmp_path / "devhost.log",
+            data_dir=str(data_dir),
+            reasoner="offline",
+            search_provider="local",
+            local_corpus_path=str(corpus),
+        )
         started.append(host)
         return host
 

@@ -8,12 +8,7 @@ session exactly once: one report, one item file per researcher run.
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -23,19 +18,13 @@ import pytest
 from shared.config import Settings
 from shared.search.local import LocalCorpusSearch
 from tests.conftest import CORPUS_CACHE
+from tests.e2e.serve_process import ServeProcess, free_port
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
-BOOT_S = 45.0
 FINISH_S = 90.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def warm_corpus(data_dir: Path) -> None:
@@ -45,54 +34,18 @@ def warm_corpus(data_dir: Path) -> None:
     shutil.copytree(CORPUS_CACHE / "corpus-cache", data_dir / "corpus-cache", dirs_exist_ok=True)
 
 
-class ServeProcess:
-    def __init__(self, data_dir: Path, port: int, log: Path) -> None:
-        env = {k: v for k, v in os.environ.items() if k.upper() not in _SETTING_NAMES}
-        env.update(
-            DATA_DIR=str(data_dir),
-            REASONER="offline",
-            SEARCH_PROVIDER="local",
-            PYTHONPATH=str(ROOT),
-        )
-        self.url = f"http://127.0.0.1:{port}"
-        self._log = log.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "devhost", "serve", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def wait_ready(self, http: httpx.Client) -> None:
-        deadline = time.monotonic() + BOOT_S
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, "devhost exited during start-up"
-            try:
-                if http.get(f"{self.url}/api/health").status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.2)
-        pytest.fail("devhost did not answer /api/health in time")
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(15)
-        self._log.close()
-
-
-_SETTING_NAMES = {name.upper() for name in Settings.model_fields}
-
-
 @pytest.fixture
 def serve(tmp_path: Path):
     started: list[ServeProcess] = []
 
     def start(data_dir: Path, port: int) -> ServeProcess:
-        process = ServeProcess(data_dir, port, tmp_path / "devhost.log")
+        process = ServeProcess(
+            port,
+            tmp_path / "devhost.log",
+            data_dir=str(data_dir),
+            reasoner="offline",
+            search_provider="local",
+        )
         started.append(process)
         return process
 
