@@ -163,8 +163,10 @@ def _check_budget(run: Run, queue: _Queue) -> None:
     if queue.stopped or not run.over_budget():
         return
     queue.stopped = True
-    run.gaps.append("the token or cost budget was reached, so planned research was not started")
     run.progress.message = "token or cost budget reached: writing the report"
+    skipped = [t.topic for t in queue.todos if t.status == "pending"]
+    if skipped:
+        run.gaps.append(f"the token or cost budget was reached before: {', '.join(skipped)}")
 
 
 def _envelope(task, agent_id: int, todo: Todo) -> ResearcherOut:
