@@ -10,6 +10,7 @@ checks happen before this (``shared.report.citations``).
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from shared.models import FinalReport, Source, SynthesizedAnswer
@@ -134,12 +135,13 @@ def render_report_markdown(
     parts = [
         f"# {_one_line(report.title)}",
         _metadata(t, query, mode, when),
-        f"## {t['executive_summary']}\n\n{report.executive_summary.strip()}",
+        f"## {t['executive_summary']}\n\n{_code_names(report.executive_summary.strip())}",
     ]
     for section in report.sections:
         heading = _one_line(section.heading)
-        parts.append(f"## {heading}\n\n{_without_heading(section.content, heading)}")
-    parts.append(f"## {t['conclusion']}\n\n{report.conclusion.strip()}")
+        body = _code_names(_without_heading(section.content, heading))
+        parts.append(f"## {heading}\n\n{body}")
+    parts.append(f"## {t['conclusion']}\n\n{_code_names(report.conclusion.strip())}")
     if report.sources:
         parts.append(f"## {t['sources']}\n\n{render_sources(report.sources, t)}")
     if report.follow_up_questions:
@@ -157,7 +159,7 @@ def render_answer_markdown(answer: SynthesizedAnswer, query: str, mode: str) -> 
     parts = [
         f"# {_one_line(query)}",
         f"**{t['mode']}:** {mode}",
-        f"## {t['answer']}\n\n{answer.answer.strip()}",
+        f"## {t['answer']}\n\n{_code_names(answer.answer.strip())}",
     ]
     if answer.key_points:
         parts.append(f"## {t['key_points']}\n\n{_bullets(answer.key_points)}")
@@ -166,6 +168,14 @@ def render_answer_markdown(answer: SynthesizedAnswer, query: str, mode: str) -> 
     if answer.follow_up_questions:
         parts.append(f"## {t['follow_up']}\n\n{_bullets(answer.follow_up_questions)}")
     return "\n\n".join(parts) + "\n"
+
+
+_DUNDER = re.compile(r"(?<![`\w])(__\w+?__(?:\(\))?)(?![`\w])")
+
+
+def _code_names(text: str) -> str:
+    """Dunder names (``__enter__``) as inline code, or Markdown would read them as bold."""
+    return _DUNDER.sub(r"`\1`", text)
 
 
 def render_sources(sources: list[Source], labels: dict[str, str] | None = None) -> str:

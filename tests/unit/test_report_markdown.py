@@ -165,3 +165,11 @@ def test_chat_answer_without_sources_has_no_sources_heading():
 
     assert _headings(md, 2) == ["Ответ"]
     assert "**Режим:** chat" in md
+
+
+def test_python_dunder_names_stay_names_not_bold_text():
+    section = ReportSection(
+        heading="How it works", content='"__enter__()" is called, then __exit__.'
+    )
+    text = render_report_markdown(_report(sections=[section] * 3), "q", "deep_research")
+    assert '"`__enter__()`" is called, then `__exit__`.' in text
