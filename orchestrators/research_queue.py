@@ -11,7 +11,7 @@ Caps, all from ``Caps``:
 - ``max_iterations`` (DEEP_RESEARCH_DEFAULT_MAX_ITERATIONS): researcher runs per session;
 - ``max_supervisor_calls``: reviews; after that agents finish their todos unsupervised;
 - ``supervisor_max_iterations``: queue turns during which the supervisor may still add todos;
-- two reviews in a row that add nothing while no todo is pending force "finish";
+- two reviews in a row that add nothing while no todo is pending or running force "finish";
 - token / cost budget: no new work once reached, the run goes to its report.
 """
 
@@ -225,9 +225,9 @@ def _review(
         return
     run.usage += review.usage
     queue.add_todos(review)
-    # Planned todos still waiting count as progress: only a supervisor that adds
-    # nothing while nothing is left to do is idle.
-    waiting = any(t.status == "pending" for t in queue.todos)
+    # Planned or running todos count as progress: only a supervisor that adds nothing
+    # while no other work is left is idle (so review order cannot cut planned work).
+    waiting = any(t.status in ("pending", "in_progress") for t in queue.todos)
     changed = bool(review.new_todos) or review.decision == "replan" or waiting
     queue.idle_reviews = 0 if changed else queue.idle_reviews + 1
     if review.decision == "finish" or queue.idle_reviews >= IDLE_REVIEWS_TO_FINISH:

@@ -62,15 +62,9 @@ def _normalized(host, session_id: str) -> str:
 
 
 def test_same_question_same_corpus_same_report(start_devhost):
-    """Offline runs are reproducible when the queue order is: agents run one at a time.
-
-    With parallel agents the supervisor reviews findings in completion order, and a
-    busy machine can change that order (and so which topic gets deepened first).
-    """
     host = start_devhost()
-    sequential = {"num_agents": 1}
-    first = run_research(host, QUESTION, sequential)
-    second = run_research(host, QUESTION, sequential)
+    first = run_research(host, QUESTION)
+    second = run_research(host, QUESTION)
     assert first["status"] == second["status"] == "completed"
     assert first["session_id"] != second["session_id"]
     assert _normalized(host, first["session_id"]) == _normalized(host, second["session_id"])

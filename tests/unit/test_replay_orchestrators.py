@@ -20,6 +20,7 @@ from shared import names
 from shared.config import ResearchOptions, Settings
 from shared.models import (
     AgentProfile,
+    NewTodo,
     QueryAnalysis,
     ResearchPlan,
     ResearchTopic,
@@ -167,6 +168,36 @@ def test_an_answer_accepted_just_as_the_timer_fired_is_not_lost() -> None:
 
 
 # -- deep research: the researcher queue ------------------------------------------------
+
+
+def three_agents(name: str, request: Any) -> Any:
+    """Three agents on three topics; only the review of the third finding adds a todo."""
+    topics = [ResearchTopic(id=n, title=f"Topic {n}") for n in (1, 2, 3)]
+    if name == names.PLAN_RESEARCH:
+        analysis = QueryAnalysis(query_type="open", complexity="complex")
+        plan = ResearchPlan(topics=topics)
+        return PlanResearchOut(analysis=analysis, plan=plan, num_agents=3).model_dump(mode="json")
+    if name == names.SPAWN_AGENTS:
+        return SpawnAgentsOut(
+            profiles=[
+                AgentProfile(agent_id=n, name=f"a{n}", specialization="x") for n in (1, 2, 3)
+            ],
+            todos=[
+                Todo(id=f"todo-{n}", agent_id=n, topic_id=n, topic=f"Topic {n}") for n in (1, 2, 3)
+            ],
+        ).model_dump(mode="json")
+    if name == names.SUPERVISOR_REVIEW and request["finding_ref"].endswith("item_3.json"):
+        deepen = NewTodo(topic_id=3, instruction="deepen topic 3")
+        return SupervisorOut(decision="continue", new_todos=[deepen]).model_dump(mode="json")
+    return respond(name, request)
+
+
+def test_reviews_that_add_nothing_while_agents_still_run_do_not_end_the_research() -> None:
+    flow = research(enable_clarifying_questions=False).run_activities(three_agents)
+
+    assert flow.done and flow.output["status"] == "completed"
+    assert flow.names_scheduled().count(names.SUPERVISOR_REVIEW) == 4
+    assert flow.names_scheduled().count(names.RUN_RESEARCHER) == 4  # the deepening ran
 
 
 def test_a_researcher_failing_after_retries_does_not_stop_the_queue() -> None:
