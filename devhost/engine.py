@@ -3,7 +3,7 @@
 It plays the part of the Durable extension + task hub for local runs. One
 orchestration thread runs episodes (``devhost.replay``) over each instance's
 waiting inbox events; activities run in a thread pool sized like host.json's
-``maxConcurrentActivityFunctions``; a timer thread turns due timers into
+``maxConcurrentActivityFunctions``; due timers (``devhost.timers``) become
 ``TimerFired`` events. All state is in SQLite (``devhost.instances``), so a
 killed process resumes every running instance on the next ``start()``.
 
@@ -14,7 +14,6 @@ status, raise event, terminate, purge, query); ``devhost.http`` exposes them.
 from __future__ import annotations
 
 import asyncio
-import heapq
 import inspect
 import json
 import logging
@@ -35,11 +34,13 @@ from devhost.instances import (
     InstanceStore,
     WorkItem,
     add_work,
+    new_instance,
     push_inbox,
     save_instance,
 )
 from devhost.registry import Registry
 from devhost.replay import allocates_ids, new_book, run_episode
+from devhost.timers import TimerQueue
 
 log = logging.getLogger("devhost.engine")
 MAX_EVENTS_PER_EPISODE = 64
@@ -58,8 +59,7 @@ class Engine:
         self._ready: queue.Queue[str | None] = queue.Queue()
         self._queued: set[str] = set()
         self._queued_lock = threading.Lock()
-        self._timers: list[tuple[float, int]] = []
-        self._timer_cv = threading.Condition()
+        self._timers = TimerQueue(self._timer_due)
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
         self._changed = threading.Condition()
@@ -70,10 +70,10 @@ class Engine:
         """Start the threads and resume whatever a previous process left running."""
         self._threads = [
             threading.Thread(target=self._orchestration_loop, name="orchestrator", daemon=True),
-            threading.Thread(target=self._timer_loop, name="timers", daemon=True),
         ]
         for thread in self._threads:
             thread.start()
+        self._timers.start()
         for item in self.store.pending_work():
             self._dispatch(item)
         for instance_id in self.store.instances_with_inbox():
@@ -87,8 +87,7 @@ class Engine:
     def stop(self) -> None:
         self._stopping.set()
         self._ready.put(None)
-        with self._timer_cv:
-            self._timer_cv.notify_all()
+        self._timers.stop()
         self._pool.shutdown(wait=True, cancel_futures=True)
         for thread in self._threads:
             thread.join(timeout=5)
@@ -106,7 +105,7 @@ class Engine:
             if existing and not existing.terminal:
                 raise InstanceExists(instance_id)
             conn.execute("DELETE FROM inbox WHERE instance_id=?", (instance_id,))
-            inst = self._new_instance(instance_id, name, input_json, None, None, now)
+            inst = new_instance(instance_id, name, input_json, None, None, now)
             save_instance(conn, inst)
             started = h.execution_started(name, input_json, None)
             push_inbox(conn, inst.id, inst.execution_id, started)
@@ -300,7 +299,7 @@ class Engine:
                 push_inbox(conn, parent.id, parent.execution_id, missing)
                 created.append(parent.id)
                 continue
-            child = self._new_instance(child_id, name, input_json, parent.id, task_id, h.iso(now))
+            child = new_instance(child_id, name, input_json, parent.id, task_id, h.iso(now))
             save_instance(conn, child)
             conn.execute("DELETE FROM inbox WHERE instance_id=?", (child_id,))
             push_inbox(
@@ -337,27 +336,6 @@ class Engine:
         push_inbox(conn, parent.id, parent.execution_id, note)
         self._signal(parent.id)
 
-    def _new_instance(
-        self, instance_id, name, input_json, parent_id, parent_task_id, now
-    ) -> Instance:
-        book = new_book()
-        book["instance"] = instance_id
-        return Instance(
-            instance_id,
-            name,
-            uuid.uuid4().hex,
-            "Pending",
-            input_json,
-            None,
-            None,
-            parent_id,
-            parent_task_id,
-            [],
-            book,
-            now,
-            now,
-        )
-
     def _notify_changed(self) -> None:
         with self._changed:
             self._changed.notify_all()
@@ -369,9 +347,7 @@ class Engine:
             self.stats["activities_dispatched"] += 1
             self._pool.submit(self._run_activity, work)
         else:
-            with self._timer_cv:
-                heapq.heappush(self._timers, (work.due_at or 0.0, work.id))
-                self._timer_cv.notify()
+            self._timers.schedule(work.due_at or 0.0, work.id)
 
     def _run_activity(self, work: WorkItem) -> None:
         entry = self.registry.activities.get(work.name or "")
@@ -401,19 +377,7 @@ class Engine:
         if not gone:
             self._signal(work.instance_id)
 
-    def _timer_loop(self) -> None:
-        while not self._stopping.is_set():
-            with self._timer_cv:
-                while not self._timers and not self._stopping.is_set():
-                    self._timer_cv.wait()
-                if self._stopping.is_set():
-                    return
-                due, work_id = self._timers[0]
-                delay = due - time.time()
-                if delay > 0:
-                    self._timer_cv.wait(min(delay, 1.0))
-                    continue
-                heapq.heappop(self._timers)
-            work = self.store.work_by_id(work_id)
-            if work is not None:
-                self._complete(work, h.timer_fired(work.task_id, work.input or ""))
+    def _timer_due(self, work_id: int) -> None:
+        work = self.store.work_by_id(work_id)
+        if work is not None:  # None: cancelled, or the instance finished meanwhile
+            self._complete(work, h.timer_fired(work.task_id, work.input or ""))

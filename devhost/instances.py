@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from devhost.replay import new_book
 
 TERMINAL = ("Completed", "Failed", "Terminated")
 
@@ -106,7 +109,7 @@ class InstanceStore:
             row = self._conn.execute(
                 "SELECT * FROM instances WHERE id=?", (instance_id,)
             ).fetchone()
-        return _instance(row, self._conn) if row else None
+        return _instance(row) if row else None
 
     def query(
         self,
@@ -130,7 +133,7 @@ class InstanceStore:
             args.append(prefix.replace("%", "\\%").replace("_", "\\_") + "%")
         with self._lock:
             rows = self._conn.execute(sql + " ORDER BY created_at", args).fetchall()
-        return [_instance(r, self._conn) for r in rows]
+        return [_instance(r) for r in rows]
 
     def inbox(self, instance_id: str, limit: int) -> list[tuple[int, str, dict[str, Any]]]:
         """The oldest ``limit`` undelivered events of an instance, in arrival order."""
@@ -157,36 +160,36 @@ class InstanceStore:
         return WorkItem(*row) if row else None
 
 
-def _instance(row: tuple, conn: sqlite3.Connection) -> Instance:
-    (
-        id_,
-        name,
-        execution_id,
-        status,
-        input_,
-        output,
-        custom,
-        parent,
-        parent_task,
-        history,
-        book,
-        created,
-        updated,
-    ) = row
+def _instance(row: tuple) -> Instance:
+    *head, history, book, created, updated = row
+    return Instance(*head, json.loads(history), json.loads(book), created, updated)
+
+
+def new_instance(
+    instance_id: str,
+    name: str,
+    input_json: str | None,
+    parent_id: str | None,
+    parent_task_id: int | None,
+    now: str,
+) -> Instance:
+    """A Pending instance with a fresh execution id and empty history."""
+    book = new_book()
+    book["instance"] = instance_id
     return Instance(
-        id_,
+        instance_id,
         name,
-        execution_id,
-        status,
-        input_,
-        output,
-        custom,
-        parent,
-        parent_task,
-        json.loads(history),
-        json.loads(book),
-        created,
-        updated,
+        uuid.uuid4().hex,
+        "Pending",
+        input_json,
+        None,
+        None,
+        parent_id,
+        parent_task_id,
+        [],
+        book,
+        now,
+        now,
     )
 
 
