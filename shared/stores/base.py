@@ -85,6 +85,34 @@ def mutated_copy(current: SessionRecord, mutate: Callable[[SessionRecord], None]
     return SessionRecord.model_validate(draft.model_dump())
 
 
+def supersede_each(
+    update: Callable[[str, Callable[[SessionRecord], None]], SessionRecord],
+    session_ids: list[str],
+    except_id: str | None,
+) -> list[SessionRecord]:
+    """Mark each still non-terminal session superseded through ``update``; return those.
+
+    Shared by both session stores: the query that finds the ids differs, the
+    race-safe status change (re-checked inside each optimistic update) does not.
+    """
+    superseded = []
+    for session_id in session_ids:
+        if session_id == except_id:
+            continue
+        changed = False
+
+        def supersede(record: SessionRecord) -> None:
+            nonlocal changed
+            changed = not record.status.is_terminal
+            if changed:
+                record.status = SessionStatus.superseded
+
+        record = update(session_id, supersede)
+        if changed:
+            superseded.append(record)
+    return superseded
+
+
 @runtime_checkable
 class SessionStore(Protocol):
     kind: str

@@ -43,8 +43,13 @@ from shared.errors import (
     NotFoundError,
     TransientError,
 )
-from shared.models import ChatMessage, Mode, SessionRecord, SessionStatus
-from shared.stores.base import ACTIVE_STATUSES, mutated_copy, validate_session_id
+from shared.models import ChatMessage, Mode, SessionRecord
+from shared.stores.base import (
+    ACTIVE_STATUSES,
+    mutated_copy,
+    supersede_each,
+    validate_session_id,
+)
 from shared.stores.cosmos_sdk import open_container, translated
 
 MAX_UPDATE_ATTEMPTS = 10
@@ -161,20 +166,7 @@ class CosmosSessionStore:
             {"@chat": chat_id},
             chat_id,
         )
-        superseded = []
-        for session_id in (doc["id"] for doc in docs if doc["id"] != except_id):
-            changed = False
-
-            def supersede(record: SessionRecord) -> None:
-                nonlocal changed
-                changed = not record.status.is_terminal
-                if changed:
-                    record.status = SessionStatus.superseded
-
-            record = self.update(session_id, supersede)
-            if changed:
-                superseded.append(record)
-        return superseded
+        return supersede_each(self.update, [doc["id"] for doc in docs], except_id)
 
     def list_by_chat(self, chat_id: str, limit: int = 50) -> list[SessionRecord]:
         if limit <= 0:

@@ -30,8 +30,13 @@ from shared.errors import (
     NotFoundError,
     TransientError,
 )
-from shared.models import ChatMessage, Mode, SessionRecord, SessionStatus
-from shared.stores.base import ACTIVE_STATUSES, mutated_copy, validate_session_id
+from shared.models import ChatMessage, Mode, SessionRecord
+from shared.stores.base import (
+    ACTIVE_STATUSES,
+    mutated_copy,
+    supersede_each,
+    validate_session_id,
+)
 
 MAX_UPDATE_ATTEMPTS = 10
 BUSY_TIMEOUT_MS = 10_000
@@ -182,22 +187,7 @@ class SqliteSessionStore:
                     (chat_id,),
                 )
             ]
-        superseded = []
-        for session_id in ids:
-            if session_id == except_id:
-                continue
-            changed = False
-
-            def supersede(record: SessionRecord) -> None:
-                nonlocal changed
-                changed = not record.status.is_terminal
-                if changed:
-                    record.status = SessionStatus.superseded
-
-            record = self.update(session_id, supersede)
-            if changed:
-                superseded.append(record)
-        return superseded
+        return supersede_each(self.update, ids, except_id)
 
     def list_by_chat(self, chat_id: str, limit: int = 50) -> list[SessionRecord]:
         with self._errors():
