@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import threading
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from shared.config import Settings
 from shared.fetch.base import Fetcher, SchemeFetcher
 from shared.reasoning.base import Reasoner
 from shared.search.base import SearchProvider
 from shared.stores.base import MemoryStore, SessionStore
+
+if TYPE_CHECKING:  # adapters are imported lazily, on first use
+    from shared.search.embeddings import EmbeddingReranker
+    from shared.search.tiers import SourceTiers
 
 
 class Services:
@@ -60,6 +65,24 @@ class Services:
             from shared.search.providers import build_search
 
             return build_search(self.settings, corpus_factory=lambda: self.corpus)
+
+    @cached_property
+    def tiers(self) -> SourceTiers:
+        """The source-tier table (SOURCE_TIERS_FILE over the shipped one), read once."""
+        with self._lock:
+            from shared.search.tiers import SourceTiers
+
+            return SourceTiers.load(self.settings.source_tiers_file)
+
+    @cached_property
+    def reranker(self) -> EmbeddingReranker | None:
+        """Embedding rerank when EMBEDDING_MODEL and an LLM endpoint are set, else None."""
+        if not (self.settings.embedding_model and self.settings.llm_configured):
+            return None
+        with self._lock:
+            from shared.search.embeddings import EmbeddingReranker
+
+            return EmbeddingReranker(self.settings)
 
     @cached_property
     def fetcher(self) -> Fetcher:

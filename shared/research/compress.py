@@ -30,7 +30,6 @@ from shared.reasoning import extractive
 from shared.report.citations import CITATION_RE, cited_numbers
 from shared.research.supervisor import load_finding
 from shared.search.pipeline import normalize_url
-from shared.search.tiers import SourceTiers
 
 COMPRESSED = "findings.json"
 DEEP_SEARCH_TOPIC = "Deep search"
@@ -119,9 +118,8 @@ def compress_findings(svc: Services, req: CompressIn) -> CompressOut:
         except NotFoundError:
             pass  # the deep search only adds evidence; research findings stand alone
     result = compress(findings)
-    tiers = SourceTiers.load(svc.settings.source_tiers_file)
     result.sources = [
-        s if s.tier is not None else s.model_copy(update={"tier": tiers.tier_of(s.url)})
+        s if s.tier is not None else s.model_copy(update={"tier": svc.tiers.tier_of(s.url)})
         for s in result.sources
     ]
     svc.memory.write(req.session_id, COMPRESSED, result.model_dump_json(), "application/json")

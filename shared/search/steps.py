@@ -32,9 +32,7 @@ from shared.payloads import (
     WebSearchOut,
 )
 from shared.search import pipeline
-from shared.search.embeddings import EmbeddingReranker
 from shared.search.temporal import parse_time_range
-from shared.search.tiers import SourceTiers
 
 log = logging.getLogger(__name__)
 SNIPPET_CHARS = 300
@@ -72,9 +70,9 @@ def select_sources(svc: Services, req: SelectSourcesIn) -> SelectSourcesOut:
         blocked_keywords=settings.split_list(settings.search_blocked_keywords),
         top_k=req.rerank_top_k,
     )
-    if settings.embedding_model and settings.llm_configured:
-        ranked = EmbeddingReranker(settings).rerank(req.query, ranked)
-    kept, warnings = SourceTiers.load(settings.source_tiers_file).apply_policy(ranked, req.policy)
+    if svc.reranker is not None:
+        ranked = svc.reranker.rerank(req.query, ranked)
+    kept, warnings = svc.tiers.apply_policy(ranked, req.policy)
     return SelectSourcesOut(
         selected=kept[: req.top_n], leftovers=kept[req.top_n :], warnings=warnings
     )
