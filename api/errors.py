@@ -26,6 +26,7 @@ from shared.errors import (
     NotFoundError,
     TransientError,
 )
+from shared.stores.base import validate_session_id
 
 log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 64 * 1024
@@ -67,6 +68,15 @@ def read_json(req: func.HttpRequest) -> dict:
     if not isinstance(data, dict):
         raise HttpError(400, "malformed_json", "request body must be a JSON object")
     return data
+
+
+def route_session_id(req: func.HttpRequest) -> str:
+    """The ``{session_id}`` route value; a malformed id is an unknown session (404)."""
+    session_id = req.route_params.get("session_id", "")
+    try:
+        return validate_session_id(session_id)
+    except InvalidInputError as exc:
+        raise NotFoundError(f"unknown session {session_id!r}") from exc
 
 
 def _details(exc: ValidationError) -> list[dict]:

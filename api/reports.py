@@ -27,8 +27,7 @@ import json
 import azure.durable_functions as df
 import azure.functions as func
 
-from api.errors import HttpError, handled
-from api.research import _session_id
+from api.errors import HttpError, handled, route_session_id
 from api.views import current_view
 from shared.bootstrap import services
 from shared.errors import NotFoundError
@@ -43,7 +42,7 @@ POLL_SECONDS = 0.5
 @bp.route(route="research/{session_id}/report", methods=["GET"])
 @handled
 async def research_report(req: func.HttpRequest) -> func.HttpResponse:
-    session_id = _session_id(req)
+    session_id = route_session_id(req)
     fmt = req.params.get("format", "md")
     if fmt not in FORMATS:
         raise HttpError(
@@ -64,7 +63,7 @@ async def research_report(req: func.HttpRequest) -> func.HttpResponse:
 @bp.route(route="research/{session_id}/report.pdf", methods=["GET"])
 @handled
 async def research_report_pdf(req: func.HttpRequest) -> func.HttpResponse:
-    session_id = _session_id(req)
+    session_id = route_session_id(req)
     svc = services()
     record = await asyncio.to_thread(svc.sessions.get, session_id)
     _require_terminal(record, "PDF report")
@@ -77,7 +76,7 @@ async def research_report_pdf(req: func.HttpRequest) -> func.HttpResponse:
 @bp.durable_client_input(client_name="client")
 @handled
 async def research_events(req: func.HttpRequest, client) -> func.HttpResponse:
-    session_id = _session_id(req)
+    session_id = route_session_id(req)
     svc = services()
     last = req.headers.get("Last-Event-ID") or req.params.get("last_event_id")
     loop = asyncio.get_running_loop()

@@ -15,17 +15,16 @@ from datetime import UTC, datetime
 import azure.durable_functions as df
 import azure.functions as func
 
-from api.errors import handled, json_response, read_json
+from api.errors import handled, json_response, read_json, route_session_id
 from api.schemas import ClarificationReply, ResearchRequest
 from api.views import current_view, session_view
 from shared import names
 from shared.bootstrap import services
 from shared.config import Settings
-from shared.errors import ConflictError, NotFoundError
+from shared.errors import ConflictError
 from shared.language import detect_language
 from shared.models import Mode, SessionRecord, SessionStatus, StartInput
 from shared.payloads import NotifyIn
-from shared.stores.base import validate_session_id
 from shared.webhooks import validate_callback_url
 
 bp = df.Blueprint()
@@ -96,7 +95,7 @@ async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
 @bp.durable_client_input(client_name="client")
 @handled
 async def research_status(req: func.HttpRequest, client) -> func.HttpResponse:
-    _, view = await current_view(services(), client, _session_id(req))
+    _, view = await current_view(services(), client, route_session_id(req))
     return json_response(view)
 
 
@@ -104,7 +103,7 @@ async def research_status(req: func.HttpRequest, client) -> func.HttpResponse:
 @bp.durable_client_input(client_name="client")
 @handled
 async def answer_clarification(req: func.HttpRequest, client) -> func.HttpResponse:
-    session_id = _session_id(req)
+    session_id = route_session_id(req)
     svc = services()
     record = await asyncio.to_thread(svc.sessions.get, session_id)
     answers = ClarificationReply.model_validate(read_json(req)).as_answers()
@@ -135,7 +134,7 @@ async def answer_clarification(req: func.HttpRequest, client) -> func.HttpRespon
 @bp.durable_client_input(client_name="client")
 @handled
 async def cancel_research(req: func.HttpRequest, client) -> func.HttpResponse:
-    session_id = _session_id(req)
+    session_id = route_session_id(req)
     svc = services()
 
     def cancel(r: SessionRecord) -> None:
@@ -155,14 +154,6 @@ async def cancel_research(req: func.HttpRequest, client) -> func.HttpResponse:
             note.model_dump(mode="json"),
         )
     return json_response(session_view(svc, record), status=202)
-
-
-def _session_id(req: func.HttpRequest) -> str:
-    session_id = req.route_params.get("session_id", "")
-    try:
-        return validate_session_id(session_id)
-    except Exception as exc:
-        raise NotFoundError(f"unknown session {session_id!r}") from exc
 
 
 async def _supersede(svc, client, chat_id: str) -> None:
