@@ -6,13 +6,12 @@ import time
 
 import httpx
 
-from tests.e2e.polling import wait_for
+from tests.e2e.polling import TERMINAL, wait_for
 
 # The local corpus index takes seconds to build; share its disk cache between tests
 # (the same folder tests/conftest.py names; entries are keyed by the corpus hash).
 AMBIGUOUS = "python"
 QUESTION = "How does Python exception handling work with try and finally?"
-TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 
 
 def start_waiting(api: httpx.Client, chat_id: str | None = None) -> dict:

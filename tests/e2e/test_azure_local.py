@@ -29,6 +29,7 @@ from shared.bootstrap import services
 from shared.config import Settings
 from shared.models import Mode, SessionRecord, SessionStatus
 from shared.stores.cosmos import CosmosSessionStore
+from tests.e2e.polling import TERMINAL
 from tests.emulators.fixtures import AzuriteInfo, CosmosInfo
 
 pytestmark = [
@@ -46,7 +47,6 @@ SMALL_CAPS = {
 }
 # Short and ambiguous: the offline reasoner asks clarifying questions.
 QUESTION = "python"
-TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 DEADLINE_SECONDS = 240.0
 
 

@@ -23,7 +23,7 @@ import pytest
 
 from shared.config import Settings
 from shared.reasoning.pricing import cost_of, price_for
-from tests.e2e.polling import wait_for
+from tests.e2e.polling import TERMINAL, wait_for
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
     RecordedRequest,
@@ -45,7 +45,6 @@ OPTIONS = {
     "enable_clarifying_questions": False,
 }
 MODEL = "gpt-4o-mini"  # priced in shared/reasoning/pricing.py
-TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 RESEARCHER = "activity:run_researcher"
 
 

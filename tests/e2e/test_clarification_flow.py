@@ -5,9 +5,8 @@ from __future__ import annotations
 import httpx
 
 from shared.stores.sqlite import SqliteSessionStore
-from tests.e2e.polling import wait_for
+from tests.e2e.polling import TERMINAL, wait_for
 
-TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 CLARIFY = {"enable_clarifying_questions": True, "num_agents": 2}
 
 

@@ -33,6 +33,7 @@ import httpx
 import pytest
 
 from devhost.history import EventType
+from tests.e2e.polling import TERMINAL
 from tests.e2e.serve_process import ServeProcess, free_port
 from tests.fakes.small_corpus import write_corpus
 
@@ -43,7 +44,6 @@ SEED = int(os.environ.get("CRASH_SEED", "20240610"))  # another seed explores ot
 KILLS = 10
 KILL_DELAY_S = (0.05, 0.8)
 FINISH_S = 90.0
-TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 OPTIONS = {
     "num_agents": 2,
     "agent_max_steps": 3,

@@ -18,12 +18,12 @@ import pytest
 from shared.config import Settings
 from shared.search.local import LocalCorpusSearch
 from tests.conftest import CORPUS_CACHE
+from tests.e2e.polling import TERMINAL
 from tests.e2e.serve_process import ServeProcess, free_port
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 FINISH_S = 90.0
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import httpx
 
 from shared.config import Settings
+from tests.e2e.polling import TERMINAL
 
 QUESTION = "How do context managers and the with statement work in Python?"
-TERMINAL = ("completed", "failed", "cancelled", "superseded")
 TASK_SCHEDULED, TASK_COMPLETED = 4, 5
 
 

@@ -25,6 +25,7 @@ import pytest
 from shared.config import ResearchOptions, Settings
 from shared.reasoning import call_budget
 from shared.stores.sqlite import SqliteSessionStore
+from tests.e2e.polling import wait_terminal
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
     RecordedRequest,
@@ -51,7 +52,6 @@ SMALL = {
     "enable_clarifying_questions": False,
 }
 NO_DEEP_SEARCH = {**SMALL, "run_deep_search_first": False}
-TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 RUN_TIMEOUT = 150.0
 TOPICS = ["Thread scheduling under the lock", "The asyncio event loop", "Free-threaded builds"]
 
@@ -107,18 +107,6 @@ def start(api: httpx.Client, options: dict, **body: Any) -> str:
     response = api.post("/api/research", json={"query": QUERY, "options": options, **body})
     assert response.status_code in (200, 202), response.text
     return response.json()["session_id"]
-
-
-def wait_terminal(api: httpx.Client, session_id: str, timeout: float = RUN_TIMEOUT) -> dict:
-    """Poll the status like a client would; every poll must answer below 500."""
-    deadline = time.monotonic() + timeout
-    while True:
-        response = api.get(f"/api/research/{session_id}")
-        assert response.status_code == 200, response.text
-        view = response.json()
-        if view["status"] in TERMINAL or time.monotonic() > deadline:
-            return view
-        time.sleep(0.3)
 
 
 def report_of(api: httpx.Client, session_id: str) -> dict:
@@ -178,7 +166,7 @@ def test_llm_errors_mid_run_still_end_in_a_report(
         session_id = start(api, SMALL)
         wait_for(lambda: len(fake_llm.requests) >= 6, 60, "the run to reach the model")
         fake_llm.enqueue(*faults)
-        view = wait_terminal(api, session_id)
+        view = wait_terminal(api, session_id, RUN_TIMEOUT)
         report = report_of(api, session_id)
 
     assert len(burst.served) == len(faults), "the whole burst was served mid-run"
@@ -208,7 +196,7 @@ def test_search_provider_down_degrades_to_a_report_without_sources(
     )
     with httpx.Client(base_url=host.url, timeout=30) as api:
         session_id = start(api, SMALL)
-        view = wait_terminal(api, session_id)
+        view = wait_terminal(api, session_id, RUN_TIMEOUT)
         report = report_of(api, session_id)
 
     assert view["status"] in ("completed", "failed"), view
@@ -256,7 +244,7 @@ def test_fetch_timeouts_skip_the_page_and_keep_the_rest(
         host = start_devhost(settings)
         with httpx.Client(base_url=host.url, timeout=30) as api:
             session_id = start(api, SMALL)
-            view = wait_terminal(api, session_id)
+            view = wait_terminal(api, session_id, RUN_TIMEOUT)
             report = report_of(api, session_id)
     finally:
         site.stop()
@@ -281,7 +269,7 @@ def test_an_agent_that_always_fails_leaves_a_named_gap(start_devhost, tmp_path: 
         host = start_devhost(llm_settings(tmp_path, fake))
         with httpx.Client(base_url=host.url, timeout=30) as api:
             session_id = start(api, NO_DEEP_SEARCH)
-            view = wait_terminal(api, session_id)
+            view = wait_terminal(api, session_id, RUN_TIMEOUT)
             report = report_of(api, session_id)
 
     assert view["status"] == "completed", view
@@ -303,7 +291,7 @@ def test_webhook_receiver_down_is_recorded_not_fatal(
     host = start_devhost(llm_settings(tmp_path, fake_llm, webhook_allowed_hosts=allowed))
     with httpx.Client(base_url=host.url, timeout=30) as api:
         session_id = start(api, NO_DEEP_SEARCH, callback_url=url)
-        view = wait_terminal(api, session_id)
+        view = wait_terminal(api, session_id, RUN_TIMEOUT)
         assert host.engine.wait(session_id, RUN_TIMEOUT) is not None
     assert view["status"] == "completed", view
     store = SqliteSessionStore(host.settings.data_dir / "sessions.sqlite3")
@@ -334,7 +322,7 @@ def test_concurrent_writes_to_the_session_do_not_lose_the_runs_updates(
             session_id = start(api, NO_DEEP_SEARCH)
             writer = threading.Thread(target=hammer, args=(session_id,), daemon=True)
             writer.start()
-            view = wait_terminal(api, session_id)
+            view = wait_terminal(api, session_id, RUN_TIMEOUT)
             stop.set()
             writer.join(timeout=10)
     finally:

@@ -9,7 +9,6 @@ number of calls stays within what the caps promise (``max_llm_calls``).
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +20,7 @@ import pytest
 from orchestrators import deep_research
 from shared.config import ResearchOptions, Settings
 from shared.reasoning import call_budget
+from tests.e2e.polling import wait_terminal
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
     RecordedRequest,
@@ -34,7 +34,6 @@ pytestmark = pytest.mark.e2e
 
 QUERY = "How does the Python global interpreter lock affect threads and asyncio programs?"
 SMALL = {"num_agents": 2, "agent_max_steps": 3, "search_iterations": 1, "max_iterations": 4}
-TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 RUN_TIMEOUT = 180.0
 
 
@@ -62,17 +61,6 @@ def demanding_responder(request: RecordedRequest) -> Reply:
     return reply
 
 
-def wait_terminal(api: httpx.Client, session_id: str, timeout: float = RUN_TIMEOUT) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        response = api.get(f"/api/research/{session_id}")
-        assert response.status_code == 200, response.text
-        view = response.json()
-        if view["status"] in TERMINAL or time.monotonic() > deadline:
-            return view
-        time.sleep(0.3)
-
-
 def start(api: httpx.Client, **body: Any) -> str:
     response = api.post("/api/research", json=body)
     assert response.status_code in (200, 202), response.text
@@ -98,7 +86,7 @@ def test_deep_research_with_llm_completes_within_the_call_budget(
     host = start_devhost(settings)
     with httpx.Client(base_url=host.url, timeout=30) as api:
         session_id = start(api, query=QUERY, options=SMALL)
-        view = wait_terminal(api, session_id)
+        view = wait_terminal(api, session_id, RUN_TIMEOUT)
         assert view["status"] == "completed", view
         report = api.get(f"/api/research/{session_id}/report", params={"format": "json"})
         assert report.status_code == 200, report.text
@@ -170,7 +158,7 @@ def test_openai_settings_alone_switch_every_mode_to_the_llm(
             )
             for mode in MODES
         }
-        views = {mode: wait_terminal(api, sid) for mode, sid in sessions.items()}
+        views = {mode: wait_terminal(api, sid, RUN_TIMEOUT) for mode, sid in sessions.items()}
 
     for mode, view in views.items():
         assert view["status"] == "completed", (mode, view)

@@ -10,10 +10,9 @@ import httpx
 import pytest
 
 from shared.stores.sqlite import SqliteSessionStore
-from tests.e2e.polling import wait_for
+from tests.e2e.polling import TERMINAL, wait_for
 
 QUESTION = "How does Python exception handling work with try and finally?"
-TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 CITATION = re.compile(r"\[(\d+)\]")
 
 

@@ -25,7 +25,7 @@ import httpx
 import pytest
 
 from shared.config import Settings
-from tests.e2e.polling import wait_for
+from tests.e2e.polling import TERMINAL, wait_for
 from tests.fakes.search_site import (
     ARTICLES,
     JUNK,
@@ -37,7 +37,6 @@ from tests.fakes.search_site import (
 pytestmark = pytest.mark.e2e
 
 QUESTION = "How do asyncio tasks, coroutines and the event loop handle cancellation?"
-TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 CITATION = re.compile(r"\[(\d+)\]")
 RUN_TIMEOUT = 120.0
 
