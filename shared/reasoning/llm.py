@@ -6,7 +6,7 @@ only we may set, such as URLs, numbering or sources), then post-filters what a
 model could get wrong: URLs not handed in, unknown ``[n]`` citations, out of
 range ids, too many items.
 
-Roles and their parameters live in ``ROLES`` (one table). Models come from
+Roles and their parameters live in ``roles.ROLES`` (one table). Models come from
 ``FAST_MODEL`` / ``STRATEGIC_MODEL`` / ``LONG_CONTEXT_MODEL`` / ``CHAT_MODEL``.
 
 The worst-case number of calls per deep research is in ``call_budget.py``.
@@ -14,9 +14,8 @@ The worst-case number of calls per deep research is in ``call_budget.py``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel
 
@@ -56,38 +55,9 @@ from shared.reasoning.grounding import (
     unique,
 )
 from shared.reasoning.llm_client import LLMClient
+from shared.reasoning.roles import ROLES, Role
 
 T = TypeVar("T", bound=BaseModel)
-ModelRole = Literal["fast", "strategic", "long_context", "chat"]
-
-
-@dataclass(frozen=True)
-class Role:
-    model: ModelRole
-    temperature: float
-    max_tokens: int
-
-
-ROLES: dict[str, Role] = {
-    "chat": Role("chat", 0.5, 16384),
-    "reformulate": Role("strategic", 0.3, 200),
-    "search_queries": Role("strategic", 0.5, 400),
-    "follow_up_queries": Role("strategic", 0.5, 400),
-    "summarize_page": Role("fast", 0.2, 1000),
-    "answer": Role("fast", 0.3, 2000),  # synthesize; grows with the requested length
-    "clarify": Role("strategic", 0.3, 800),
-    "analyze": Role("strategic", 0.2, 600),
-    "plan": Role("strategic", 0.4, 2000),
-    "agent_profiles": Role("strategic", 0.5, 1500),
-    "agent_step": Role("strategic", 0.3, 600),
-    "write_finding": Role("strategic", 0.2, 3000),
-    "supervise": Role("strategic", 0.3, 4000),
-    "critique": Role("strategic", 0.2, 1500),
-    "report": Role("long_context", 0.4, 16384),
-    "follow_up_questions": Role("strategic", 0.7, 500),
-}
-
-
 # -- what the model is asked for when the public model has fields only we set ---
 
 

@@ -1,0 +1,41 @@
+"""The model roles of the LLM reasoner: one table, one row per Reasoner step.
+
+Each step names a model role (``FAST_MODEL``, ``STRATEGIC_MODEL``,
+``LONG_CONTEXT_MODEL``, ``CHAT_MODEL``), a temperature and a token cap; the
+spec's values: reformulation 0.3 / 200, follow-up questions 0.7 / 500,
+answers 0.3 / 2000, chat up to 16384.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ModelRole = Literal["fast", "strategic", "long_context", "chat"]
+
+
+@dataclass(frozen=True)
+class Role:
+    model: ModelRole
+    temperature: float
+    max_tokens: int
+
+
+ROLES: dict[str, Role] = {
+    "chat": Role("chat", 0.5, 16384),
+    "reformulate": Role("strategic", 0.3, 200),
+    "search_queries": Role("strategic", 0.5, 400),
+    "follow_up_queries": Role("strategic", 0.5, 400),
+    "summarize_page": Role("fast", 0.2, 1000),
+    "answer": Role("fast", 0.3, 2000),  # synthesize; grows with the requested length
+    "clarify": Role("strategic", 0.3, 800),
+    "analyze": Role("strategic", 0.2, 600),
+    "plan": Role("strategic", 0.4, 2000),
+    "agent_profiles": Role("strategic", 0.5, 1500),
+    "agent_step": Role("strategic", 0.3, 600),
+    "write_finding": Role("strategic", 0.2, 3000),
+    "supervise": Role("strategic", 0.3, 4000),
+    "critique": Role("strategic", 0.2, 1500),
+    "report": Role("long_context", 0.4, 16384),
+    "follow_up_questions": Role("strategic", 0.7, 500),
+}
