@@ -1,18 +1,32 @@
 """A latency fake LLM: the tests' OpenAI-protocol fake plus a fixed delay per reply.
 
-Every reply waits ``latency`` seconds before it is sent, and the arrival time
-of each request is recorded (wall clock, to line up with devhost's history
-timestamps). The critical-path analysis counts how many of these calls fit
-one after another inside an activity. ``topics`` widens research plans to a
-fixed number of topics so runs with 1 and 4 agents do the same work.
+Every reply is sent ``latency`` seconds after its request arrived, and the
+arrival time of each request is recorded (wall clock, to line up with
+devhost's history timestamps). The critical-path analysis counts how many of
+these calls fit one after another inside an activity. ``topics`` widens
+research plans to a fixed number of topics so runs with 1 and 4 agents do
+the same work.
+
+The fake runs in its own process (``python -m bench.fake_llm``), like a real
+endpoint: in the bench process its request parsing and reply building would
+compete with devhost for the GIL and show up as orchestration overhead.
+Arrivals go to a file, one wall-clock time per line; the process is stopped
+by PID.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
@@ -22,46 +36,75 @@ from tests.fakes.openai_server import (
     schema_aware_responder,
 )
 
+ROOT = Path(__file__).resolve().parents[1]
+
 
 @dataclass
 class LatencyLLM:
+    """Client side: starts the fake process, reads what it recorded, stops it."""
+
     latency: float
     topics: int | None = None
-    arrivals: list[float] = field(default_factory=list)
-    server: FakeOpenAIServer | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    arrivals_file: Path = field(
+        default_factory=lambda: Path(tempfile.mkstemp(prefix="fake-llm-", suffix=".log")[1])
+    )
+    proc: subprocess.Popen | None = None
+    port: int = 0
 
     def start(self) -> LatencyLLM:
-        self.server = FakeOpenAIServer(responder=self._respond).start()
+        command = [sys.executable, "-m", "bench.fake_llm", "--latency", str(self.latency)]
+        command += ["--arrivals", str(self.arrivals_file)]
+        if self.topics:
+            command += ["--topics", str(self.topics)]
+        self.proc = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdout=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        assert self.proc.stdout is not None
+        self.port = int(self.proc.stdout.readline().strip())  # the child prints its port first
         return self
 
     def stop(self) -> None:
-        if self.server:
-            self.server.stop()
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        self.arrivals_file.unlink(missing_ok=True)
 
     @property
     def base_url(self) -> str:
-        assert self.server is not None
-        return self.server.base_url
+        return f"http://127.0.0.1:{self.port}/v1"
 
     def reset(self) -> None:
-        with self._lock:
-            self.arrivals.clear()
-        assert self.server is not None
-        self.server.requests.clear()
+        self.arrivals_file.write_text("", encoding="utf-8")
 
     def intervals(self) -> list[tuple[float, float]]:
         """(arrival, reply) wall-clock times of every call, in arrival order."""
-        with self._lock:
-            return sorted((t, t + self.latency) for t in self.arrivals)
+        lines = self.arrivals_file.read_text(encoding="utf-8").split()
+        return sorted((t, t + self.latency) for t in map(float, lines))
 
-    def _respond(self, request: RecordedRequest) -> Reply:
-        with self._lock:
-            self.arrivals.append(time.time())
+
+@dataclass
+class _Responder:
+    """Server side: schema-aware replies, sent ``latency`` after arrival."""
+
+    latency: float
+    topics: int | None
+    arrivals: Path
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, request: RecordedRequest) -> Reply:
+        arrived = time.time()
+        with self._lock, self.arrivals.open("a", encoding="utf-8") as out:
+            out.write(f"{arrived:.6f}\n")
         reply = schema_aware_responder(request)
         if self.topics and isinstance(reply.body, dict):
             reply = self._widen(reply)
-        reply.delay = self.latency
+        # the fake's own work to build the reply is part of the latency it models
+        reply.delay = max(0.0, self.latency - (time.time() - arrived))
         return reply
 
     def _widen(self, reply: Reply) -> Reply:
@@ -82,3 +125,19 @@ class LatencyLLM:
             data["recommended_agents"] = min(5, self.topics or 1)
             data["complexity"] = "complex"
         return json_completion(data)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency", type=float, required=True)
+    parser.add_argument("--arrivals", type=Path, required=True)
+    parser.add_argument("--topics", type=int)
+    args = parser.parse_args()
+    server = FakeOpenAIServer(responder=_Responder(args.latency, args.topics, args.arrivals))
+    server.start()
+    print(server.port, flush=True)
+    threading.Event().wait()  # until killed
+
+
+if __name__ == "__main__":
+    main()

@@ -16,7 +16,7 @@ storage and CPU cost besides waiting for the LLM.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -48,11 +48,13 @@ class Chain:
     calls: int = 0
     in_tasks: float = 0.0
     between: float = 0.0
+    steps: list[tuple[str, float, int]] = field(default_factory=list)  # (task, seconds, calls)
 
     def __iadd__(self, other: Chain) -> Chain:
         self.calls += other.calls
         self.in_tasks += other.in_tasks
         self.between += other.between
+        self.steps += other.steps
         return self
 
 
@@ -86,8 +88,10 @@ def critical_chain(engine: Engine, instance_id: str, intervals: list[tuple[float
         if sched["EventType"] == SUB_CREATED:
             chain += critical_chain(engine, sched["InstanceId"], intervals)
         else:
-            chain.calls += sequential_calls(intervals, _ts(sched), _ts(done))
+            calls = sequential_calls(intervals, _ts(sched), _ts(done))
+            chain.calls += calls
             chain.in_tasks += _ts(done) - _ts(sched)
+            chain.steps.append((sched.get("Name", "?"), _ts(done) - _ts(sched), calls))
         next_start = _ts(sched)
         cursor = trigger_of[task_id]
     chain.between += max(0.0, next_start - _ts(events[0]))

@@ -52,7 +52,7 @@ class Bench:
         self.sessions = CountingStore(svc.sessions)
         svc.__dict__["memory"], svc.__dict__["sessions"] = self.memory, self.sessions
         started = time.perf_counter()
-        _ = svc.corpus.index
+        svc.warm_up()
         self.warmup = time.perf_counter() - started
         self.client = httpx.Client(base_url=self.host.url, timeout=120)
 

@@ -41,6 +41,19 @@ def gather(context: df.DurableOrchestrationContext, tasks: list) -> Generator[An
     return results
 
 
+def settle(context: df.DurableOrchestrationContext, tasks: list) -> Generator[Any, Any, list]:
+    """Wait for every task; a failed one gives its exception instead of a result.
+
+    ``task_all`` fails as soon as one task fails while the others may still be
+    running; callers that write after the wait need all of them finished.
+    """
+    pending = list(tasks)
+    while pending:
+        done = yield context.task_any(pending)
+        pending = [task for task in pending if task is not done]
+    return [task.result for task in tasks]
+
+
 def publish(context: df.DurableOrchestrationContext, progress: Progress) -> None:
     """Custom status (< 16 KB) for live polling; it is sent at the next yield."""
     context.set_custom_status(progress.model_dump(mode="json"))

@@ -2,7 +2,8 @@
 
 deep search (sub-orchestration) ─► clarify (durable wait raced with a timer)
   ─► analyze + plan ─► spawn agents ─► researcher queue with the supervisor
-  ─► compress ─► report (critic rounds, fallback chain) ─► PDF ─► finish
+  ─► compress ─► report (critic rounds, each with its PDF rendered alongside;
+      fallback chain) ─► finish
 
 Any failure before the report still ends in a report: the report phase runs
 on whatever findings exist, and falls back to a minimal report that says what
@@ -15,7 +16,7 @@ from datetime import timedelta
 
 import azure.durable_functions as df
 
-from orchestrators.common import call, error_text, finish, publish
+from orchestrators.common import call, error_text, finish, publish, settle
 from orchestrators.research_queue import Run, research_queue
 from shared import names
 from shared.models import AgentProgress, Critique, Mode, SessionStatus, StartInput, Usage
@@ -202,8 +203,16 @@ def planning_phase(context: df.DurableOrchestrationContext, run: Run):
 
 
 def report_phase(context: df.DurableOrchestrationContext, run: Run):
-    """Compress, write, let the critic review up to 3 times, render the PDF."""
+    """Compress, write, let the critic review up to 3 times, render the PDF.
+
+    Each version's PDF is rendered while the critic reads that version: when the
+    critic accepts (the usual case) the PDF is already there, so rendering is off
+    the path to the answer; a rejected version's PDF is simply rendered again.
+    Both calls are settled before anything else is written, so a stale render
+    can never land after a newer report.
+    """
     sid = run.inp.session_id
+    pdf: PdfOut | None = None
     try:
         run.set_phase(context, "compressing")
         yield call(
@@ -216,12 +225,21 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
         run.set_phase(context, "writing_report")
         report = yield from _write(context, run, ReportIn(context=run.context, gaps=run.gaps))
         for round_ in range(1, CRITIC_ROUNDS + 1):
-            review = CritiqueOut.model_validate(
-                (yield call(context, names.CRITIQUE_REPORT, ContextIn(context=run.context)))
+            reviewed, rendered = yield from settle(
+                context,
+                [
+                    call(context, names.CRITIQUE_REPORT, ContextIn(context=run.context)),
+                    _render(context, run, report),
+                ],
             )
+            if isinstance(reviewed, Exception):
+                raise reviewed
+            pdf = _pdf_out(rendered)
+            review = CritiqueOut.model_validate(reviewed)
             run.usage += review.usage
             if review.verdict != "REJECT":
                 break
+            pdf = None
             critique = Critique(verdict=review.verdict, issues=review.issues)
             report = yield from _write(
                 context,
@@ -229,6 +247,7 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
                 ReportIn(context=run.context, round=round_, critique=critique, gaps=run.gaps),
             )
     except Exception as exc:
+        pdf = None
         run.failure = run.failure or error_text(exc)
         try:
             report = yield from _write(
@@ -237,19 +256,25 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
         except Exception as final_exc:
             run.failure = f"{run.failure}; the minimal report failed too: {error_text(final_exc)}"
             return None
-    run.set_phase(context, "rendering_pdf")
-    pdf = PdfOut.model_validate(
-        (
-            yield call(
-                context,
-                names.RENDER_PDF,
-                PdfIn(session_id=sid, language=run.inp.language, title=report.title),
-            )
-        )
-    )
+    if pdf is None:
+        run.set_phase(context, "rendering_pdf")
+        (rendered,) = yield from settle(context, [_render(context, run, report)])
+        pdf = _pdf_out(rendered)
     if not pdf.ok:
         run.progress.message = f"PDF not rendered: {pdf.error}"
     return report
+
+
+def _render(context: df.DurableOrchestrationContext, run: Run, report: ReportOut):
+    request = PdfIn(session_id=run.inp.session_id, language=run.inp.language, title=report.title)
+    return call(context, names.RENDER_PDF, request)
+
+
+def _pdf_out(result: dict | Exception) -> PdfOut:
+    """A render that failed even after retries leaves the report without a PDF, nothing more."""
+    if isinstance(result, Exception):
+        return PdfOut(ok=False, error=error_text(result))
+    return PdfOut.model_validate(result)
 
 
 def _write(context: df.DurableOrchestrationContext, run: Run, request: ReportIn):

@@ -136,19 +136,37 @@ def split_sentences(text: str, language: str = "en") -> tuple[str, ...]:
 # -- scoring and selection --------------------------------------------------------
 
 
+class Bm25Scorer:
+    """BM25 (Okapi) over a fixed list of documents, built once, scored for many queries.
+
+    Building the model is most of the cost; the local corpus keeps one per
+    document (its sentences) so a search does not rebuild it for every snippet.
+    """
+
+    def __init__(self, docs_tokens: Sequence[Sequence[str]]) -> None:
+        self._docs = [list(tokens) or ["\x00"] for tokens in docs_tokens]
+        self._sets = [frozenset(tokens) for tokens in self._docs]
+        self._model = BM25Okapi(self._docs) if self._docs else None
+
+    def scores(self, query_tokens: Sequence[str]) -> list[float]:
+        """Score of each document; zeros when nothing overlaps."""
+        if self._model is None or not query_tokens:
+            return [0.0] * len(self._docs)
+        scores = self._model.get_scores(list(query_tokens))
+        query_set = set(query_tokens)
+        # rank_bm25 floors negative IDF with a positive epsilon, so a document that
+        # shares no term with the query can still score above zero: clamp those.
+        return [
+            float(score) if not query_set.isdisjoint(tokens) else 0.0
+            for score, tokens in zip(scores, self._sets, strict=True)
+        ]
+
+
 def bm25_scores(query_tokens: Sequence[str], docs_tokens: Sequence[Sequence[str]]) -> list[float]:
     """BM25 (Okapi) score of each document for the query; zeros when nothing overlaps."""
     if not docs_tokens or not query_tokens:
         return [0.0] * len(docs_tokens)
-    safe_docs = [list(tokens) or ["\x00"] for tokens in docs_tokens]
-    scores = BM25Okapi(safe_docs).get_scores(list(query_tokens))
-    query_set = set(query_tokens)
-    # rank_bm25 floors negative IDF with a positive epsilon, so a document that
-    # shares no term with the query can still score above zero: clamp those.
-    return [
-        float(score) if query_set.intersection(tokens) else 0.0
-        for score, tokens in zip(scores, safe_docs, strict=True)
-    ]
+    return Bm25Scorer(docs_tokens).scores(query_tokens)
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:

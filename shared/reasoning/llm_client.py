@@ -30,7 +30,6 @@ import json
 import logging
 import random
 import re
-import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -113,7 +112,7 @@ def strip_fences(text: str) -> str:
 
 
 class LLMClient:
-    """Chat completions with bounded retries; built lazily on the first call."""
+    """Chat completions with bounded retries over one SDK client, shared across threads."""
 
     def __init__(
         self,
@@ -125,8 +124,9 @@ class LLMClient:
         self._settings = settings
         self._initial_backoff = initial_backoff
         self._sleep = sleep
-        self._client: openai.OpenAI | None = None
-        self._lock = threading.Lock()
+        # built now, not on the first call: it loads the CA bundle (tens of ms),
+        # and a missing endpoint should fail where the reasoner is composed
+        self._client = build_openai_client(settings)
 
     # -- public ---------------------------------------------------------------
 
@@ -187,14 +187,8 @@ class LLMClient:
 
     # -- transport ------------------------------------------------------------
 
-    def _openai(self) -> openai.OpenAI:
-        with self._lock:
-            if self._client is None:
-                self._client = build_openai_client(self._settings)
-            return self._client
-
     def _send(self, messages: Messages, *, model: str, **params: Any) -> Any:
-        client = self._openai()
+        client = self._client
         retrying = Retrying(
             stop=stop_after_attempt(max(0, self._settings.llm_max_retries) + 1),
             wait=self._wait,

@@ -15,6 +15,7 @@ counts) are never asked of the model.
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 from pydantic import BaseModel
@@ -35,6 +36,13 @@ _DROPPED = ("default", "title", "pattern", "format", "multipleOf", "examples")
 
 def wire_schema(model: type[BaseModel]) -> dict[str, Any]:
     """A strict-compatible JSON schema for ``model`` (a fresh dict every call)."""
+    return copy.deepcopy(_wire_schema(model))
+
+
+@functools.cache
+def _wire_schema(model: type[BaseModel]) -> dict[str, Any]:
+    # pydantic rebuilds the schema on every model_json_schema() call (milliseconds
+    # for the larger replies); the models are fixed classes, so once per process
     schema = copy.deepcopy(model.model_json_schema(mode="validation"))
     defs = schema.pop("$defs", {})
     cleaned = _clean(schema)

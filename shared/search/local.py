@@ -195,6 +195,7 @@ class LocalCorpusSearch:
         self._settings = settings
         self._index: CorpusIndex | None = None
         self._lock = threading.Lock()
+        self._scorers: dict[int, extractive.Bm25Scorer] = {}  # per document, over its sentences
 
     # -- index lifecycle --
 
@@ -276,12 +277,21 @@ class LocalCorpusSearch:
 
     def _snippet(self, i: int, query: str) -> str:
         doc = self.index.documents[i]
-        best = extractive.bm25_scores(extractive.content_tokens(query), doc.sentence_tokens)
+        best = self._sentence_scores(i, extractive.content_tokens(query))
         if doc.sentences and max(best) > 0:
             text = doc.sentences[max(range(len(best)), key=lambda j: (best[j], -j))]
         else:
             text = " ".join(doc.text.split())
         return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "…"
+
+    def _sentence_scores(self, i: int, query_tokens: Sequence[str]) -> list[float]:
+        """BM25 of document ``i``'s sentences for the query (model built once per document)."""
+        scorer = self._scorers.get(i)
+        if scorer is None:  # a race only builds the same scorer twice
+            scorer = self._scorers[i] = extractive.Bm25Scorer(
+                self.index.documents[i].sentence_tokens
+            )
+        return scorer.scores(query_tokens)
 
     # -- Fetcher --
 
@@ -327,7 +337,7 @@ class LocalCorpusSearch:
         texts: list[str] = []
         for i, _ in self._rank(query)[:docs]:
             doc = index.documents[i]
-            scores = extractive.bm25_scores(query_tokens, doc.sentence_tokens)
+            scores = self._sentence_scores(i, query_tokens)
             order = sorted(range(len(scores)), key=lambda j: (-scores[j], j))[:15]
             texts.extend(doc.sentences[j] for j in sorted(order) if scores[j] > 0)
         return extractive.key_phrases(texts, k, idf=index.idf, exclude=[query])
@@ -357,7 +367,7 @@ class LocalCorpusSearch:
         taken: list[str] = [query]
         for i in order[: max(k, 0)]:
             doc = index.documents[i]
-            scores = extractive.bm25_scores(query_tokens, doc.sentence_tokens)
+            scores = self._sentence_scores(i, query_tokens)
             best = sorted(range(len(scores)), key=lambda j: (-scores[j], j))[:12]
             texts = [doc.sentences[j] for j in sorted(best) if scores[j] > 0] or [doc.title]
             phrases = extractive.key_phrases(texts, 1, idf=index.idf, exclude=taken)

@@ -257,6 +257,7 @@ class _DataPlaneOnlyProxy(ThreadingHTTPServer):
 
 class _ProxyHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # one reply, not two writes split by a delayed ACK
     server: _DataPlaneOnlyProxy
 
     def _forward(self) -> None:

@@ -192,6 +192,9 @@ class FakeOpenAIServer:
 def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Headers and body go out in two writes; with Nagle on, the body waits for
+        # the client's delayed ACK (~40 ms per reply), which no real endpoint adds.
+        disable_nagle_algorithm = True
 
         def log_message(self, *args: Any) -> None:  # keep test output quiet
             pass

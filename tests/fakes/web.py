@@ -88,6 +88,7 @@ class FixtureServer:
 def _handler_for(server: FixtureServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # one reply, not two writes split by a delayed ACK
 
         def log_message(self, format: str, *args: object) -> None:
             return

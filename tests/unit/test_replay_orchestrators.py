@@ -234,6 +234,76 @@ def test_supervisor_reviews_stop_at_the_cap() -> None:
     assert flow.custom_status["supervisor_calls"] == 1
 
 
+# -- deep research: the report phase ----------------------------------------------------------
+
+
+def until_critique(**options: Any) -> Replay:
+    """A run advanced to its first critic round (critic and PDF both pending)."""
+    flow = research(enable_clarifying_questions=False, max_supervisor_calls=0, **options)
+    while not flow.activities(names.CRITIQUE_REPORT):
+        nxt = flow.next_activity()
+        flow.complete(nxt.task_id, respond(nxt.name or "", nxt.input))
+    return flow
+
+
+def test_the_pdf_renders_while_the_critic_reads_and_only_once_when_accepted() -> None:
+    flow = until_critique()
+    assert {a.name for a in flow.activities()} == {names.CRITIQUE_REPORT, names.RENDER_PDF}
+
+    flow.run_activities(respond)
+
+    assert flow.done and flow.output["status"] == "completed"
+    assert flow.names_scheduled().count(names.RENDER_PDF) == 1
+    assert flow.names_scheduled()[-1] == names.COMPLETE_SESSION
+
+
+def test_a_rejected_report_is_rendered_again_after_it_is_rewritten() -> None:
+    flow = until_critique()
+    critic, pdf = flow.next_activity(names.CRITIQUE_REPORT), flow.next_activity(names.RENDER_PDF)
+    flow.complete(pdf.task_id, respond(names.RENDER_PDF, pdf.input))
+    assert not flow.activities(names.GENERATE_FINAL_REPORT)  # nothing is written before both end
+    rejected = CritiqueOut(verdict="REJECT", issues=["uncited claim"]).model_dump(mode="json")
+    flow.complete(critic.task_id, rejected)
+
+    rewrite = flow.next_activity(names.GENERATE_FINAL_REPORT)
+    assert rewrite.input["critique"]["issues"] == ["uncited claim"]
+    flow.run_activities(respond)
+
+    order = flow.names_scheduled()
+    assert order.count(names.RENDER_PDF) == 2
+    last_write = len(order) - 1 - order[::-1].index(names.GENERATE_FINAL_REPORT)
+    assert names.RENDER_PDF in order[last_write:]  # the PDF shows the rewritten report
+    assert flow.done and flow.output["status"] == "completed"
+
+
+def test_a_pdf_that_fails_for_good_leaves_the_report_and_says_so() -> None:
+    flow = until_critique()
+    flow.fail_for_good(flow.next_activity(names.RENDER_PDF).task_id, "OSError: disk full")
+    flow.run_activities(respond)
+
+    assert flow.done and flow.output["status"] == "completed"  # not the minimal report
+    assert flow.names_scheduled().count(names.GENERATE_FINAL_REPORT) == 1
+    assert "PDF not rendered" in flow.custom_status["message"]
+    assert "disk full" in flow.custom_status["message"]
+
+
+def test_a_critic_that_fails_for_good_falls_back_after_the_pdf_settles() -> None:
+    flow = until_critique()
+    pdf = flow.next_activity(names.RENDER_PDF)
+    flow.fail_for_good(flow.next_activity(names.CRITIQUE_REPORT).task_id, "TransientError: 503")
+    assert not flow.activities(names.GENERATE_FINAL_REPORT)  # the render is still running
+    flow.complete(pdf.task_id, respond(names.RENDER_PDF, pdf.input))
+
+    minimal = flow.next_activity(names.GENERATE_FINAL_REPORT)
+    assert "503" in minimal.input["failure"]
+    flow.run_activities(respond)
+    order = flow.names_scheduled()
+    assert order.count(names.RENDER_PDF) == 2 and order[-2:] == [
+        names.RENDER_PDF,
+        names.COMPLETE_SESSION,
+    ]
+
+
 def test_deep_search_first_runs_as_a_sub_orchestration() -> None:
     flow = research(run_deep_search_first=True, enable_clarifying_questions=False)
     (child,) = [s for s in flow.scheduled if s.kind == "sub"]
