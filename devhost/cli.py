@@ -12,7 +12,9 @@ loopback port. Everything goes through the public HTTP API, as a client would.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -23,10 +25,13 @@ from rich.panel import Panel
 from rich.table import Table
 
 from devhost.host import DevHost
+from shared.bootstrap import services
 
 console = Console()
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 DEFAULT_ANSWER = "No further preferences: cover the question as asked, at a practical depth."
+
+log = logging.getLogger("devhost")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _serve(port: int) -> int:
     host = DevHost(port=port).start()
+    threading.Thread(target=_warm_up, name="warm-up", daemon=True).start()
     settings = host.settings
     console.print(
         f"devhost on [bold]{host.url}/api[/] — reasoner: {settings.effective_reasoner}, "
@@ -70,6 +76,14 @@ def _serve(port: int) -> int:
     except KeyboardInterrupt:
         host.stop()
     return 0
+
+
+def _warm_up() -> None:
+    """Imports, corpus index and fonts load while the host waits for its first request."""
+    try:
+        services().warm_up()
+    except Exception as exc:  # the first request will meet (and report) the same problem
+        log.warning("devhost: warm-up failed: %s", exc)
 
 
 def _research(args: argparse.Namespace) -> int:

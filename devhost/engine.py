@@ -30,6 +30,7 @@ from typing import Any
 
 from devhost import history as h
 from devhost.instances import (
+    TERMINAL,
     Instance,
     InstanceStore,
     WorkItem,
@@ -165,12 +166,12 @@ class Engine:
         deadline = time.monotonic() + timeout
         with self._changed:
             while True:
-                inst = self.store.get(instance_id)
-                if inst and (inst.terminal or inst.status in statuses):
-                    return inst
+                state = self.store.state(instance_id)  # every episode wakes us: stay cheap
+                if state and (state[0] in TERMINAL or state[0] in statuses):
+                    return self.store.get(instance_id)
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    return inst
+                    return self.store.get(instance_id)
                 self._changed.wait(min(left, 0.5))
 
     # -- orchestration thread ----------------------------------------------------
@@ -283,12 +284,12 @@ class Engine:
         marks = ",".join("?" * len(seqs))
         deleted = conn.execute(f"DELETE FROM inbox WHERE seq IN ({marks})", seqs).rowcount
         consumed = deleted == len(seqs)
-        current = self.store.get(inst.id)
+        current = self.store.state(inst.id)
         return not (
             consumed
             and current is not None
-            and not current.terminal
-            and current.execution_id == inst.execution_id
+            and current[0] not in TERMINAL
+            and current[1] == inst.execution_id
         )
 
     def _create_children(self, conn, parent: Instance, children, now: datetime) -> list[str]:

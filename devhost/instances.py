@@ -111,6 +111,14 @@ class InstanceStore:
             ).fetchone()
         return _instance(row) if row else None
 
+    def state(self, instance_id: str) -> tuple[str, str] | None:
+        """(status, execution_id) without decoding the history: enough for the hot checks."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT status, execution_id FROM instances WHERE id=?", (instance_id,)
+            ).fetchone()
+        return (row[0], row[1]) if row else None
+
     def query(
         self,
         statuses: list[str] | None = None,

@@ -124,9 +124,10 @@ class LLMClient:
         self._settings = settings
         self._initial_backoff = initial_backoff
         self._sleep = sleep
-        # built now, not on the first call: it loads the CA bundle (tens of ms),
-        # and a missing endpoint should fail where the reasoner is composed
-        self._client = build_openai_client(settings)
+        # built now, not in the first call: the client loads the CA bundle and the SDK
+        # imports its chat resources on first access (≈ 70 ms together), and a
+        # missing endpoint should fail where the reasoner is composed
+        self._completions = build_openai_client(settings).chat.completions
 
     # -- public ---------------------------------------------------------------
 
@@ -188,7 +189,6 @@ class LLMClient:
     # -- transport ------------------------------------------------------------
 
     def _send(self, messages: Messages, *, model: str, **params: Any) -> Any:
-        client = self._client
         retrying = Retrying(
             stop=stop_after_attempt(max(0, self._settings.llm_max_retries) + 1),
             wait=self._wait,
@@ -197,9 +197,7 @@ class LLMClient:
             reraise=True,
         )
         try:
-            reply = retrying(
-                client.chat.completions.create, model=model, messages=messages, **params
-            )
+            reply = retrying(self._completions.create, model=model, messages=messages, **params)
         except openai.APIStatusError as exc:
             raise _translate_status(exc, model) from exc
         except openai.APIConnectionError as exc:  # includes APITimeoutError

@@ -34,15 +34,14 @@ _DESCRIBED = {
 _DROPPED = ("default", "title", "pattern", "format", "multipleOf", "examples")
 
 
-def wire_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """A strict-compatible JSON schema for ``model`` (a fresh dict every call)."""
-    return copy.deepcopy(_wire_schema(model))
-
-
 @functools.cache
-def _wire_schema(model: type[BaseModel]) -> dict[str, Any]:
-    # pydantic rebuilds the schema on every model_json_schema() call (milliseconds
-    # for the larger replies); the models are fixed classes, so once per process
+def wire_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A strict-compatible JSON schema for ``model``, shared: callers must not mutate it.
+
+    Built once per class: pydantic rebuilds the schema on every
+    ``model_json_schema()`` call, milliseconds for the larger replies, and a
+    copy per request would cost most of that again.
+    """
     schema = copy.deepcopy(model.model_json_schema(mode="validation"))
     defs = schema.pop("$defs", {})
     cleaned = _clean(schema)
