@@ -1,17 +1,17 @@
 """Reading devhost history: the critical path of LLM calls and the Durable footprint.
 
-Critical path. Every devhost episode applies one new event and appends
-``[OrchestratorStarted, <that event>, TaskScheduled..., OrchestratorCompleted]``
-to the history, so each scheduled task has exactly one *trigger*: the
-completion (or the start) that woke the orchestrator when it was scheduled.
-Walking triggers back from the end of an instance gives the chain of tasks
-the finish actually waited for; a sub-orchestration on that chain is walked
-recursively. Each task on the chain contributes the LLM calls it had to make
-one after another: the largest number of non-overlapping fake-LLM calls that
-fall inside its [scheduled, completed] interval (its own calls are
-sequential, so this is at least its own count and at most interval / L).
-The bound is L × that sum: what the run would take with zero orchestration,
-storage and CPU cost besides waiting for the LLM.
+Critical path. Every devhost episode applies the events waiting at its start
+and appends ``[OrchestratorStarted, <those events>, TaskScheduled...,
+OrchestratorCompleted]`` to the history. Each scheduled task's *trigger* is
+the last event of its episode's batch: the latest to arrive, so the one the
+episode could not have run without. Walking triggers back from the end of an
+instance gives the chain of tasks the finish actually waited for; a
+sub-orchestration on that chain is walked recursively. Each task on the chain
+contributes the LLM calls it had to make one after another: the largest number
+of non-overlapping fake-LLM calls that fall inside its [scheduled, completed]
+interval (its own calls are sequential, so this is at least its own count and
+at most interval / L). The bound is L × that sum: what the run would take with
+zero orchestration, storage and CPU cost besides waiting for the LLM.
 """
 
 from __future__ import annotations
@@ -21,11 +21,21 @@ from datetime import datetime
 from typing import Any
 
 from devhost.engine import Engine
+from devhost.history import EventType as E
 
-STARTED, COMPLETED, FAILED = 0, 1, 2
-SCHEDULED, TASK_DONE, TASK_FAILED = 4, 5, 6
-SUB_CREATED, SUB_DONE, SUB_FAILED = 7, 8, 9
-ORCH_STARTED = 12
+STARTED, COMPLETED, FAILED = E.EXECUTION_STARTED, E.EXECUTION_COMPLETED, E.EXECUTION_FAILED
+SCHEDULED, TASK_DONE = E.TASK_SCHEDULED, E.TASK_COMPLETED
+SUB_CREATED, SUB_DONE = E.SUB_ORCHESTRATION_INSTANCE_CREATED, E.SUB_ORCHESTRATION_INSTANCE_COMPLETED
+ORCH_STARTED = E.ORCHESTRATOR_STARTED
+APPLIED = (
+    STARTED,
+    TASK_DONE,
+    E.TASK_FAILED,
+    SUB_DONE,
+    E.SUB_ORCHESTRATION_INSTANCE_FAILED,
+    E.TIMER_FIRED,
+    E.EVENT_RAISED,
+)
 
 
 def _ts(event: dict[str, Any]) -> float:
@@ -65,18 +75,22 @@ def critical_chain(engine: Engine, instance_id: str, intervals: list[tuple[float
     events = inst.history
     trigger_of: dict[int, int] = {}  # task id -> index of the event that triggered its scheduling
     scheduled_at: dict[int, dict[str, Any]] = {}
-    trigger = -1
+    trigger, applying = -1, False
     for i, ev in enumerate(events):
         kind = ev["EventType"]
-        if kind == ORCH_STARTED and i + 1 < len(events):
-            trigger = i + 1
+        if kind == ORCH_STARTED:
+            applying = True
         elif kind in (SCHEDULED, SUB_CREATED):
+            applying = False
             trigger_of[ev["EventId"]] = trigger
             scheduled_at[ev["EventId"]] = ev
+        elif applying and kind in APPLIED:
+            trigger = i  # the last event of the batch: the latest to arrive
     end = next((i for i, ev in enumerate(events) if ev["EventType"] in (COMPLETED, FAILED)), None)
     assert end is not None, f"{instance_id} has not finished"
-    # the terminal event is written in the episode of the last applied event
-    cursor = max(i for i, ev in enumerate(events[:end]) if ev["EventType"] == ORCH_STARTED) + 1
+    # the terminal event is written in the last episode: walk back from its last event
+    last_start = max(i for i, ev in enumerate(events[:end]) if ev["EventType"] == ORCH_STARTED)
+    cursor = max(i for i in range(last_start, end) if events[i]["EventType"] in APPLIED)
     chain, next_start = Chain(), _ts(events[end])
     while cursor >= 0 and events[cursor]["EventType"] != STARTED:
         done = events[cursor]

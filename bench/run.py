@@ -27,6 +27,7 @@ from bench.scenarios import (
     concurrent_sessions,
     llm_settings,
     offline_settings,
+    remove_temp_dirs,
     temp_dir,
 )
 from shared.config import Settings
@@ -34,6 +35,7 @@ from shared.config import Settings
 LATENCY = 0.2
 SMALL_LATENCY = 0.02
 PAYLOAD_LIMIT = 16 * 1024
+OVERHEAD_RUNS = 3
 RESULTS = Path(__file__).with_name("RESULTS.md")
 FANOUT_CAPS = {
     **FAST_CAPS,
@@ -106,7 +108,12 @@ def bench_offline() -> list[Row]:
         bench.close()
     peak = peak_rss_mb()
     return [
-        ("local corpus index, cold build (once per worker)", f"{bench.warmup:.1f} s", "", "—"),
+        (
+            "worker warm-up: corpus index cold build, imports, fonts (once per worker)",
+            f"{bench.warmup:.1f} s",
+            "",
+            "—",
+        ),
         ("offline deep research, defaults (wall)", f"{seconds:.1f} s ({view['status']})", "", "—"),
         (
             "peak RSS of devhost process during it",
@@ -117,8 +124,8 @@ def bench_offline() -> list[Row]:
     ]
 
 
-def bench_overhead(llm: LatencyLLM) -> tuple[list[Row], dict]:
-    """Default deep research (deep search first, 4 agents) against the 200 ms fake."""
+def overhead_run(llm: LatencyLLM) -> dict:
+    """One default deep research (deep search first, 4 agents) against the 200 ms fake."""
     bench = Bench(llm_settings(temp_dir(), llm.base_url))
     llm.reset()
     try:
@@ -126,46 +133,74 @@ def bench_overhead(llm: LatencyLLM) -> tuple[list[Row], dict]:
         engine = bench.host.engine
         assert engine is not None
         chain = history.critical_chain(engine, sid, llm.intervals())
-        calls = chain.calls
         events, largest = history.footprint(engine, sid)
-        mem_r, mem_w = bench.memory.reads_writes()
-        ses_r, ses_w = bench.sessions.reads_writes()
+        store = (*bench.memory.reads_writes(), *bench.sessions.reads_writes())
     finally:
         bench.close()
-    bound = calls * LATENCY
-    ratio = seconds / bound if bound else float("inf")
-    extra = {
+    bound = chain.calls * LATENCY
+    return {
+        "seconds": seconds,
+        "chain": chain,
+        "ratio": seconds / bound if bound else float("inf"),
         "view": view,
         "calls": len(llm.intervals()),
         "events": events,
         "largest": largest,
-        "store": (mem_r, mem_w, ses_r, ses_w),
+        "store": store,
     }
+
+
+def bench_overhead(llm: LatencyLLM) -> tuple[list[Row], dict]:
+    """The overhead run, OVERHEAD_RUNS times: the median run is reported, with the range.
+
+    One run varies by a few percent on a shared 2-core machine (thread
+    scheduling of four agents against the orchestration thread), more than
+    the margins being measured; the median of a few says more than any one.
+    """
+    runs = sorted((overhead_run(llm) for _ in range(OVERHEAD_RUNS)), key=lambda r: r["ratio"])
+    mid = runs[len(runs) // 2]
+    chain, seconds = mid["chain"], mid["seconds"]
+    bound = chain.calls * LATENCY
+    spread = f"{runs[0]['ratio']:.2f}–{runs[-1]['ratio']:.2f}"
     rows = [
         (
-            "orchestration overhead: wall / critical-path bound",
-            f"{ratio:.2f} ({seconds:.1f} s / {calls} calls × {LATENCY * 1000:.0f} ms)",
+            f"orchestration overhead: wall / critical-path bound (median of {OVERHEAD_RUNS})",
+            f"{mid['ratio']:.2f} (range {spread}; {seconds:.1f} s / {chain.calls} calls × "
+            f"{LATENCY * 1000:.0f} ms)",
             "≤ 1.15",
-            verdict(ratio <= 1.15),
-        )
-    ]
-    outside = seconds - chain.in_tasks - chain.between
-    rows.append(
+            verdict(mid["ratio"] <= 1.15),
+        ),
         (
             "  of which, on the critical chain",
-            f"LLM {bound:.1f} s; other work in tasks {chain.in_tasks - bound:.1f} s; between tasks "
-            f"(engine) {chain.between:.1f} s; HTTP start/poll {outside:.1f} s",
+            f"LLM {bound:.1f} s; other work in tasks {chain.in_tasks - bound:.1f} s; between "
+            f"tasks (engine) {chain.between:.1f} s; HTTP start/poll "
+            f"{seconds - chain.in_tasks - chain.between:.1f} s",
             "",
             "—",
-        )
-    )
+        ),
+        ("  tasks on the critical chain (by time beyond their LLM calls)", slowest(chain), "", "—"),
+    ]
+    mem_r, mem_w, ses_r, ses_w = mid["store"]
     rows.append(
         ("memory store ops per deep research (reads / writes)", f"{mem_r} / {mem_w}", "", "—")
     )
     rows.append(
         ("session store ops per deep research (reads / writes)", f"{ses_r} / {ses_w}", "", "—")
     )
-    return rows, extra
+    return rows, mid
+
+
+def slowest(chain: history.Chain, top: int = 4) -> str:
+    """The activities whose time beyond their LLM calls adds up most on the chain."""
+    extra: dict[str, float] = {}
+    count: dict[str, int] = {}
+    for name, seconds, calls in chain.steps:
+        extra[name] = extra.get(name, 0.0) + seconds - calls * LATENCY
+        count[name] = count.get(name, 0) + 1
+    worst = sorted(extra, key=lambda n: -extra[n])[:top]
+    return f"{len(chain.steps)} tasks; " + ", ".join(
+        f"{n} ×{count[n]} {extra[n]:.2f} s" for n in worst
+    )
 
 
 def bench_fanout(llm: LatencyLLM) -> list[Row]:
@@ -288,6 +323,19 @@ def main() -> int:
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("root").setLevel(logging.ERROR)
     started = time.perf_counter()
+    try:
+        rows = run_all()
+    finally:
+        remove_temp_dirs()
+    text = table(rows)
+    print(text)
+    total = time.perf_counter() - started
+    print(f"\nbench took {total:.0f} s")
+    write_results(text, total)
+    return 0
+
+
+def run_all() -> list[Row]:
     rows: list[Row] = []
     step = lambda name: print(f"· {name}", flush=True)  # noqa: E731
     step("engine dispatch")
@@ -296,7 +344,7 @@ def main() -> int:
     rows += bench_offline()
     llm = LatencyLLM(LATENCY).start()
     try:
-        step(f"deep research against a {LATENCY * 1000:.0f} ms fake LLM")
+        step(f"deep research against a {LATENCY * 1000:.0f} ms fake LLM, {OVERHEAD_RUNS} runs")
         overhead, deep = bench_overhead(llm)
         rows += overhead
     finally:
@@ -315,12 +363,7 @@ def main() -> int:
         rows += bench_load(fast)
     finally:
         fast.stop()
-    text = table(rows)
-    print(text)
-    total = time.perf_counter() - started
-    print(f"\nbench took {total:.0f} s")
-    write_results(text, total)
-    return 0
+    return rows
 
 
 def write_results(text: str, total: float) -> None:
