@@ -35,7 +35,7 @@ from shared.config import Settings
 LATENCY = 0.2
 SMALL_LATENCY = 0.02
 PAYLOAD_LIMIT = 16 * 1024
-OVERHEAD_RUNS = 3
+OVERHEAD_RUNS = 5
 RESULTS = Path(__file__).with_name("RESULTS.md")
 FANOUT_CAPS = {
     **FAST_CAPS,

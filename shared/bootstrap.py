@@ -8,7 +8,6 @@ life of the worker. Tests and devhost call ``configure(Settings(...))`` first.
 
 from __future__ import annotations
 
-import gc
 import threading
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -118,10 +117,7 @@ class Services:
         first activity of a cold worker would then wait for the openai import
         (≈ 0.7 s), the corpus index, bs4 and the PDF fonts inside a research.
         devhost calls this in the background at start; benchmarks call it
-        before timing, as in a warm worker. What it loaded lives as long as the
-        process, so it is then frozen out of the cyclic GC: otherwise every full
-        collection rescans the corpus index and the imported modules (≈ 150 ms
-        with the GIL held, stalling every running activity and episode).
+        before timing, as in a warm worker.
         """
         from shared.language import detect_language
         from shared.report.fonts import find_body_font, register_ttf_family
@@ -135,8 +131,6 @@ class Services:
         if faces is not None:
             register_ttf_family(faces)
         detect_language("warm up the language profiles")
-        gc.collect()
-        gc.freeze()
 
 
 _services: Services | None = None

@@ -38,6 +38,14 @@ def test_bm25_prefers_the_matching_sentence_and_zeroes_unrelated_ones():
     assert scores[1] > 0 and scores[0] == 0 and scores[2] == 0
 
 
+def test_a_reused_bm25_scorer_scores_each_query_as_a_fresh_one_would():
+    docs = [["list", "append", "item"], ["context", "manager", "enter"], ["loop", "break"]]
+    scorer = extractive.Bm25Scorer(docs)
+    for query in (["context", "manager"], ["loop"], ["append", "break"], ["nothing"]):
+        assert scorer.scores(query) == extractive.bm25_scores(query, docs)
+    assert scorer.scores(["loop"])[2] > 0 and scorer.scores(["nothing"]) == [0.0, 0.0, 0.0]
+
+
 def test_mmr_never_picks_near_duplicates():
     sentences = [
         "A context manager defines the runtime context of a with statement.",

@@ -37,6 +37,15 @@ def test_default_corpus_serves_clean_readable_pages():
         corpus.fetch("https://example.org/with")
 
 
+def test_snippets_follow_each_query_on_the_same_document():
+    corpus = shared_corpus()
+    url = "corpus://python-reference/with"
+    first = next(r for r in corpus.search("with statement context manager", 10) if r.url == url)
+    second = next(r for r in corpus.search("with statement exit exception", 10) if r.url == url)
+    assert first.snippet != second.snippet  # the per-document model is reused, not the answer
+    assert "exit" in second.snippet.lower() or "exception" in second.snippet.lower()
+
+
 def test_unrelated_query_finds_nothing():
     assert shared_corpus().search("zyzzyva quux", 5) == []
 

@@ -1,0 +1,41 @@
+"""Services.warm_up: the once-per-worker costs are paid up front, and nothing is spent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import SecretStr
+
+from shared.bootstrap import Services
+from shared.config import Settings
+from tests.fakes.openai_server import FakeOpenAIServer
+
+BUILT_ONCE = ("search", "fetcher", "reasoner", "corpus")
+
+
+def test_warm_up_builds_the_adapters_a_session_needs(
+    data_dir: Path, offline_settings: Settings
+) -> None:
+    svc = Services(offline_settings)
+    svc.warm_up()
+
+    assert set(BUILT_ONCE) <= set(vars(svc))  # cached: the first session reuses them
+    assert list((data_dir / "corpus-cache").glob("*.pickle"))  # the index is on disk too
+    assert svc.search.search("with statement", 1)
+
+
+def test_warm_up_of_the_llm_reasoner_sends_nothing_to_the_model(
+    data_dir: Path, fake_openai: FakeOpenAIServer
+) -> None:
+    settings = Settings(
+        data_dir=data_dir,
+        reasoner="llm",
+        search_provider="local",
+        openai_base_url=fake_openai.base_url,
+        openai_api_key=SecretStr("test-key"),
+    )
+    svc = Services(settings)
+    svc.warm_up()
+
+    assert "reasoner" in vars(svc)
+    assert fake_openai.requests == []  # warming up costs no tokens
