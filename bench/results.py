@@ -1,0 +1,106 @@
+"""The table and ``bench/RESULTS.md``: how a run is printed and kept, with its machine."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+RESULTS = Path(__file__).with_name("RESULTS.md")
+Row = tuple[str, str, str, str]  # metric, value, target, verdict
+
+
+def verdict(ok: bool | None) -> str:
+    return "—" if ok is None else ("met" if ok else "MISSED")
+
+
+def machine() -> dict[str, str]:
+    cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    model = next(
+        (ln.split(":", 1)[1].strip() for ln in cpuinfo.splitlines() if ln.startswith("model name")),
+        platform.processor() or "unknown",
+    )
+    meminfo = Path("/proc/meminfo").read_text(encoding="utf-8").splitlines()
+    mem_kb = int(next(ln.split()[1] for ln in meminfo if ln.startswith("MemTotal")))
+    return {
+        "nproc": str(len(os.sched_getaffinity(0))),
+        "cpu": model,
+        "memory": f"{mem_kb / 1024 / 1024:.1f} GiB",
+        "python": sys.version.split()[0],
+        "os": platform.platform(),
+    }
+
+
+def table(rows: list[Row]) -> str:
+    head = ("metric", "value", "target", "verdict")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
+    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |"  # noqa: E731
+    return "\n".join(
+        [line(head), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *(line(r) for r in rows)]
+    )
+
+
+def write_results(text: str, total: float, overhead_runs: int) -> None:
+    info = machine()
+    machine_lines = "\n".join(f"- {k}: {v}" for k, v in info.items())
+    RESULTS.write_text(
+        f"# Benchmark results\n\nLast run: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
+        f"{total:.0f} s in all, `python -m bench.run`.\n\n## Machine\n\n{machine_lines}\n\n"
+        f"## Table\n\n{text}\n\n{METHODS.replace('OVERHEAD_RUNS', str(overhead_runs))}",
+        encoding="utf-8",
+    )
+
+
+METHODS = """## Methods
+
+- **Everything runs through devhost** (`DevHost(settings, port=0)`, a fresh
+  `DATA_DIR` per run, SQLite + filesystem stores), started and driven over its
+  HTTP API. Search is the local corpus (BM25 over CPython's `pydoc_data`
+  topics). Each devhost is warmed up first (`Services.warm_up()`: corpus index,
+  imports, fonts), as a worker that has served a request is; the warm-up row
+  is the first, cold one (it builds the corpus index).
+- **Fake LLM** (`bench/fake_llm.py`): the tests' OpenAI-protocol fake
+  (schema-aware replies) in its own process, like a real endpoint, behind the
+  real `openai` client. Every reply leaves exactly L after its request arrived
+  (200 ms for overhead and fan-out, 20 ms for cost and load), however long the
+  fake took to build it. Arrival times go to a file for the analysis.
+- **Orchestration overhead**: one default deep research (deep search first,
+  4 agents, supervisor on; clarifying questions off so no human wait is
+  timed), run OVERHEAD_RUNS times; the median run is reported with the range.
+  Wall time is start request → terminal status. The bound comes from the
+  instance history: a devhost episode applies the events waiting at its
+  start, and each task it schedules is triggered by the last of them (the
+  latest to arrive). Walking triggers back from the final event gives the
+  chain of tasks the finish waited for (sub-orchestrations walked
+  recursively); each task on it contributes the most LLM calls that fit one
+  after another inside its [scheduled, completed] interval. Bound = L × that
+  count. Anything above 1.0 is orchestration, storage, search, extraction and
+  Python CPU time; the rows below it split that time and name the tasks on the
+  chain that add the most beyond their LLM calls.
+- **Fan-out**: the fake widens every plan to exactly 4 topics (4 todos); the
+  runs differ only in `num_agents` (1 vs 4), no supervisor reviews, deep
+  search off. The researcher phase is the span from the first `run_researcher`
+  scheduled to the last completed (from history timestamps).
+- **Cost**: LLM calls counted at the fake, tokens from the session's usage
+  meter (the fake reports chars/4). The deep research bound is
+  `shared.reasoning.call_budget.max_llm_calls(caps)`. Store operations are counted by
+  wrapping the Services' memory and session stores in a counting proxy
+  (bench only); reads = get/read/list/history/exists/ping, writes = the rest.
+- **Durable footprint**: history events of the instance and its
+  sub-orchestrations; the largest payload is the biggest `Input`/`Result` of
+  TaskScheduled, TaskCompleted and sub-orchestration events (bytes of JSON).
+- **Engine**: a minimal app inside `bench/engine_app.py` with a no-op activity,
+  run by devhost's `Engine` directly (chain = sequential calls, fan = one
+  `task_all`). Includes SDK replay of the whole history on each episode, so the
+  per-activity cost grows with the history length, as in Durable itself.
+- **Peak RSS**: `VmHWM` of the bench process (devhost runs in-process), reset
+  through `/proc/self/clear_refs` before the offline deep research.
+- **Concurrency**: 30 deep research sessions started at once (2 agents, 2 steps,
+  1 supervisor call, no deep search, no clarification, L = 20 ms); one client
+  polls the status endpoint every 50 ms during the run; p50/p95 of those polls.
+- **Noise**: on a shared VM whose speed drifts, the overhead ratio moves with it
+  (Python CPU time against a fixed L). The first row, the engine's no-op
+  dispatch, is a speed reference: compare ratios across runs together with it.
+"""
