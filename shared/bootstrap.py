@@ -116,8 +116,8 @@ class Services:
         Building lazily keeps imports cheap for the Functions indexer, but the
         first activity of a cold worker would then wait for the openai import
         (≈ 0.7 s), the corpus index, bs4 and the PDF fonts inside a research.
-        devhost calls this in the background at start; benchmarks call it
-        before timing, as in a warm worker.
+        ``python -m devhost serve`` calls this in the background at start;
+        benchmarks call it before timing, as in a warm worker.
         """
         from shared.language import detect_language
         from shared.report.fonts import find_body_font, register_ttf_family
