@@ -82,7 +82,8 @@ METHODS = """## Methods
 - **Fan-out**: the fake widens every plan to exactly 4 topics (4 todos); the
   runs differ only in `num_agents` (1 vs 4), no supervisor reviews, deep
   search off. The researcher phase is the span from the first `run_researcher`
-  scheduled to the last completed (from history timestamps).
+  scheduled to the last completed (from history timestamps). Three pairs of
+  runs; the median pair (by speedup) is reported with the range.
 - **Cost**: LLM calls counted at the fake, tokens from the session's usage
   meter (the fake reports chars/4). The deep research bound is
   `shared.reasoning.call_budget.max_llm_calls(caps)`. Store operations are counted by
