@@ -137,11 +137,11 @@ def bench_overhead(llm: LatencyLLM) -> tuple[list[Row], dict]:
     mid = runs[len(runs) // 2]
     chain, seconds = mid["chain"], mid["seconds"]
     bound = chain.calls * LATENCY
-    spread = f"{runs[0]['ratio']:.2f}–{runs[-1]['ratio']:.2f}"
+    spread = f"{runs[0]['ratio']:.3f}–{runs[-1]['ratio']:.3f}"
     rows = [
         (
             f"orchestration overhead: wall / critical-path bound (median of {OVERHEAD_RUNS})",
-            f"{mid['ratio']:.2f} (range {spread}; {seconds:.1f} s / {chain.calls} calls × "
+            f"{mid['ratio']:.3f} (range {spread}; {seconds:.1f} s / {chain.calls} calls × "
             f"{LATENCY * 1000:.0f} ms)",
             "≤ 1.15",
             verdict(mid["ratio"] <= 1.15),
