@@ -1,10 +1,18 @@
 """MemoryStore on a local folder: ``root/{session_id}/{name}``, the local default.
 
 Names are validated by the port's rules and then checked again after
-resolving symlinks, so neither ``..`` nor a planted link can lead outside the
-session folder. Every write goes to a temporary file beside the target and is
-moved into place with ``os.replace``: a reader sees the old or the new file,
-never half of one, and an activity that runs twice simply overwrites.
+resolving symlinks (one ``realpath`` per call, against the root resolved once),
+so neither ``..`` nor a planted link can lead outside the session folder.
+Every write goes to a temporary file beside the target and is moved into place
+with ``os.replace``: a reader sees the old or the new file, never half of one,
+and an activity that runs twice simply overwrites.
+
+Durability is that of devhost's SQLite (WAL, ``synchronous=NORMAL``): a killed
+process loses nothing (the page cache holds what was written and the rename is
+atomic), a power cut may lose the last writes. There is no ``fsync``: at 1-3 ms
+per write it was the largest non-LLM cost of a local deep research, for a
+guarantee the engine beside it does not give either. Blob storage is the store
+that has to survive machines.
 
 ``append`` holds a per-file lock for its read-modify-write, which serialises
 appenders inside one process (devhost runs activities as threads of one
@@ -32,8 +40,8 @@ class FilesystemMemoryStore:
     kind = "filesystem"
 
     def __init__(self, root: Path) -> None:
-        self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
+        Path(root).mkdir(parents=True, exist_ok=True)
+        self.root = Path(root).resolve()
         self._locks: dict[Path, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
@@ -82,20 +90,26 @@ class FilesystemMemoryStore:
 
     def _folder(self, session_id: str) -> Path:
         validate_session_id(session_id)
-        root = self.root.resolve()
-        folder = (root / session_id).resolve()
-        if folder.parent != root:
+        folder = self.root / session_id
+        if os.path.realpath(folder) != str(folder):
             raise InvalidInputError(f"session folder {session_id!r} leads outside the store")
         return folder
 
     def _path(self, session_id: str, name: str) -> Path:
-        """The file's real path; refused when it (or a link on the way) leaves the folder."""
+        """The file's path; refused when a link on the way (session folder included) leaves it.
+
+        Both names are validated and the root is resolved, so the path is
+        ``root/session/name`` exactly; its real path can differ only through a
+        symlink, which must stay inside the session folder.
+        """
+        validate_session_id(session_id)
         validate_relative_name(name)
-        folder = self._folder(session_id)
-        path = (folder / name).resolve()
-        if not path.is_relative_to(folder) or path == folder:
+        folder = self.root / session_id
+        path = folder / name
+        real = Path(os.path.realpath(path))
+        if real != path and (not real.is_relative_to(folder) or real == folder):
             raise InvalidInputError(f"memory file name {name!r} leads outside the session")
-        return path
+        return real
 
     def _lock_for(self, path: Path) -> threading.Lock:
         with self._locks_guard:
@@ -108,8 +122,6 @@ def _write_atomically(path: Path, payload: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
         os.replace(temp_name, path)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
