@@ -97,7 +97,7 @@ class _Responder:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __call__(self, request: RecordedRequest) -> Reply:
-        arrived = time.time()
+        arrived = request.received_at  # request line read: the fake's own parsing falls inside L
         with self._lock, self.arrivals.open("a", encoding="utf-8") as out:
             out.write(f"{arrived:.6f}\n")
         reply = schema_aware_responder(request)

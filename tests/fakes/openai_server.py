@@ -11,7 +11,9 @@ as ``json_object`` / ``prompt`` modes send it) it returns a minimal valid
 instance of that schema, so a whole deep research can run with no scripting.
 
 Reply helpers: ``completion(text)``, ``json_completion(obj)``, ``malformed()``,
-``error(status, retry_after=...)``; any ``Reply`` may carry a ``delay``.
+``error(status, retry_after=...)``; any ``Reply`` may carry a ``delay``
+(waited with the reply already encoded, so it leaves right after). Each
+request carries ``received_at``, the wall-clock time its request line was read.
 Usage in every completion: prompt_tokens = prompt chars // 4,
 completion_tokens = content chars // 4 (unless given).
 
@@ -27,6 +29,7 @@ import html
 import json
 import re
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -54,6 +57,7 @@ class RecordedRequest:
     headers: dict[str, str]
     json: dict[str, Any]
     deployment: str | None = None
+    received_at: float = 0.0  # wall clock, when the request line was read
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -199,6 +203,10 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:  # keep test output quiet
             pass
 
+        def parse_request(self) -> bool:
+            self.received_at = time.time()  # before the stdlib parses the headers
+            return super().parse_request()
+
         def do_POST(self) -> None:
             parts = urlsplit(self.path)
             match = _PATHS.match(parts.path)
@@ -213,32 +221,36 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 headers={k.lower(): v for k, v in self.headers.items()},
                 json=json.loads(raw or b"{}"),
                 deployment=match.group(2),
+                received_at=self.received_at,
             )
             reply = server._reply_to(request)
-            if reply.delay:
-                server._wait(reply.delay)
-            self._send(reply)
+            self._send(reply, wait=reply.delay)
 
-        def _send(self, reply: Reply) -> None:
-            body = reply.body
-            if isinstance(body, (dict, list)):
-                data = json.dumps(body).encode()
-            elif isinstance(body, str):
-                data = body.encode()
-            else:
-                data = body or b""
+        def _send(self, reply: Reply, wait: float = 0.0) -> None:
+            """Encode and buffer the status line and headers first, then wait, then send."""
+            data = _encode(reply.body)
+            self.send_response(reply.status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in reply.headers.items():
+                self.send_header(name, value)
+            if wait:
+                server._wait(wait)
             try:
-                self.send_response(reply.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in reply.headers.items():
-                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(data)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (timeout tests)
 
     return Handler
+
+
+def _encode(body: Any) -> bytes:
+    if isinstance(body, (dict, list)):
+        return json.dumps(body).encode()
+    if isinstance(body, str):
+        return body.encode()
+    return body or b""
 
 
 @functools.lru_cache(maxsize=1)
