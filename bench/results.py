@@ -63,12 +63,15 @@ METHODS = """## Methods
   is the first, cold one (it builds the corpus index).
 - **Fake LLM** (`bench/fake_llm.py`): the tests' OpenAI-protocol fake
   (schema-aware replies) in its own process, like a real endpoint, behind the
-  real `openai` client. Every reply leaves exactly L after its request arrived
-  (200 ms for overhead and fan-out, 20 ms for cost and load), however long the
-  fake took to build it. Arrival times go to a file for the analysis.
-- **Orchestration overhead**: one default deep research (deep search first,
-  4 agents, supervisor on; clarifying questions off so no human wait is
-  timed), run OVERHEAD_RUNS times; the median run is reported with the range.
+  real `openai` client. Every reply leaves exactly L after its request line
+  was read (200 ms for overhead and fan-out, 20 ms for cost and load), encoded
+  before the wait, however long the fake took to build it. Arrival times go
+  to a file for the analysis.
+- **Orchestration overhead**: one deep research with the default options
+  (deep search first, supervisor on; clarifying questions off so no human
+  wait is timed). The fake's minimal plan has one topic, so one researcher
+  works at a time and every step is on the critical path. Run OVERHEAD_RUNS
+  times; the median run is reported with the range.
   Wall time is start request → terminal status. The bound comes from the
   instance history: a devhost episode applies the events waiting at its
   start, and each task it schedules is triggered by the last of them (the

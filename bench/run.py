@@ -101,7 +101,7 @@ def bench_offline() -> list[Row]:
 
 
 def overhead_run(llm: LatencyLLM) -> dict:
-    """One default deep research (deep search first, 4 agents) against the 200 ms fake."""
+    """One deep research with default options against the 200 ms fake (one-topic plan)."""
     bench = Bench(llm_settings(temp_dir(), llm.base_url))
     llm.reset()
     try:
@@ -129,9 +129,9 @@ def overhead_run(llm: LatencyLLM) -> dict:
 def bench_overhead(llm: LatencyLLM) -> tuple[list[Row], dict]:
     """The overhead run, OVERHEAD_RUNS times: the median run is reported, with the range.
 
-    One run varies by a few percent on a shared 2-core machine (thread
-    scheduling of four agents against the orchestration thread), more than
-    the margins being measured; the median of a few says more than any one.
+    One run varies by a few percent on a shared 2-core machine whose speed
+    drifts (Python CPU time against a fixed L), more than the margins being
+    measured; the median of a few says more than any one.
     """
     runs = sorted((overhead_run(llm) for _ in range(OVERHEAD_RUNS)), key=lambda r: r["ratio"])
     mid = runs[len(runs) // 2]
