@@ -1,7 +1,9 @@
 """The Functions app: composition only. Each feature is a blueprint.
 
 Importing this module registers functions and does nothing else: no settings
-are read and no client is built until a function runs (shared.bootstrap).
+are read and no client is built until a function runs (shared.bootstrap). The
+one exception is cheap and process-wide: the SDK's replay reads history
+timestamps without dateutil (orchestrators/replay_timestamps.py).
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from activities import search as search_activities
 from activities import session as session_activities
 from api import meta, reports
 from api import research as research_api
-from orchestrators import chat, deep_research, notify, search
+from orchestrators import chat, deep_research, notify, replay_timestamps, search
 
+replay_timestamps.install()
 app = df.DFApp(http_auth_level=func.AuthLevel.FUNCTION)
 
 for blueprint in (
