@@ -2,7 +2,8 @@
 
 Two orchestrators: ``chain`` calls the no-op N times one after another,
 ``fan`` calls it N times at once and waits for all. The engine runs them
-exactly as it runs function_app (replay through the SDK, SQLite history).
+exactly as it runs function_app (replay through the SDK with the same
+timestamp parser, SQLite history).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import azure.functions as func
 
 from devhost.engine import Engine
 from devhost.registry import index
+from orchestrators import replay_timestamps
 
+replay_timestamps.install()
 bp = df.Blueprint()
 
 

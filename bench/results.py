@@ -33,6 +33,15 @@ def machine() -> dict[str, str]:
     }
 
 
+def stolen_cpu_seconds() -> float | None:
+    """CPU time the hypervisor gave to other guests so far (all cores; Linux ``steal``)."""
+    try:
+        fields = Path("/proc/stat").read_text(encoding="utf-8").split("\n", 1)[0].split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def table(rows: list[Row]) -> str:
     head = ("metric", "value", "target", "verdict")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
@@ -106,5 +115,7 @@ METHODS = """## Methods
   polls the status endpoint every 50 ms during the run; p50/p95 of those polls.
 - **Noise**: on a shared VM whose speed drifts, the overhead ratio moves with it
   (Python CPU time against a fixed L). The first row, the engine's no-op
-  dispatch, is a speed reference: compare ratios across runs together with it.
+  dispatch, is a speed reference, and the overhead rows say how much CPU the
+  hypervisor took away during the median run (`steal` in `/proc/stat`):
+  compare ratios across runs together with them.
 """

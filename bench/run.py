@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bench import engine_app, history
 from bench.fake_llm import LatencyLLM
-from bench.results import Row, table, verdict, write_results
+from bench.results import Row, stolen_cpu_seconds, table, verdict, write_results
 from bench.scenarios import (
     FAST_CAPS,
     Bench,
@@ -104,8 +104,10 @@ def overhead_run(llm: LatencyLLM) -> dict:
     """One deep research with default options against the 200 ms fake (one-topic plan)."""
     bench = Bench(llm_settings(temp_dir(), llm.base_url))
     llm.reset()
+    before = stolen_cpu_seconds()
     try:
         sid, seconds, view = bench.run("deep_research", options=FAST_CAPS)
+        after = stolen_cpu_seconds()
         engine = bench.host.engine
         assert engine is not None
         chain = history.critical_chain(engine, sid, llm.intervals())
@@ -123,6 +125,7 @@ def overhead_run(llm: LatencyLLM) -> dict:
         "events": events,
         "largest": largest,
         "store": store,
+        "stolen": None if before is None or after is None else after - before,
     }
 
 
@@ -155,6 +158,12 @@ def bench_overhead(llm: LatencyLLM) -> tuple[list[Row], dict]:
             "—",
         ),
         ("  tasks on the critical chain (by time beyond their LLM calls)", slowest(chain), "", "—"),
+        (
+            "  CPU stolen by the hypervisor during that run (all cores)",
+            "n/a" if mid["stolen"] is None else f"{mid['stolen']:.1f} s",
+            "",
+            "—",
+        ),
     ]
     mem_r, mem_w, ses_r, ses_w = mid["store"]
     rows.append(
