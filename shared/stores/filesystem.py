@@ -9,10 +9,10 @@ and an activity that runs twice simply overwrites.
 
 Durability is that of devhost's SQLite (WAL, ``synchronous=NORMAL``): a killed
 process loses nothing (the page cache holds what was written and the rename is
-atomic), a power cut may lose the last writes. There is no ``fsync``: at 1-3 ms
-per write it was the largest non-LLM cost of a local deep research, for a
-guarantee the engine beside it does not give either. Blob storage is the store
-that has to survive machines.
+atomic), a power cut may lose the last writes. There is no ``fsync``: it cost
+1-3 ms on each of the ≈ 100 writes of a deep research, nearly all on its
+critical path, for a guarantee the engine beside it does not give either. Blob
+storage is the store that has to survive machines.
 
 ``append`` holds a per-file lock for its read-modify-write, which serialises
 appenders inside one process (devhost runs activities as threads of one
