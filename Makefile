@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 QUERY ?= How do context managers and the with statement work in Python?
 PYTEST_ARGS ?=
 
-.PHONY: setup demo test test-unit test-contract test-integration test-e2e lint format bench \
+.PHONY: setup demo test test-unit test-contract test-integration test-e2e lint format bench bench-record \
         serve serve-azure-local demo-azure-local infra-check system-deps node-deps clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
@@ -19,7 +19,7 @@ setup: $(VENV)/.installed
 node-deps: tests/emulators/node_modules/.installed
 tests/emulators/node_modules/.installed: tests/emulators/package-lock.json
 	@if command -v npm >/dev/null; then cd tests/emulators && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
-	 else echo "!!! npm not found: emulator tests (Azurite, Cosmos stand-in) will be SKIPPED"; fi
+	 else echo "!!! npm not found: emulator tests (Azurite, Cosmos stand-in) are skipped locally and FAIL under CI=true"; fi
 
 # pdftotext (poppler-utils) for the PDF tests; DejaVu as a second Unicode font.
 system-deps:
@@ -28,8 +28,9 @@ system-deps:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils fonts-dejavu-core >/dev/null; \
 	  else echo "!!! install poppler-utils for the PDF text checks"; fi; }
 
+# CLARIFY=0 skips the clarifying questions the demo may otherwise ask in the terminal.
 demo: setup
-	$(PY) -m devhost research "$(QUERY)" --out out
+	$(PY) -m devhost research "$(QUERY)" --out out $(if $(filter 0 false no,$(CLARIFY)),--no-clarify)
 
 test: setup node-deps system-deps lint infra-check
 	$(PY) -m pytest -q $(PYTEST_ARGS)
@@ -54,8 +55,12 @@ format: setup
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
+# Prints the table and writes out/bench/RESULTS.md (untracked); bench-record rewrites bench/RESULTS.md.
 bench: setup
 	$(PY) -m bench.run
+
+bench-record: setup
+	$(PY) -m bench.run --record
 
 serve: setup
 	$(PY) -m devhost serve

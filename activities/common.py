@@ -1,4 +1,12 @@
-"""What every activity does around its one call: validate, meter usage, dump."""
+"""What every activity does around its one call: validate, meter usage, dump.
+
+Errors, by kind (``shared/errors.py``):
+- ``TransientError`` and anything unexpected raise: the orchestrator's
+  ``call_activity_with_retry`` runs the activity again (ACTIVITY_RETRY_*).
+- every other ``ResearchError`` (permanent, configuration, not found, ...)
+  returns a :class:`~shared.payloads.StepFailure` envelope: a retry would fail
+  the same way, and the envelope keeps the usage spent before the failure.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +16,13 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from shared.bootstrap import Services, services
+from shared.errors import ConfigurationError, ResearchError, TransientError
+from shared.payloads import FAILURE_KEY, StepFailure
 from shared.reasoning.usage import metered
 
 In = TypeVar("In", bound=BaseModel)
+
+MAX_ERROR_CHARS = 300
 
 
 def run_step(payload: dict, model: type[In], step: Callable[[Services, In], Any]) -> dict:
@@ -21,7 +33,15 @@ def run_step(payload: dict, model: type[In], step: Callable[[Services, In], Any]
     """
     request = model.model_validate(payload)
     with metered() as meter:
-        result = step(services(), request)
+        try:
+            result = step(services(), request)
+        except TransientError:
+            raise
+        except ResearchError as exc:
+            kind = "configuration" if isinstance(exc, ConfigurationError) else "permanent"
+            error = f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
+            failure = StepFailure(kind=kind, error=error, usage=meter.usage)
+            return {FAILURE_KEY: failure.model_dump(mode="json")}
     if isinstance(result, BaseModel):
         if "usage" in type(result).model_fields:
             result = result.model_copy(update={"usage": meter.usage})

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from shared.errors import (
     ActiveSessionConflict,
+    ConfigurationError,
     ConflictError,
     InvalidInputError,
     NotFoundError,
@@ -99,6 +100,8 @@ def handled(fn: Callable[..., Awaitable[func.HttpResponse]]):
             )
         except InvalidInputError as exc:
             return error_response(422, "validation_error", str(exc), exc.details)
+        except ConfigurationError as exc:  # the message names the setting to fix
+            return error_response(400, "configuration_error", str(exc))
         except NotFoundError as exc:
             return error_response(404, "not_found", str(exc))
         except ActiveSessionConflict as exc:

@@ -2,7 +2,11 @@
 
 Reports are served only once the session is terminal: while a run is still
 writing, ``report.md`` may be a version the critic is about to reject and the
-PDF may be half the story, so "not ready yet" is a 404 like "unknown".
+PDF may be half the story, so "not ready yet" is a 404 like "unknown" (the
+message names the session's status). A finished session without the file will
+never get one (cancelled, superseded, failed before writing, a chat without a
+PDF): that is a 409 ``conflict`` naming the status, so a client stops waiting
+without reading message text.
 
 The stream is Server-Sent Events served as long-polling responses: a response
 carries one event and ends as soon as the session changed (or after ~25 s
@@ -30,7 +34,7 @@ import azure.functions as func
 from api.errors import HttpError, handled, route_session_id
 from api.views import current_view
 from shared.bootstrap import services
-from shared.errors import NotFoundError
+from shared.errors import ConflictError, NotFoundError
 from shared.models import Mode, SessionRecord
 
 bp = df.Blueprint()
@@ -56,7 +60,7 @@ async def research_report(req: func.HttpRequest) -> func.HttpResponse:
     stem = "report" if record.mode == Mode.deep_research else "answer"
     _require_terminal(record, stem)
     mimetype, ext = FORMATS[fmt]
-    data = await _read(svc, session_id, f"{stem}.{ext}", "report")
+    data = await _read(svc, record, f"{stem}.{ext}", stem)
     return func.HttpResponse(data, status_code=200, mimetype=mimetype, charset="utf-8")
 
 
@@ -67,7 +71,7 @@ async def research_report_pdf(req: func.HttpRequest) -> func.HttpResponse:
     svc = services()
     record = await asyncio.to_thread(svc.sessions.get, session_id)
     _require_terminal(record, "PDF report")
-    data = await _read(svc, session_id, "report.pdf", "PDF report")
+    data = await _read(svc, record, "report.pdf", "PDF report")
     headers = {"Content-Disposition": f'attachment; filename="research-{session_id}.pdf"'}
     return func.HttpResponse(data, status_code=200, mimetype="application/pdf", headers=headers)
 
@@ -133,11 +137,17 @@ def event_name(view: dict, last: str | None) -> str:
 
 def _require_terminal(record: SessionRecord, what: str) -> None:
     if not record.status.is_terminal:
-        raise NotFoundError(f"the {what} of session {record.id} is not ready yet")
+        raise NotFoundError(
+            f"the {what} of session {record.id} is not ready yet: the session is "
+            f"{record.status.value}"
+        )
 
 
-async def _read(svc, session_id: str, name: str, what: str) -> bytes:
+async def _read(svc, record: SessionRecord, name: str, what: str) -> bytes:
+    """The file of a finished session; its absence is final, so 409 with the status."""
     try:
-        return await asyncio.to_thread(svc.memory.read, session_id, name)
+        return await asyncio.to_thread(svc.memory.read, record.id, name)
     except NotFoundError as exc:
-        raise NotFoundError(f"the {what} of session {session_id} does not exist yet") from exc
+        raise ConflictError(
+            f"session {record.id} was {record.status.value} ({record.mode.value}); it has no {what}"
+        ) from exc

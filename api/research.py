@@ -16,9 +16,10 @@ import azure.durable_functions as df
 import azure.functions as func
 
 from api.errors import handled, json_response, read_json, route_session_id
+from api.maintenance import create_session
 from api.schemas import ClarificationReply, ResearchRequest
 from api.views import current_view, session_view
-from shared import names
+from shared import names, sessions
 from shared.bootstrap import services
 from shared.config import Settings
 from shared.errors import ConflictError
@@ -38,6 +39,7 @@ POLL_SECONDS = 0.2
 async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
     body = ResearchRequest.model_validate(read_json(req))
     svc = services()
+    await asyncio.to_thread(_check_configuration, svc, body.mode)
     if body.callback_url:
         allowed = Settings.split_list(svc.settings.webhook_allowed_hosts)
         await asyncio.to_thread(validate_callback_url, body.callback_url, allowed)
@@ -62,7 +64,7 @@ async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
             svc.sessions.history, chat_id, svc.settings.chat_history_limit
         )
         await _supersede(svc, client, chat_id)
-    await asyncio.to_thread(svc.sessions.create, record)
+    await create_session(svc.sessions, client, record)  # frees a chat an orphan blocks
     start = StartInput(
         session_id=session_id,
         chat_id=chat_id,
@@ -136,18 +138,12 @@ async def answer_clarification(req: func.HttpRequest, client) -> func.HttpRespon
 async def cancel_research(req: func.HttpRequest, client) -> func.HttpResponse:
     session_id = route_session_id(req)
     svc = services()
-
-    def cancel(r: SessionRecord) -> None:
-        if r.status.is_terminal:
-            raise ConflictError(f"session {session_id} is already {r.status.value}")
-        r.status = SessionStatus.cancelled
-
-    record = await asyncio.to_thread(svc.sessions.update, session_id, cancel)
+    # The status change records the ``cancelled`` webhook event in the same update,
+    # after any event the run recorded before; the notify below sends them in order.
+    record = await asyncio.to_thread(sessions.cancel_session, svc, session_id)
     await _terminate(client, record.instance_id, "cancelled by the user")
     if record.callback_url:
-        note = NotifyIn(
-            session_id=session_id, event="cancelled", event_id=f"{session_id}:cancelled"
-        )
+        note = NotifyIn(session_id=session_id, event="cancelled")
         await client.start_new(
             names.NOTIFY_ORCHESTRATOR,
             f"{session_id}:notify-cancelled",
@@ -180,6 +176,14 @@ async def _wait(svc, session_id: str, seconds: float) -> SessionRecord:
         if record.status.is_terminal or needs_user or loop.time() >= deadline:
             return record
         await asyncio.sleep(POLL_SECONDS)
+
+
+def _check_configuration(svc, mode: Mode) -> None:
+    """Build what the run will need now: a missing setting is a 400 naming it, not a
+    run that fails (or quietly finds nothing) minutes later. Built once per worker."""
+    svc.reasoner  # noqa: B018 - building it is the check
+    if mode != Mode.chat:
+        svc.search  # noqa: B018
 
 
 def _mark_failed(reason: str):

@@ -67,6 +67,7 @@ def session_view(
             "iteration": progress.iteration,
             "message": progress.message,
         },
+        "warnings": [w.model_dump(mode="json") for w in progress.warnings],
         "usage": record.usage.model_dump(mode="json"),
         "created_at": record.created_at.isoformat(),
         "updated_at": record.updated_at.isoformat(),

@@ -1,4 +1,9 @@
-"""The table and ``bench/RESULTS.md``: how a run is printed and kept, with its machine."""
+"""The table and its Markdown record: how a run is printed and kept, with its machine.
+
+``make bench`` writes the record to ``out/bench/RESULTS.md`` (untracked);
+only ``make bench-record`` (``--record``) rewrites the tracked
+``bench/RESULTS.md``, so a run never dirties the working tree by accident.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-RESULTS = Path(__file__).with_name("RESULTS.md")
+RECORDED = Path(__file__).with_name("RESULTS.md")
+SCRATCH = Path(__file__).resolve().parents[1] / "out" / "bench" / "RESULTS.md"
 Row = tuple[str, str, str, str]  # metric, value, target, verdict
 
 
@@ -51,15 +57,24 @@ def table(rows: list[Row]) -> str:
     )
 
 
-def write_results(text: str, total: float, overhead_runs: int) -> None:
+def write_results(text: str, total: float, counts: dict[str, int], path: Path = SCRATCH) -> Path:
+    """Write the run's record to ``path`` (folders created); returns the path.
+
+    ``counts`` fills the methods' placeholders (``OVERHEAD_RUNS``, ...) with this run's values.
+    """
+    methods = METHODS
+    for name, value in counts.items():
+        methods = methods.replace(name, str(value))
     info = machine()
     machine_lines = "\n".join(f"- {k}: {v}" for k, v in info.items())
-    RESULTS.write_text(
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
         f"# Benchmark results\n\nLast run: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
         f"{total:.0f} s in all, `python -m bench.run`.\n\n## Machine\n\n{machine_lines}\n\n"
-        f"## Table\n\n{text}\n\n{METHODS.replace('OVERHEAD_RUNS', str(overhead_runs))}",
+        f"## Table\n\n{text}\n\n{methods}",
         encoding="utf-8",
     )
+    return path
 
 
 METHODS = """## Methods
@@ -110,9 +125,17 @@ METHODS = """## Methods
   per-activity cost grows with the history length, as in Durable itself.
 - **Peak RSS**: `VmHWM` of the bench process (devhost runs in-process), reset
   through `/proc/self/clear_refs` before the offline deep research.
-- **Concurrency**: 30 deep research sessions started at once (2 agents, 2 steps,
-  1 supervisor call, no deep search, no clarification, L = 20 ms); one client
-  polls the status endpoint every 50 ms during the run; p50/p95 of those polls.
+- **Load** (`bench/load.py`): LOAD_SESSIONS deep research sessions on one
+  devhost with SQLite, offline reasoner, local corpus (2 agents, 2 steps,
+  1 supervisor call, no deep search, no clarification), started at once from
+  16 client threads, one chat id each (a chat holds one active deep research).
+  POLLERS clients poll the status endpoint of their share of the sessions
+  round-robin (20 ms pause) until all are done; p50/p95 of those polls. Total
+  time runs from the first start request to the last terminal instance. Every
+  session is then checked: `completed` over the API with exactly one session
+  in its chat, exactly one top-level instance per session in SQLite with one
+  `ExecutionCompleted` and no `ExecutionFailed`, and `complete_session` run
+  once per session. "met" means all of them, for every session.
 - **Noise**: on a shared VM whose speed drifts, the overhead ratio moves with it
   (Python CPU time against a fixed L). The first row, the engine's no-op
   dispatch, is a speed reference, and the overhead rows say how much CPU the

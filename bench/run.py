@@ -3,13 +3,15 @@
 Everything goes through devhost (``DevHost(settings, port=0)``) on fresh temp
 data dirs, with the local corpus as search and, where an LLM is needed, the
 OpenAI-protocol fake with a fixed latency per reply (``bench.fake_llm``).
-Numbers are measured, never asserted: the table says which targets hold and
-``bench/RESULTS.md`` keeps the last run with the machine it ran on and the
-methods (see ``bench.history`` for the critical-path bound).
+Numbers are measured, never asserted: the table says which targets hold.
+The run's record (table, machine, methods; see ``bench.history`` for the
+critical-path bound) goes to ``out/bench/RESULTS.md``; with ``--record`` to
+the tracked ``bench/RESULTS.md`` (``make bench-record``).
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import logging
 import sys
@@ -17,12 +19,21 @@ import time
 from pathlib import Path
 
 from bench import engine_app, history
+from bench.budgets import bench_budgets
 from bench.fake_llm import LatencyLLM
-from bench.results import Row, stolen_cpu_seconds, table, verdict, write_results
+from bench.load import POLLERS, run_load
+from bench.results import (
+    RECORDED,
+    SCRATCH,
+    Row,
+    stolen_cpu_seconds,
+    table,
+    verdict,
+    write_results,
+)
 from bench.scenarios import (
     FAST_CAPS,
     Bench,
-    concurrent_sessions,
     llm_settings,
     offline_settings,
     remove_temp_dirs,
@@ -34,6 +45,7 @@ LATENCY = 0.2
 SMALL_LATENCY = 0.02
 PAYLOAD_LIMIT = 16 * 1024
 OVERHEAD_RUNS = 5
+LOAD_SESSIONS = 100
 FANOUT_RUNS = 3
 FANOUT_TODOS = 4
 FANOUT_CAPS = {
@@ -277,30 +289,38 @@ def footprint_row(mode: str, events: int, largest: int) -> Row:
     )
 
 
-def bench_load(llm: LatencyLLM) -> list[Row]:
-    bench = Bench(llm_settings(temp_dir(), llm.base_url))
+def bench_load() -> list[Row]:
+    """LOAD_SESSIONS offline deep research sessions at once; each must complete exactly once."""
+    bench = Bench(offline_settings(temp_dir()))
     try:
-        r = concurrent_sessions(bench, 30, LOAD_CAPS)
+        r = run_load(bench, LOAD_SESSIONS, LOAD_CAPS)
     finally:
         bench.close()
-    ok = r["completed"] == r["sessions"] == r["sessions_completed"]
+    for problem in r.problems[:10]:
+        print(f"  load problem: {problem}", flush=True)
     return [
         (
-            "concurrency: 30 deep research sessions completed",
-            f"{r['sessions_completed']}/{r['sessions']} in {r['seconds']:.1f} s",
-            "30/30",
-            verdict(ok),
+            f"load: {LOAD_SESSIONS} concurrent deep research sessions (offline), each completed "
+            "exactly once",
+            f"{r.sessions} sessions, {len(r.problems)} problems; total {r.seconds:.1f} s",
+            "0 problems",
+            verdict(r.ok),
         ),
         (
-            "concurrency: status latency p50 / p95 while running",
-            f"{r['p50_ms']:.0f} / {r['p95_ms']:.0f} ms ({r['polls']} polls)",
+            "load: status-poll latency p50 / p95 during it",
+            f"{r.quantile_ms(50):.0f} / {r.quantile_ms(95):.0f} ms ({len(r.latencies)} polls)",
             "",
             "—",
         ),
     ]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.run")
+    parser.add_argument(
+        "--record", action="store_true", help=f"write {RECORDED} instead of {SCRATCH}"
+    )
+    args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("root").setLevel(logging.ERROR)
     started = time.perf_counter()
@@ -312,7 +332,9 @@ def main() -> int:
     print(text)
     total = time.perf_counter() - started
     print(f"\nbench took {total:.0f} s")
-    write_results(text, total, OVERHEAD_RUNS)
+    counts = {"OVERHEAD_RUNS": OVERHEAD_RUNS, "LOAD_SESSIONS": LOAD_SESSIONS, "POLLERS": POLLERS}
+    path = write_results(text, total, counts, RECORDED if args.record else SCRATCH)
+    print(f"results written to {path}")
     return 0
 
 
@@ -340,10 +362,12 @@ def run_all() -> list[Row]:
     try:
         step("cost and footprint per mode")
         rows += bench_modes(fast, deep)
-        step("30 concurrent deep research sessions")
-        rows += bench_load(fast)
+        step("token budgets 20k / 40k / 80k")
+        rows += bench_budgets(fast)
     finally:
         fast.stop()
+    step(f"{LOAD_SESSIONS} concurrent deep research sessions (offline)")
+    rows += bench_load()
     return rows
 
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import shutil
-import statistics
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -90,44 +88,6 @@ class Bench:
             elif inst is not None and inst.terminal:
                 return view
         raise TimeoutError(f"session {session_id} did not finish in {timeout} s")
-
-
-def concurrent_sessions(bench: Bench, n: int, options: dict) -> dict[str, float]:
-    """Start ``n`` deep research sessions at once; poll status while they run."""
-    assert bench.host.engine is not None
-    ids = [bench.start("deep_research", f"{QUERY} (variant {i})", options) for i in range(n)]
-    latencies: list[float] = []
-    stop = threading.Event()
-
-    def poll() -> None:
-        with httpx.Client(base_url=bench.host.url, timeout=60) as client:
-            k = 0
-            while not stop.is_set():
-                started = time.perf_counter()
-                client.get(f"/api/research/{ids[k % n]}").raise_for_status()
-                latencies.append(time.perf_counter() - started)
-                k += 1
-                stop.wait(0.05)
-
-    poller = threading.Thread(target=poll, daemon=True)
-    started = time.perf_counter()
-    poller.start()
-    statuses = [bench.host.engine.wait(i, 900) for i in ids]
-    elapsed = time.perf_counter() - started
-    stop.set()
-    poller.join(60)
-    completed = sum(1 for s in statuses if s is not None and s.status == "Completed")
-    views = [bench.client.get(f"/api/research/{i}").json()["status"] for i in ids]
-    quantiles = statistics.quantiles(latencies, n=20) if len(latencies) > 1 else [0.0] * 19
-    return {
-        "sessions": n,
-        "completed": completed,
-        "sessions_completed": sum(1 for v in views if v == "completed"),
-        "seconds": elapsed,
-        "p50_ms": statistics.median(latencies) * 1000 if latencies else 0.0,
-        "p95_ms": quantiles[18] * 1000,
-        "polls": len(latencies),
-    }
 
 
 _ROOT = Path(tempfile.mkdtemp(prefix="bench-"))

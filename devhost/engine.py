@@ -18,6 +18,7 @@ import inspect
 import json
 import logging
 import queue
+import sqlite3
 import threading
 import time
 import traceback
@@ -29,22 +30,27 @@ from pathlib import Path
 from typing import Any
 
 from devhost import history as h
+from devhost.bindings import activity_input, activity_output
 from devhost.instances import (
     TERMINAL,
     Instance,
     InstanceStore,
     WorkItem,
     add_work,
+    continue_as_new,
+    create_children,
     new_instance,
     push_inbox,
     save_instance,
+    superseded,
 )
 from devhost.registry import Registry
-from devhost.replay import allocates_ids, new_book, run_episode
+from devhost.replay import Outcome, allocates_ids, run_episode
 from devhost.timers import TimerQueue
 
 log = logging.getLogger("devhost.engine")
 MAX_EVENTS_PER_EPISODE = 64
+InboxItem = tuple[int, str, dict[str, Any]]  # (seq, execution_id, event)
 
 
 class InstanceExists(Exception):
@@ -55,7 +61,9 @@ class Engine:
     def __init__(self, registry: Registry, db_path: Path, activity_workers: int = 8) -> None:
         self.registry = registry
         self.store = InstanceStore(db_path)
+        # Written by the orchestration, activity and timer threads: only through ``_count``.
         self.stats: Counter[str] = Counter()
+        self._stats_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(activity_workers, thread_name_prefix="activity")
         self._ready: queue.Queue[str | None] = queue.Queue()
         self._queued: set[str] = set()
@@ -110,7 +118,7 @@ class Engine:
             save_instance(conn, inst)
             started = h.execution_started(name, input_json, None)
             push_inbox(conn, inst.id, inst.execution_id, started)
-        self.stats["instances_started"] += 1
+        self._count("instances_started")
         self._signal(instance_id)
         return instance_id
 
@@ -206,9 +214,28 @@ class Engine:
         task ids (a retry) only ever opens a batch (``replay.allocates_ids``).
         """
         items = self.store.inbox(instance_id, MAX_EVENTS_PER_EPISODE)
-        inst = self.store.get(instance_id)
         if not items:
             return False
+        inst = self.store.get(instance_id)
+        if self._drop_stale(items, inst):
+            return True
+        assert inst is not None  # no stale events: the instance exists and runs
+        batch = _batch(items, inst)
+        now = h.utcnow()
+        outcome = self._replay(inst, [ev for _, _, ev in batch], now)
+        with self.store.transaction() as conn:
+            if superseded(conn, [seq for seq, _, _ in batch], inst):
+                return True
+            dispatch, children = self._apply(conn, inst, outcome, now)
+        for work in dispatch:
+            self._dispatch(work)
+        for child in children:
+            self._signal(child)
+        self._notify_changed()
+        return bool(self.store.inbox(instance_id, 1))
+
+    def _drop_stale(self, items: list[InboxItem], inst: Instance | None) -> bool:
+        """Delete events meant for a gone, finished or replaced execution; whether any were."""
         stale = [
             seq
             for seq, execution_id, _ in items
@@ -217,106 +244,66 @@ class Engine:
         if stale:
             with self.store.transaction() as conn:
                 conn.executemany("DELETE FROM inbox WHERE seq=?", [(seq,) for seq in stale])
-            return True
-        batch = [items[0]]
-        for item in items[1:]:
-            if allocates_ids(item[2], inst.book):
-                break
-            batch.append(item)
-        seqs = [seq for seq, _, _ in batch]
+        return bool(stale)
+
+    def _replay(self, inst: Instance, events: list[dict[str, Any]], now: datetime) -> Outcome:
+        """One SDK replay over the history plus ``events`` (outside any transaction)."""
         handler = self.registry.orchestrators.get(inst.name)
-        now = h.utcnow()
         inst.book.setdefault("instance", inst.id)
-        events = [ev for _, _, ev in batch]
         outcome = run_episode(
             handler, inst.id, inst.parent_id, inst.input, inst.history, events, inst.book, now
         )
-        self.stats["episodes"] += 1
-        dispatch: list[WorkItem] = []
-        with self.store.transaction() as conn:
-            if self._superseded(conn, seqs, inst):
-                return True
-            inst.history += outcome.new_history
-            inst.status = "Running"
-            inst.updated_at = h.iso(now)
-            if outcome.custom_status is not None:
-                inst.custom_status = json.dumps(outcome.custom_status)
-            for task_id, name, input_json in outcome.activities:
-                dispatch.append(add_work(conn, inst, task_id, "activity", name, input_json))
-            for task_id, fire_at in outcome.timers:
-                due = fire_at.timestamp()
-                dispatch.append(add_work(conn, inst, task_id, "timer", None, h.iso(fire_at), due))
-            for task_id in outcome.cancelled_timers:
-                conn.execute(
-                    "DELETE FROM work WHERE instance_id=? AND execution_id=? AND task_id=? "
-                    "AND kind='timer'",
-                    (inst.id, inst.execution_id, task_id),
-                )
-            children = self._create_children(conn, inst, outcome.children, now)
-            if outcome.continued:
-                self._continue_as_new(conn, inst, outcome.continue_as_new)
-            elif outcome.done:
-                inst.status = "Failed" if outcome.error else "Completed"
-                inst.output = json.dumps(outcome.error) if outcome.error else outcome.output_json
-                kind = (
-                    h.EventType.EXECUTION_FAILED
-                    if outcome.error
-                    else h.EventType.EXECUTION_COMPLETED
-                )
-                inst.history.append(h.event(kind, Result=inst.output))
-                self._finish(conn, inst)
-            else:
-                save_instance(conn, inst)
-        for work in dispatch:
-            self._dispatch(work)
-        for child in children:
-            self._signal(child)
-        self._notify_changed()
-        return bool(self.store.inbox(instance_id, 1))
+        self._count("episodes")
+        return outcome
 
-    def _superseded(self, conn, seqs: list[int], inst: Instance) -> bool:
-        """Whether a client call changed the instance while its episode ran.
+    def _apply(
+        self, conn: sqlite3.Connection, inst: Instance, outcome: Outcome, now: datetime
+    ) -> tuple[list[WorkItem], list[str]]:
+        """Persist an episode's outcome; returns (work to dispatch, instances to signal)."""
+        inst.history += outcome.new_history
+        inst.status = "Running"
+        inst.updated_at = h.iso(now)
+        if outcome.custom_status is not None:
+            inst.custom_status = json.dumps(outcome.custom_status)
+        dispatch = self._schedule(conn, inst, outcome)
+        registered = self.registry.orchestrators
+        children = create_children(conn, inst, outcome.children, registered, now)
+        if outcome.continued:
+            continue_as_new(conn, inst, outcome.continue_as_new)
+        elif outcome.done:
+            self._complete_execution(conn, inst, outcome)
+        else:
+            save_instance(conn, inst)
+        return dispatch, children
 
-        The episode runs outside the transaction; a terminate, purge or restart
-        with the same id may have happened meanwhile. Its outcome must then be
-        dropped, or saving it would resurrect the old execution.
-        """
-        marks = ",".join("?" * len(seqs))
-        deleted = conn.execute(f"DELETE FROM inbox WHERE seq IN ({marks})", seqs).rowcount
-        consumed = deleted == len(seqs)
-        current = self.store.state(inst.id)
-        return not (
-            consumed
-            and current is not None
-            and current[0] not in TERMINAL
-            and current[1] == inst.execution_id
-        )
-
-    def _create_children(self, conn, parent: Instance, children, now: datetime) -> list[str]:
-        created = []
-        for task_id, name, child_id, input_json in children:
-            if name not in self.registry.orchestrators:
-                missing = h.sub_failed(task_id, f"orchestrator {name!r} is not registered", "")
-                push_inbox(conn, parent.id, parent.execution_id, missing)
-                created.append(parent.id)
-                continue
-            child = new_instance(child_id, name, input_json, parent.id, task_id, h.iso(now))
-            save_instance(conn, child)
-            conn.execute("DELETE FROM inbox WHERE instance_id=?", (child_id,))
-            push_inbox(
-                conn, child.id, child.execution_id, h.execution_started(name, input_json, parent.id)
+    def _schedule(
+        self, conn: sqlite3.Connection, inst: Instance, outcome: Outcome
+    ) -> list[WorkItem]:
+        """Record the activities and timers the episode asked for; drop cancelled timers."""
+        dispatch = [
+            add_work(conn, inst, task_id, "activity", name, input_json)
+            for task_id, name, input_json in outcome.activities
+        ]
+        for task_id, fire_at in outcome.timers:
+            due = fire_at.timestamp()
+            dispatch.append(add_work(conn, inst, task_id, "timer", None, h.iso(fire_at), due))
+        for task_id in outcome.cancelled_timers:
+            conn.execute(
+                "DELETE FROM work WHERE instance_id=? AND execution_id=? AND task_id=? "
+                "AND kind='timer'",
+                (inst.id, inst.execution_id, task_id),
             )
-            created.append(child_id)
-        return created
+        return dispatch
 
-    def _continue_as_new(self, conn, inst: Instance, input_json: str | None) -> None:
-        conn.execute("DELETE FROM work WHERE instance_id=?", (inst.id,))
-        inst.execution_id = uuid.uuid4().hex
-        inst.input, inst.history, inst.book = input_json, [], new_book()
-        inst.custom_status = None
-        save_instance(conn, inst)
-        started = h.execution_started(inst.name, input_json, inst.parent_id)
-        push_inbox(conn, inst.id, inst.execution_id, started)
+    def _complete_execution(
+        self, conn: sqlite3.Connection, inst: Instance, outcome: Outcome
+    ) -> None:
+        """The orchestrator returned or raised: record the terminal event, once."""
+        inst.status = "Failed" if outcome.error else "Completed"
+        inst.output = json.dumps(outcome.error) if outcome.error else outcome.output_json
+        kind = h.EventType.EXECUTION_FAILED if outcome.error else h.EventType.EXECUTION_COMPLETED
+        inst.history.append(h.event(kind, Result=inst.output))
+        self._finish(conn, inst)
 
     def _finish(self, conn, inst: Instance) -> None:
         """Persist a terminal instance, drop its pending work, tell the parent."""
@@ -343,29 +330,36 @@ class Engine:
 
     # -- activities and timers -----------------------------------------------------
 
+    def _count(self, key: str) -> None:
+        """``Counter`` updates are read-modify-write: unlocked, concurrent threads lose counts."""
+        with self._stats_lock:
+            self.stats[key] += 1
+
     def _dispatch(self, work: WorkItem) -> None:
+        if self._stopping.is_set():
+            return  # persisted as pending work: the next start() dispatches it
         if work.kind == "activity":
-            self.stats["activities_dispatched"] += 1
+            self._count("activities_dispatched")
             self._pool.submit(self._run_activity, work)
         else:
             self._timers.schedule(work.due_at or 0.0, work.id)
 
     def _run_activity(self, work: WorkItem) -> None:
+        """Run one activity as the worker does: the SDK's converters on both sides."""
         entry = self.registry.activities.get(work.name or "")
         try:
             if entry is None:
                 raise LookupError(f"activity {work.name!r} is not registered")
             fn, param = entry
-            payload = json.loads(work.input) if work.input else None
-            result = fn(**{param: payload})
+            result = fn(**{param: activity_input(work.input)})
             if inspect.isawaitable(result):
                 result = asyncio.run(result)
-            note = h.task_completed(work.task_id, json.dumps(result))
-            self.stats[f"activity:{work.name}"] += 1
+            note = h.task_completed(work.task_id, activity_output(result))
+            self._count(f"activity:{work.name}")
         except Exception as exc:
             reason = f"{type(exc).__name__}: {exc}"
             note = h.task_failed(work.task_id, reason, traceback.format_exc())
-            self.stats[f"activity_failed:{work.name}"] += 1
+            self._count(f"activity_failed:{work.name}")
         self._complete(work, note)
 
     def _complete(self, work: WorkItem, note: dict[str, Any]) -> None:
@@ -382,3 +376,13 @@ class Engine:
         work = self.store.work_by_id(work_id)
         if work is not None:  # None: cancelled, or the instance finished meanwhile
             self._complete(work, h.timer_fired(work.task_id, work.input or ""))
+
+
+def _batch(items: list[InboxItem], inst: Instance) -> list[InboxItem]:
+    """The events one episode applies: all waiting, up to the next one that allocates ids."""
+    batch = [items[0]]
+    for item in items[1:]:
+        if allocates_ids(item[2], inst.book):
+            break
+        batch.append(item)
+    return batch

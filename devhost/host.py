@@ -4,77 +4,87 @@ One process: an aiohttp server on a dedicated event loop thread (like the
 Python worker's single loop), the engine's orchestration and timer threads,
 and the activity thread pool sized from host.json. History lives in
 ``{DATA_DIR}/devhost.sqlite3``; starting again resumes running instances.
+
+Like the Functions host at start-up, it runs once every timer function
+registered with ``run_on_startup=True`` (on the server's loop, with the
+durable client binding when the function has one); ``startup_done`` is set
+when they have all returned.
 """
 
 from __future__ import annotations
 
 import asyncio
 import ipaddress
-import json
 import logging
 import threading
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
+from devhost.bindings import call_function, startup_timer_request
 from devhost.engine import Engine
+from devhost.host_config import load_host_config
 from devhost.http import HttpFront
-from devhost.registry import Registry, index
+from devhost.keys import FunctionKeys, load_or_create_keys
+from devhost.registry import Registry, TimerFunction, index
 from shared.bootstrap import configure
 from shared.config import Settings
 
 log = logging.getLogger("devhost")
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_ACTIVITY_WORKERS = 8
-
-
-def activity_workers(host_json: Path = ROOT / "host.json") -> int:
-    """``extensions.durableTask.maxConcurrentActivityFunctions`` from host.json."""
-    try:
-        config = json.loads(host_json.read_text(encoding="utf-8"))
-        return int(config["extensions"]["durableTask"]["maxConcurrentActivityFunctions"])
-    except (OSError, KeyError, ValueError, TypeError):
-        return DEFAULT_ACTIVITY_WORKERS
-
-
-_REGISTRIES: dict[int, Registry] = {}
+KEYS_FILE = "devhost-keys.json"
 
 
 def app_registry(app: object) -> Registry:
     """Index an app once per process: the SDK refuses to build its function list twice."""
-    if id(app) not in _REGISTRIES:
-        _REGISTRIES[id(app)] = index(app)
-    return _REGISTRIES[id(app)]
+    return index(app)
 
 
 class DevHost:
     def __init__(
-        self, settings: Settings | None = None, host: str = "127.0.0.1", port: int = 7071
+        self,
+        settings: Settings | None = None,
+        host: str = "127.0.0.1",
+        port: int = 7071,
+        app: Any = None,
+        host_json: Path = ROOT / "host.json",
     ) -> None:
+        """``app``: the Functions app to host (default: ``function_app.app``, imported on start)."""
         if not ipaddress.ip_address(host).is_loopback:
             raise ValueError(f"devhost only listens on loopback addresses, not {host}")
         self.settings = settings or Settings()
         self.host, self.port = host, port
         self.engine: Engine | None = None
+        self.keys: FunctionKeys | None = None
+        self.startup_done = threading.Event()
+        self._app = app
+        self._config = load_host_config(host_json)
         self._loop = asyncio.new_event_loop()
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
+        self._stopped = False
 
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
+    @property
+    def api_url(self) -> str:
+        """Where the app's HTTP functions are served (``url`` plus the route prefix)."""
+        prefix = self._config.route_prefix
+        return f"{self.url}/{prefix}" if prefix else self.url
+
     def start(self) -> DevHost:
         configure(self.settings)
-        import function_app  # registers every function; reads no settings
-
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
+        registry = app_registry(self._app if self._app is not None else _function_app())
         self.engine = Engine(
-            app_registry(function_app.app),
-            self.settings.data_dir / "devhost.sqlite3",
-            activity_workers(),
+            registry, self.settings.data_dir / "devhost.sqlite3", self._config.activity_workers
         )
-        front = HttpFront(self.engine)
+        if self.settings.devhost_require_keys:
+            self.keys = load_or_create_keys(self.settings.data_dir / KEYS_FILE)
+        front = HttpFront(self.engine, route_prefix=self._config.route_prefix, keys=self.keys)
         started = threading.Event()
         self._thread = threading.Thread(
             target=self._serve, args=(front, started), name="devhost-http", daemon=True
@@ -84,7 +94,10 @@ class DevHost:
             raise RuntimeError("devhost HTTP server did not start")
         front.base_url = self.url
         self.engine.start()
-        log.info("devhost listening on %s/api", self.url)
+        asyncio.run_coroutine_threadsafe(self._run_startup_timers(front), self._loop)
+        log.info("devhost listening on %s", self.api_url)
+        if self.keys:
+            log.warning("devhost: function keys required; x-functions-key: %s", self.keys.function)
         return self
 
     def _serve(self, front: HttpFront, started: threading.Event) -> None:
@@ -101,7 +114,20 @@ class DevHost:
         self._loop.run_until_complete(boot())
         self._loop.run_forever()
 
+    async def _run_startup_timers(self, front: HttpFront) -> None:
+        assert self.engine is not None
+        try:
+            for timer in self.engine.registry.timers:
+                if timer.run_on_startup:
+                    await _run_timer(timer, front)
+        finally:
+            self.startup_done.set()
+
     def stop(self) -> None:
+        """Stop serving and running; a second call does nothing."""
+        if self._stopped:
+            return
+        self._stopped = True
         if self.engine:
             self.engine.stop()
         if self._runner:
@@ -123,3 +149,23 @@ class DevHost:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _function_app() -> Any:
+    import function_app  # registers every function; reads no settings
+
+    return function_app.app
+
+
+async def _run_timer(timer: TimerFunction, front: HttpFront) -> None:
+    """One timer invocation as the worker makes it: async on the loop, sync in a thread.
+
+    A failure is logged and does not stop the host, as in Azure.
+    """
+    kwargs: dict[str, Any] = {timer.timer_param: startup_timer_request()}
+    if timer.client_param:
+        kwargs[timer.client_param] = front.client_binding()
+    try:
+        await call_function(timer.func, kwargs)
+    except Exception:
+        log.exception("devhost: timer function %s failed at start-up", timer.name)

@@ -1,10 +1,13 @@
-"""devhost's HTTP front: the app's HTTP functions under /api, and the Durable RPC.
+"""devhost's HTTP front: the app's HTTP functions under the route prefix, and the Durable RPC.
 
-- ``/api/{route}`` calls the function registered for the route, like the
+- ``/{routePrefix}/{route}`` (host.json's ``extensions.http.routePrefix``,
+  ``api`` by default) calls the function registered for the route, like the
   Functions host: a ``func.HttpRequest`` in, a ``func.HttpResponse`` out, and
   for functions with a durable client binding the client's binding JSON as
   the keyword argument (the SDK's own middleware builds the real
-  ``DurableOrchestrationClient`` from it).
+  ``DurableOrchestrationClient`` from it). Routes match case-insensitively,
+  as ASP.NET routing does; with function keys required (``devhost.keys``), a
+  ``FUNCTION``/``ADMIN`` route without a valid key answers an empty 401.
 - ``rpcBaseUrl`` endpoints (start, status, raise event, terminate, purge,
   query) are what that client calls. They live under a per-process secret
   path; the operator-facing management URLs (``/runtime/webhooks/durabletask``)
@@ -23,17 +26,32 @@ from typing import Any
 import azure.functions as func
 from aiohttp import web
 
+from devhost.bindings import call_function
 from devhost.engine import Engine, InstanceExists
+from devhost.host_config import DEFAULT_ROUTE_PREFIX
 from devhost.instances import Instance
+from devhost.keys import FunctionKeys
+from devhost.registry import HttpRoute
 
 MAX_BODY_BYTES = 1024 * 1024
 WEBHOOK_PREFIX = "/runtime/webhooks/durabletask"
+INSTANCE_PLACEHOLDER = "INSTANCEID"
+CONNECTION_NAME = "Storage"
 
 
 class HttpFront:
-    def __init__(self, engine: Engine, task_hub: str = "devhost") -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        task_hub: str = "devhost",
+        route_prefix: str = DEFAULT_ROUTE_PREFIX,
+        keys: FunctionKeys | None = None,
+    ) -> None:
+        """``keys``: require keys on non-anonymous routes (None: no checks, as Core Tools)."""
         self.engine = engine
         self.task_hub = task_hub
+        self.route_prefix = route_prefix.strip("/")
+        self.keys = keys
         self.system_key = secrets.token_urlsafe(24)
         self._rpc_secret = secrets.token_urlsafe(16)
         self.base_url = ""  # set once the port is known
@@ -42,87 +60,102 @@ class HttpFront:
         app = web.Application(client_max_size=MAX_BODY_BYTES)
         rpc = f"/_rpc/{self._rpc_secret}"
         for prefix, guarded in ((rpc, False), (WEBHOOK_PREFIX, True)):
-            app.router.add_post(prefix + "/orchestrators/{name}", self._guard(self._start, guarded))
-            app.router.add_post(
-                prefix + "/orchestrators/{name}/{instance_id}", self._guard(self._start, guarded)
-            )
-            app.router.add_get(prefix + "/instances/", self._guard(self._query, guarded))
-            app.router.add_get(prefix + "/instances/{id}", self._guard(self._status, guarded))
-            app.router.add_post(
-                prefix + "/instances/{id}/raiseEvent/{event}", self._guard(self._raise, guarded)
-            )
-            app.router.add_post(
-                prefix + "/instances/{id}/terminate", self._guard(self._terminate, guarded)
-            )
-            app.router.add_delete(prefix + "/instances/", self._guard(self._purge_by, guarded))
-            app.router.add_delete(prefix + "/instances/{id}", self._guard(self._purge, guarded))
-        app.router.add_route("*", "/api/{tail:.*}", self._api)
+            for method, path, handler in (
+                ("POST", "/orchestrators/{name}", self._start),
+                ("POST", "/orchestrators/{name}/{instance_id}", self._start),
+                ("GET", "/instances/", self._query),
+                ("GET", "/instances/{id}", self._status),
+                ("POST", "/instances/{id}/raiseEvent/{event}", self._raise),
+                ("POST", "/instances/{id}/terminate", self._terminate),
+                ("DELETE", "/instances/", self._purge_by),
+                ("DELETE", "/instances/{id}", self._purge),
+            ):
+                app.router.add_route(method, prefix + path, self._guard(handler, guarded))
+        app.router.add_route("*", "/{tail:.*}", self._api)
         return app
 
     # -- the client binding ------------------------------------------------------
 
     def client_binding(self) -> str:
+        """The ``durableClient`` binding value, field for field as the Durable extension sends it.
+
+        (``BindingHelper.DurableOrchestrationClientToString`` for out-of-proc
+        languages: Newtonsoft keeps the unused fields as nulls.)
+        """
         base = f"{self.base_url}{WEBHOOK_PREFIX}"
-        query = f"taskHub={self.task_hub}&connection=Storage&code={self.system_key}"
-        instance = f"{base}/instances/INSTANCEID"
+        code = f"code={self.system_key}"
+        creation = f"{base}/orchestrators/{{functionName}}[/{{instanceId}}]"
         return json.dumps(
             {
                 "taskHubName": self.task_hub,
+                "connectionName": None,
                 "creationUrls": {
-                    "createNewInstancePostUri": f"{base}/orchestrators/{{functionName}}"
-                    f"[/{{instanceId}}]?code={self.system_key}",
-                    "createAndWaitOnNewInstancePostUri": f"{base}/orchestrators/{{functionName}}"
-                    f"[/{{instanceId}}]?timeout={{timeoutInSeconds}}&pollingInterval="
-                    f"{{intervalInSeconds}}&code={self.system_key}",
+                    "createNewInstancePostUri": f"{creation}?{code}",
+                    "createAndWaitOnNewInstancePostUri": f"{creation}?timeout={{timeoutInSeconds}}"
+                    f"&pollingInterval={{intervalInSeconds}}&{code}",
                 },
-                "managementUrls": {
-                    "id": "INSTANCEID",
-                    "statusQueryGetUri": f"{instance}?{query}",
-                    "sendEventPostUri": f"{instance}/raiseEvent/{{eventName}}?{query}",
-                    "terminatePostUri": f"{instance}/terminate?reason={{text}}&{query}",
-                    "purgeHistoryDeleteUri": f"{instance}?{query}",
-                    "rewindPostUri": f"{instance}/rewind?reason={{text}}&{query}",
-                    "restartPostUri": f"{instance}/restart?{query}",
-                    "suspendPostUri": f"{instance}/suspend?reason={{text}}&{query}",
-                    "resumePostUri": f"{instance}/resume?reason={{text}}&{query}",
-                },
+                "managementUrls": self._management_urls(INSTANCE_PLACEHOLDER),
+                "baseUrl": base,
+                "requiredQueryStringParameters": code,
                 "rpcBaseUrl": f"{self.base_url}/_rpc/{self._rpc_secret}/",
-                "requiredQueryStringParameters": f"code={self.system_key}",
+                "httpBaseUrl": None,
+                "maxGrpcMessageSizeInBytes": None,
             }
         )
 
-    # -- /api ------------------------------------------------------------------------
+    def _management_urls(self, instance_id: str) -> dict[str, str]:
+        """The operator links of one instance (``HttpApiHandler.GetClientResponseLinks``)."""
+        instance = f"{self.base_url}{WEBHOOK_PREFIX}/instances/{instance_id}"
+        query = f"taskHub={self.task_hub}&connection={CONNECTION_NAME}&code={self.system_key}"
+        return {
+            "id": instance_id,
+            "statusQueryGetUri": f"{instance}?{query}",
+            "sendEventPostUri": f"{instance}/raiseEvent/{{eventName}}?{query}",
+            "terminatePostUri": f"{instance}/terminate?reason={{text}}&{query}",
+            "rewindPostUri": f"{instance}/rewind?reason={{text}}&{query}",
+            "purgeHistoryDeleteUri": f"{instance}?{query}",
+            "restartPostUri": f"{instance}/restart?{query}",
+            "suspendPostUri": f"{instance}/suspend?reason={{text}}&{query}",
+            "resumePostUri": f"{instance}/resume?reason={{text}}&{query}",
+        }
+
+    # -- the app's HTTP functions -----------------------------------------------------
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
-        path = request.match_info["tail"].strip("/")
-        registry = self.engine.registry
-        found = registry.match(request.method, path)
+        path = self._function_path(request.match_info["tail"])
+        found = None if path is None else self.engine.registry.match(request.method, path)
         if found is None:
-            status = 405 if registry.path_exists(path) else 404
-            return web.json_response(
-                {
-                    "error": {
-                        "code": "not_found" if status == 404 else "method_not_allowed",
-                        "message": f"no function for {request.method} /api/{path}",
-                        "details": [],
-                    }
-                },
-                status=status,
-            )
+            return self._no_function(request, path)
         route, params = found
+        if self.keys is not None and not self.keys.allows(
+            route.auth_level, request.headers, request.query
+        ):
+            return web.Response(status=401)
         try:
             body = await request.read()
         except web.HTTPRequestEntityTooLarge:
-            return web.json_response(
-                {
-                    "error": {
-                        "code": "payload_too_large",
-                        "details": [],
-                        "message": f"request body is over {MAX_BODY_BYTES} bytes",
-                    }
-                },
-                status=413,
-            )
+            message = f"request body is over {MAX_BODY_BYTES} bytes"
+            return _error(413, "payload_too_large", message)
+        response = await call_function(route.func, self._arguments(route, request, params, body))
+        return _to_aiohttp(response)
+
+    def _function_path(self, tail: str) -> str | None:
+        """The route part of a request path, or None when it is outside the route prefix."""
+        path = tail.strip("/")
+        if not self.route_prefix:
+            return path
+        head, _, rest = path.partition("/")
+        return rest if head.lower() == self.route_prefix.lower() else None
+
+    def _no_function(self, request: web.Request, path: str | None) -> web.Response:
+        if path is not None and self.engine.registry.path_exists(path):
+            message = f"no function for {request.method} {request.path}"
+            return _error(405, "method_not_allowed", message)
+        return _error(404, "not_found", f"no function for {request.method} {request.path}")
+
+    def _arguments(
+        self, route: HttpRoute, request: web.Request, params: dict[str, str], body: bytes
+    ) -> dict[str, Any]:
         http_request = func.HttpRequest(
             method=request.method,
             url=str(request.url),
@@ -134,8 +167,7 @@ class HttpFront:
         kwargs: dict[str, Any] = {route.request_param: http_request}
         if route.client_param:
             kwargs[route.client_param] = self.client_binding()
-        response = await route.func(**kwargs)
-        return _to_aiohttp(response)
+        return kwargs
 
     # -- RPC -----------------------------------------------------------------------------
 
@@ -163,16 +195,17 @@ class HttpFront:
             return web.json_response(
                 {"ExceptionMessage": f"An instance with ID '{exc}' already exists."}, status=409
             )
-        payload = json.loads(self.client_binding())["managementUrls"]
-        links = {k: v.replace("INSTANCEID", instance_id) for k, v in payload.items()}
+        links = self._management_urls(instance_id)
         location = {"Location": links["statusQueryGetUri"]}
         return web.json_response(links, status=202, headers=location)
 
     async def _status(self, request: web.Request) -> web.Response:
-        inst = self.engine.get(request.match_info["id"])
+        show_history = request.query.get("showHistory", "").lower() == "true"
+        store = self.engine.store
+        instance_id = request.match_info["id"]
+        inst = store.get(instance_id) if show_history else store.summary(instance_id)
         if inst is None:
             return web.json_response(None, status=404)
-        show_history = request.query.get("showHistory", "").lower() == "true"
         show_input = request.query.get("showInput", "true").lower() != "false"
         code = {"Completed": 200, "Failed": 500, "Terminated": 200}.get(inst.status, 202)
         return web.json_response(_status_json(inst, show_history, show_input), status=code)
@@ -242,3 +275,9 @@ def _to_aiohttp(response: func.HttpResponse) -> web.Response:
         )
         headers["Content-Type"] = response.mimetype + charset
     return web.Response(status=response.status_code, body=response.get_body(), headers=headers)
+
+
+def _error(status: int, code: str, message: str) -> web.Response:
+    return web.json_response(
+        {"error": {"code": code, "message": message, "details": []}}, status=status
+    )

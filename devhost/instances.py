@@ -13,12 +13,14 @@ import json
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from devhost import history as h
 from devhost.replay import new_book
 
 TERMINAL = ("Completed", "Failed", "Terminated")
@@ -40,6 +42,11 @@ CREATE TABLE IF NOT EXISTS work(
   name TEXT, input TEXT, due_at REAL);
 CREATE INDEX IF NOT EXISTS work_by_instance ON work(instance_id);
 """
+
+
+_SUMMARY_COLUMNS = (
+    "id, name, execution_id, status, input, output, custom_status, parent_id, parent_task_id"
+)
 
 
 @dataclass
@@ -108,6 +115,20 @@ class InstanceStore:
         with self._lock:
             row = self._conn.execute(
                 "SELECT * FROM instances WHERE id=?", (instance_id,)
+            ).fetchone()
+        return _instance(row) if row else None
+
+    def summary(self, instance_id: str) -> Instance | None:
+        """The instance without its history and book: what a status poll needs, cheaply.
+
+        Decoding a long history on every poll is what made status latency grow
+        with the run; ``history`` and ``book`` come back empty.
+        """
+        with self._lock:
+            row = self._conn.execute(
+                f"SELECT {_SUMMARY_COLUMNS}, '[]', '{{}}', created_at, updated_at "
+                "FROM instances WHERE id=?",
+                (instance_id,),
             ).fetchone()
         return _instance(row) if row else None
 
@@ -247,3 +268,62 @@ def add_work(
     return WorkItem(
         int(cur.lastrowid), inst.id, inst.execution_id, task_id, kind, name, input_, due_at
     )
+
+
+def superseded(conn: sqlite3.Connection, seqs: list[int], inst: Instance) -> bool:
+    """Consume an episode's inbox rows; whether a client call changed the instance meanwhile.
+
+    The episode runs outside the transaction; a terminate, purge or restart
+    with the same id may have happened meanwhile. Its outcome must then be
+    dropped, or saving it would resurrect the old execution.
+    """
+    marks = ",".join("?" * len(seqs))
+    deleted = conn.execute(f"DELETE FROM inbox WHERE seq IN ({marks})", seqs).rowcount
+    current = conn.execute(
+        "SELECT status, execution_id FROM instances WHERE id=?", (inst.id,)
+    ).fetchone()
+    return not (
+        deleted == len(seqs)
+        and current is not None
+        and current[0] not in TERMINAL
+        and current[1] == inst.execution_id
+    )
+
+
+def create_children(
+    conn: sqlite3.Connection,
+    parent: Instance,
+    children: list[tuple[int, str, str, str | None]],
+    registered: Container[str],
+    now: datetime,
+) -> list[str]:
+    """Create the sub-orchestrations an episode started; returns the ids to signal.
+
+    A child whose orchestrator is not registered fails at once: the parent
+    gets a ``SubOrchestrationInstanceFailed`` (and is signalled instead).
+    """
+    created = []
+    for task_id, name, child_id, input_json in children:
+        if name not in registered:
+            missing = h.sub_failed(task_id, f"orchestrator {name!r} is not registered", "")
+            push_inbox(conn, parent.id, parent.execution_id, missing)
+            created.append(parent.id)
+            continue
+        child = new_instance(child_id, name, input_json, parent.id, task_id, h.iso(now))
+        save_instance(conn, child)
+        conn.execute("DELETE FROM inbox WHERE instance_id=?", (child_id,))
+        started = h.execution_started(name, input_json, parent.id)
+        push_inbox(conn, child.id, child.execution_id, started)
+        created.append(child_id)
+    return created
+
+
+def continue_as_new(conn: sqlite3.Connection, inst: Instance, input_json: str | None) -> None:
+    """Restart ``inst`` as a new execution with ``input_json``: fresh history, no pending work."""
+    conn.execute("DELETE FROM work WHERE instance_id=?", (inst.id,))
+    inst.execution_id = uuid.uuid4().hex
+    inst.input, inst.history, inst.book = input_json, [], new_book()
+    inst.custom_status = None
+    save_instance(conn, inst)
+    started = h.execution_started(inst.name, input_json, inst.parent_id)
+    push_inbox(conn, inst.id, inst.execution_id, started)

@@ -3,11 +3,16 @@
 devhost never imports our orchestrators or activities directly: it asks the
 app for its functions, exactly like the worker's indexing does, so a function
 that is not registered does not exist here either.
+
+Routes match as ASP.NET Core routing matches them in the Functions host:
+literal segments case-insensitively (``/API/Research`` is ``/api/research``),
+parameter values as sent, literal routes before templates.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,11 +30,24 @@ class HttpRoute:
     pattern: re.Pattern[str] = field(compare=False)
 
 
+@dataclass(frozen=True)
+class TimerFunction:
+    """A timer-triggered function; devhost runs it once at start-up when ``run_on_startup``."""
+
+    name: str
+    schedule: str
+    run_on_startup: bool
+    func: Callable[..., Any]
+    timer_param: str
+    client_param: str | None
+
+
 @dataclass
 class Registry:
     orchestrators: dict[str, Callable[[str], str]]
     activities: dict[str, tuple[Callable[..., Any], str]]
     routes: list[HttpRoute]
+    timers: list[TimerFunction] = field(default_factory=list)
 
     def match(self, method: str, path: str) -> tuple[HttpRoute, dict[str, str]] | None:
         """Route ``path`` (without the ``/api/`` prefix); literal routes win over templates."""
@@ -51,10 +69,11 @@ def _route_pattern(route: str) -> re.Pattern[str]:
             parts.append(f"(?P<{name}>[^/]+)")
         else:
             parts.append(re.escape(piece))
-    return re.compile("".join(parts))
+    return re.compile("".join(parts), re.IGNORECASE)
 
 
 _indexed: dict[int, tuple[Any, Registry]] = {}
+_indexing = threading.Lock()  # hosts may start from several threads (tests, bench)
 
 
 def index(app: Any) -> Registry:
@@ -64,38 +83,54 @@ def index(app: Any) -> Registry:
     fails its unique-name check against the names the first call recorded.
     Several hosts in one process (tests, the CLI) therefore share one index.
     """
-    known = _indexed.get(id(app))
-    if known is None or known[0] is not app:
-        known = (app, _index(app))
-        _indexed[id(app)] = known
-    return known[1]
+    with _indexing:
+        known = _indexed.get(id(app))
+        if known is None or known[0] is not app:
+            known = (app, _index(app))
+            _indexed[id(app)] = known
+        return known[1]
 
 
 def _index(app: Any) -> Registry:
-    orchestrators: dict[str, Callable[[str], str]] = {}
-    activities: dict[str, tuple[Callable[..., Any], str]] = {}
-    routes: list[HttpRoute] = []
+    registry = Registry({}, {}, [])
     for fn in app.get_functions():
         trigger = fn.get_trigger()
         user_function = fn.get_user_function()
         name = fn.get_function_name()
         if trigger.type == "orchestrationTrigger":
-            orchestrators[name] = user_function
+            registry.orchestrators[name] = user_function
         elif trigger.type == "activityTrigger":
-            activities[name] = (user_function, trigger.name)
+            registry.activities[name] = (user_function, trigger.name)
         elif trigger.type == "httpTrigger":
-            client = next((b.name for b in fn.get_bindings() if b.type == "durableClient"), None)
-            methods = tuple(str(getattr(m, "value", m)).upper() for m in (trigger.methods or []))
-            routes.append(
-                HttpRoute(
+            registry.routes.append(_http_route(fn, trigger, name, user_function))
+        elif trigger.type == "timerTrigger":
+            registry.timers.append(
+                TimerFunction(
                     name=name,
-                    route=(trigger.route or name).strip("/"),
-                    methods=methods or ("GET", "POST"),
-                    auth_level=str(getattr(trigger.auth_level, "value", trigger.auth_level)),
+                    schedule=trigger.schedule,
+                    run_on_startup=bool(trigger.run_on_startup),
                     func=user_function,
-                    request_param=trigger.name,
-                    client_param=client,
-                    pattern=_route_pattern(trigger.route or name),
+                    timer_param=trigger.name,
+                    client_param=_client_param(fn),
                 )
             )
-    return Registry(orchestrators, activities, routes)
+    return registry
+
+
+def _client_param(fn: Any) -> str | None:
+    """The parameter that receives the durable client binding, if the function has one."""
+    return next((b.name for b in fn.get_bindings() if b.type == "durableClient"), None)
+
+
+def _http_route(fn: Any, trigger: Any, name: str, user_function: Callable[..., Any]) -> HttpRoute:
+    methods = tuple(str(getattr(m, "value", m)).upper() for m in (trigger.methods or []))
+    return HttpRoute(
+        name=name,
+        route=(trigger.route or name).strip("/"),
+        methods=methods or ("GET", "POST"),
+        auth_level=str(getattr(trigger.auth_level, "value", trigger.auth_level)),
+        func=user_function,
+        request_param=trigger.name,
+        client_param=_client_param(fn),
+        pattern=_route_pattern(trigger.route or name),
+    )

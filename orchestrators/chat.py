@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import azure.durable_functions as df
 
-from orchestrators.common import call, error_text, finish
+from orchestrators.common import error_text, finish, step
 from shared import names
 from shared.models import Progress, SessionStatus, StartInput, Usage
 from shared.payloads import AnswerOut, ChatIn
@@ -20,11 +20,12 @@ def chat_orchestrator(context: df.DurableOrchestrationContext):
         request = ChatIn(
             session_id=inp.session_id, query=inp.query, language=inp.language, history=inp.history
         )
-        answer = AnswerOut.model_validate((yield call(context, names.CHAT_ANSWER, request)))
+        answer = AnswerOut.model_validate((yield from step(context, names.CHAT_ANSWER, request)))
     except Exception as exc:
+        spent = getattr(exc, "usage", None) or Usage()  # a StepFailed keeps what was spent
         return (
             yield from finish(
-                context, inp, SessionStatus.failed, Usage(), progress, error=error_text(exc)
+                context, inp, SessionStatus.failed, spent, progress, error=error_text(exc)
             )
         )
     return (

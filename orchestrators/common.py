@@ -6,20 +6,21 @@ no I/O, ids derived from the instance id and counters.
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import Any
+from collections.abc import Callable, Generator
+from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 import azure.durable_functions as df
 from pydantic import BaseModel
 
 from shared import names
 from shared.models import Progress, SessionStatus, StartInput, Usage
-from shared.payloads import CompleteSessionIn, NotifyIn
+from shared.payloads import FAILURE_KEY, CompleteSessionIn, NotifyIn, StepFailure
 
-# A failed activity is retried by the host: 3 attempts, 1 s apart (1.x has no back-off factor).
-ACTIVITY_RETRY = df.RetryOptions(
-    first_retry_interval_in_milliseconds=1000, max_number_of_attempts=3
-)
+# Orchestrations whose input carries no caps (the webhook one) retry like the defaults.
+DEFAULT_RETRY = (1000, 3)
+M = TypeVar("M", bound=BaseModel)
+_retry_by_context: WeakKeyDictionary[Any, df.RetryOptions] = WeakKeyDictionary()
 
 EVENT_BY_STATUS = {
     SessionStatus.completed: "completed",
@@ -28,17 +29,69 @@ EVENT_BY_STATUS = {
 }
 
 
+class StepFailed(Exception):
+    """An activity failed permanently (it returned a ``StepFailure``): not worth a retry."""
+
+    def __init__(self, activity: str, failure: StepFailure) -> None:
+        super().__init__(f"{activity}: {failure.error}")
+        self.usage = failure.usage
+
+
+def retry_options(context: df.DurableOrchestrationContext) -> df.RetryOptions:
+    """ACTIVITY_RETRY_* from the caps in the orchestration input (1.x has no back-off factor).
+
+    Read once per context: ``get_input`` parses the input JSON on every call.
+    """
+    options = _retry_by_context.get(context)
+    if options is None:
+        caps = (context.get_input() or {}).get("caps") or {}
+        first, attempts = (
+            caps.get("retry_first_interval_ms", DEFAULT_RETRY[0]),
+            caps.get("retry_max_attempts", DEFAULT_RETRY[1]),
+        )
+        options = df.RetryOptions(first, attempts)
+        _retry_by_context[context] = options
+    return options
+
+
 def call(context: df.DurableOrchestrationContext, name: str, payload: BaseModel) -> Any:
-    """Schedule an activity with the standard retry policy; yield the returned task."""
-    return context.call_activity_with_retry(name, ACTIVITY_RETRY, payload.model_dump(mode="json"))
+    """Schedule an activity with the session's retry policy; yield the returned task.
+
+    The task's result may be a ``StepFailure`` envelope: pass it through
+    :func:`checked` (or use :func:`step`, which does).
+    """
+    return context.call_activity_with_retry(
+        name, retry_options(context), payload.model_dump(mode="json")
+    )
 
 
-def gather(context: df.DurableOrchestrationContext, tasks: list) -> Generator[Any, Any, list]:
-    """``task_all`` that tolerates an empty list (older SDKs hung on it)."""
-    if not tasks:
-        return []
-    results = yield context.task_all(tasks)
-    return results
+def step(
+    context: df.DurableOrchestrationContext, name: str, payload: BaseModel
+) -> Generator[Any, Any, Any]:
+    """Run one activity to its result; a permanent failure raises ``StepFailed``."""
+    result = yield call(context, name, payload)
+    return checked(name, result)
+
+
+def checked(name: str, result: Any) -> Any:
+    """``result`` itself; a failed task's exception, or ``StepFailed`` for a failure envelope."""
+    if isinstance(result, Exception):
+        raise result
+    if isinstance(result, dict) and FAILURE_KEY in result:
+        raise StepFailed(name, StepFailure.model_validate(result[FAILURE_KEY]))
+    return result
+
+
+def outcome(name: str, result: Any, model: type[M], failed: Callable[[str, Usage], M]) -> M:
+    """A settled activity result as ``model``; any failure as ``failed(error, usage spent)``.
+
+    For work whose failure degrades the run instead of ending it (a search, a
+    page, a researcher, the PDF): after retries, or permanent, it becomes data.
+    """
+    try:
+        return model.model_validate(checked(name, result))
+    except Exception as exc:
+        return failed(error_text(exc), getattr(exc, "usage", None) or Usage())
 
 
 def settle(context: df.DurableOrchestrationContext, tasks: list) -> Generator[Any, Any, list]:
@@ -85,13 +138,11 @@ def finish(
         error=error,
         progress=progress.model_copy(update={"phase": status.value}),
     )
-    yield call(context, names.COMPLETE_SESSION, done)
+    yield from step(context, names.COMPLETE_SESSION, done)
     if inp.callback_url and status in EVENT_BY_STATUS:
         event = EVENT_BY_STATUS[status]
-        note = NotifyIn(
-            session_id=inp.session_id, event=event, event_id=f"{inp.session_id}:{event}"
-        )
-        yield call(context, names.NOTIFY, note)
+        note = NotifyIn(session_id=inp.session_id, event=event)
+        yield from step(context, names.NOTIFY, note)
     return {
         "session_id": inp.session_id,
         "status": status.value,

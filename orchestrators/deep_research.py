@@ -16,7 +16,8 @@ from datetime import timedelta
 
 import azure.durable_functions as df
 
-from orchestrators.common import call, error_text, finish, publish, settle
+from orchestrators import budget
+from orchestrators.common import call, checked, error_text, finish, outcome, publish, settle, step
 from orchestrators.research_queue import Run, research_queue
 from shared import names
 from shared.models import AgentProgress, Critique, Mode, SessionStatus, StartInput, Usage
@@ -49,14 +50,13 @@ def deep_research_orchestrator(context: df.DurableOrchestrationContext):
     try:
         yield from deep_search_phase(context, run)
         yield from clarification_phase(context, run)
-        if run.over_budget():
-            run.gaps.append("the token or cost budget was spent before planning: no research ran")
-            run.progress.message = "token or cost budget reached: writing the report"
+        if not run.affords(budget.PLANNING_CALLS + budget.RESEARCHER_MIN_CALLS):
+            run.cut("no research ran: the budget left room only for the report")
         else:
             plan, profiles, todos = yield from planning_phase(context, run)
             yield from research_queue(context, run, plan, profiles, todos)
     except Exception as exc:
-        run.failure = error_text(exc)
+        run.fail(exc)
     report = yield from report_phase(context, run)
     failed = report is None or report.basis == "minimal"
     if failed and not run.failure:
@@ -81,21 +81,24 @@ def deep_search_phase(context: df.DurableOrchestrationContext, run: Run):
     if not run.caps.run_deep_search_first:
         return
     run.set_phase(context, "deep_search")
-    child = run.inp.model_copy(update={"as_phase": True, "mode": Mode.deep_search})
+    caps = budget.share(run.caps, run.usage, budget.DEEP_SEARCH_SHARE)
+    child = run.inp.model_copy(update={"as_phase": True, "mode": Mode.deep_search, "caps": caps})
     try:
         out = yield context.call_sub_orchestrator(
             names.DEEP_SEARCH, child.model_dump(mode="json"), f"{context.instance_id}:deep-search"
         )
     except Exception as exc:  # the deep search only adds context: research goes on without it
         run.gaps.append(f"the deep search failed: {error_text(exc)}")
-        run.progress.message = run.gaps[-1]
+        run.progress.warn("deep_search", run.gaps[-1])
         return
     answer = AnswerOut.model_validate(out["answer"])
     run.usage += Usage.model_validate(out["usage"])
+    for warning in out.get("warnings", []):
+        run.progress.warn("deep_search", warning["message"])
     run.context.deep_search_summary = answer.summary
     run.deep_search_ref = answer.answer_ref
     run.progress.sources = answer.sources
-    yield call(
+    yield from step(
         context,
         names.UPDATE_SESSION,
         UpdateSessionIn(
@@ -110,54 +113,26 @@ def deep_search_phase(context: df.DurableOrchestrationContext, run: Run):
 def clarification_phase(context: df.DurableOrchestrationContext, run: Run):
     if not run.caps.enable_clarifying_questions:
         return
+    needed = budget.CLARIFY_CALLS + budget.PLANNING_CALLS + budget.RESEARCHER_MIN_CALLS
+    if not run.affords(needed):
+        run.progress.warn("clarifying", "no clarifying questions: the budget is kept for research")
+        return
     run.set_phase(context, "clarifying")
     asked = ClarifyOut.model_validate(
-        (yield call(context, names.CLARIFY, ContextIn(context=run.context)))
+        (yield from step(context, names.CLARIFY, ContextIn(context=run.context)))
     )
     run.usage += asked.usage
     if not asked.needed or not asked.questions:
         return
     run.context.clarification_questions = asked.questions
-    run.set_phase(context, "waiting_clarification")
-    sid = run.inp.session_id
-    yield call(
-        context,
-        names.UPDATE_SESSION,
-        UpdateSessionIn(
-            session_id=sid,
-            status=SessionStatus.waiting_clarification,
-            clarification_questions=asked.questions,
-            progress=run.progress,
-        ),
-    )
-    if run.inp.callback_url:
-        yield call(
-            context,
-            names.NOTIFY,
-            NotifyIn(
-                session_id=sid,
-                event="clarification_requested",
-                event_id=f"{sid}:clarification_requested",
-            ),
-        )
-    deadline = context.current_utc_datetime + timedelta(
-        minutes=run.caps.clarification_timeout_minutes
-    )
-    timer = context.create_timer(deadline)
-    reply = context.wait_for_external_event(names.CLARIFICATION_EVENT)
-    winner = yield context.task_any([reply, timer])
-    if winner is reply:
-        timer.cancel()
-        answers = [str(a) for a in (reply.result or {}).get("answers", [])]
-    else:
-        run.context.clarification_timed_out = True
-        answers = []
+    yield from _ask(context, run, asked.questions)
+    answers = yield from _wait_for_answers(context, run)
     run.set_phase(context, "planning")
-    recorded = yield call(
+    recorded = yield from step(
         context,
         names.UPDATE_SESSION,
         UpdateSessionIn(
-            session_id=sid,
+            session_id=run.inp.session_id,
             status=SessionStatus.researching,
             clarification_answers=answers,
             progress=run.progress,
@@ -170,26 +145,54 @@ def clarification_phase(context: df.DurableOrchestrationContext, run: Run):
     run.context.clarification_answers = answers
 
 
+def _ask(context: df.DurableOrchestrationContext, run: Run, questions: list[str]):
+    """Record the questions (the status shows them), then tell the caller's webhook."""
+    run.set_phase(context, "waiting_clarification")
+    sid = run.inp.session_id
+    yield from step(
+        context,
+        names.UPDATE_SESSION,
+        UpdateSessionIn(
+            session_id=sid,
+            status=SessionStatus.waiting_clarification,
+            clarification_questions=questions,
+            progress=run.progress,
+        ),
+    )
+    if run.inp.callback_url:
+        event = "clarification_requested"
+        note = NotifyIn(session_id=sid, event=event)
+        yield from step(context, names.NOTIFY, note)
+
+
+def _wait_for_answers(context: df.DurableOrchestrationContext, run: Run):
+    """The durable wait: nothing runs (nothing is paid) until the answer or the timer."""
+    deadline = context.current_utc_datetime + timedelta(
+        minutes=run.caps.clarification_timeout_minutes
+    )
+    timer = context.create_timer(deadline)
+    reply = context.wait_for_external_event(names.CLARIFICATION_EVENT)
+    winner = yield context.task_any([reply, timer])
+    if winner is reply:
+        timer.cancel()
+        return [str(a) for a in (reply.result or {}).get("answers", [])]
+    run.context.clarification_timed_out = True
+    return []
+
+
 def planning_phase(context: df.DurableOrchestrationContext, run: Run):
     run.set_phase(context, "planning")
     request = PlanResearchIn(context=run.context, max_agents=run.caps.num_agents)
-    planned = PlanResearchOut.model_validate((yield call(context, names.PLAN_RESEARCH, request)))
-    run.usage += planned.usage
-    spawned = SpawnAgentsOut.model_validate(
-        (
-            yield call(
-                context,
-                names.SPAWN_AGENTS,
-                SpawnAgentsIn(
-                    context=run.context, plan=planned.plan, num_agents=planned.num_agents
-                ),
-            )
-        )
+    planned = PlanResearchOut.model_validate(
+        (yield from step(context, names.PLAN_RESEARCH, request))
     )
+    run.usage += planned.usage
+    request = SpawnAgentsIn(context=run.context, plan=planned.plan, num_agents=planned.num_agents)
+    spawned = SpawnAgentsOut.model_validate((yield from step(context, names.SPAWN_AGENTS, request)))
     run.usage += spawned.usage
     run.progress.agents = [AgentProgress(id=p.agent_id, profile=p.name) for p in spawned.profiles]
     run.set_phase(context, "researching")
-    yield call(
+    yield from step(
         context,
         names.UPDATE_SESSION,
         UpdateSessionIn(
@@ -203,56 +206,28 @@ def planning_phase(context: df.DurableOrchestrationContext, run: Run):
 
 
 def report_phase(context: df.DurableOrchestrationContext, run: Run):
-    """Compress, write, let the critic review up to 3 times, render the PDF.
+    """Compress, write, let the critic review (while the budget allows), render the PDF.
 
-    Each version's PDF is rendered while the critic reads that version: when the
-    critic accepts (the usual case) the PDF is already there, so rendering is off
-    the path to the answer; a rejected version's PDF is simply rendered again.
-    Both calls are settled before anything else is written, so a stale render
-    can never land after a newer report.
+    A failure anywhere here still ends in the minimal report that names it.
     """
-    sid = run.inp.session_id
     pdf: PdfOut | None = None
     try:
         run.set_phase(context, "compressing")
-        yield call(
-            context,
-            names.COMPRESS_FINDINGS,
-            CompressIn(
-                session_id=sid, finding_refs=run.finding_refs, deep_search_ref=run.deep_search_ref
-            ),
+        request = CompressIn(
+            session_id=run.inp.session_id,
+            finding_refs=run.finding_refs,
+            deep_search_ref=run.deep_search_ref,
         )
+        yield from step(context, names.COMPRESS_FINDINGS, request)
         run.set_phase(context, "writing_report")
         report = yield from _write(context, run, ReportIn(context=run.context, gaps=run.gaps))
-        for round_ in range(1, CRITIC_ROUNDS + 1):
-            reviewed, rendered = yield from settle(
-                context,
-                [
-                    call(context, names.CRITIQUE_REPORT, ContextIn(context=run.context)),
-                    _render(context, run, report),
-                ],
-            )
-            if isinstance(reviewed, Exception):
-                raise reviewed
-            pdf = _pdf_out(rendered)
-            review = CritiqueOut.model_validate(reviewed)
-            run.usage += review.usage
-            if review.verdict != "REJECT":
-                break
-            pdf = None
-            critique = Critique(verdict=review.verdict, issues=review.issues)
-            report = yield from _write(
-                context,
-                run,
-                ReportIn(context=run.context, round=round_, critique=critique, gaps=run.gaps),
-            )
+        report, pdf = yield from _critic_rounds(context, run, report)
     except Exception as exc:
+        run.fail(exc)
         pdf = None
-        run.failure = run.failure or error_text(exc)
         try:
-            report = yield from _write(
-                context, run, ReportIn(context=run.context, failure=run.failure)
-            )
+            request = ReportIn(context=run.context, failure=run.failure, gaps=run.gaps)
+            report = yield from _write(context, run, request)
         except Exception as final_exc:
             run.failure = f"{run.failure}; the minimal report failed too: {error_text(final_exc)}"
             return None
@@ -261,8 +236,34 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
         (rendered,) = yield from settle(context, [_render(context, run, report)])
         pdf = _pdf_out(rendered)
     if not pdf.ok:
-        run.progress.message = f"PDF not rendered: {pdf.error}"
+        run.progress.warn("rendering_pdf", f"PDF not rendered: {pdf.error}")
     return report
+
+
+def _critic_rounds(context: df.DurableOrchestrationContext, run: Run, report: ReportOut):
+    """Up to CRITIC_ROUNDS reviews; each version's PDF renders while the critic reads it.
+
+    When the critic accepts (the usual case) the PDF is already there, so
+    rendering is off the path to the answer. Both calls are settled before
+    anything else is written, so a stale render never lands after a newer report.
+    """
+    for round_ in range(1, CRITIC_ROUNDS + 1):
+        if not run.affords(budget.CRITIQUE_CALLS, reserve=0):
+            run.progress.warn("reviewing", "the critic did not review: the budget was spent")
+            return report, None
+        critic = call(context, names.CRITIQUE_REPORT, ContextIn(context=run.context))
+        reviewed, rendered = yield from settle(context, [critic, _render(context, run, report)])
+        review = CritiqueOut.model_validate(checked(names.CRITIQUE_REPORT, reviewed))
+        run.usage += review.usage
+        if review.verdict != "REJECT":
+            return report, _pdf_out(rendered)
+        if not run.affords(budget.REWRITE_CALLS, reserve=0):
+            run.progress.warn("reviewing", "the critic's issues were not fixed: budget spent")
+            return report, _pdf_out(rendered)
+        critique = Critique(verdict=review.verdict, issues=review.issues)
+        request = ReportIn(context=run.context, round=round_, critique=critique, gaps=run.gaps)
+        report = yield from _write(context, run, request)
+    return report, None
 
 
 def _render(context: df.DurableOrchestrationContext, run: Run, report: ReportOut):
@@ -272,13 +273,12 @@ def _render(context: df.DurableOrchestrationContext, run: Run, report: ReportOut
 
 def _pdf_out(result: dict | Exception) -> PdfOut:
     """A render that failed even after retries leaves the report without a PDF, nothing more."""
-    if isinstance(result, Exception):
-        return PdfOut(ok=False, error=error_text(result))
-    return PdfOut.model_validate(result)
+    return outcome(names.RENDER_PDF, result, PdfOut, lambda e, _: PdfOut(ok=False, error=e))
 
 
 def _write(context: df.DurableOrchestrationContext, run: Run, request: ReportIn):
-    report = ReportOut.model_validate((yield call(context, names.GENERATE_FINAL_REPORT, request)))
+    out = yield from step(context, names.GENERATE_FINAL_REPORT, request)
+    report = ReportOut.model_validate(out)
     run.usage += report.usage
     run.progress.sources = max(run.progress.sources, report.sources)
     publish(context, run.progress)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import azure.durable_functions as df
 
-from orchestrators.common import call
+from orchestrators.common import step
 from shared import names
 from shared.payloads import NotifyIn
 
@@ -19,4 +19,4 @@ bp = df.Blueprint()
 @bp.orchestration_trigger(context_name="context")
 def notify_orchestrator(context: df.DurableOrchestrationContext):
     note = NotifyIn.model_validate(context.get_input())
-    return (yield call(context, names.NOTIFY, note))
+    return (yield from step(context, names.NOTIFY, note))

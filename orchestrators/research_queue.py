@@ -12,14 +12,17 @@ Caps, all from ``Caps``:
 - ``max_supervisor_calls``: reviews; after that agents finish their todos unsupervised;
 - ``supervisor_max_iterations``: queue turns during which the supervisor may still add todos;
 - two reviews in a row that add nothing while no todo is pending or running force "finish";
-- token / cost budget: no new work once reached, the run goes to its report.
+- token / cost budget (``orchestrators/budget.py``): a researcher starts only when
+  its steps fit beside the researchers in flight and the report's reserve, with
+  fewer steps if that is what fits; a review only when it fits too.
 """
 
 from __future__ import annotations
 
 import azure.durable_functions as df
 
-from orchestrators.common import call, error_text, publish
+from orchestrators import budget
+from orchestrators.common import call, error_text, outcome, publish, step
 from shared import names
 from shared.models import (
     AgentProfile,
@@ -55,12 +58,23 @@ class Run:
         self.progress.phase = phase
         publish(context, self.progress)
 
-    def over_budget(self) -> bool:
-        caps = self.caps
-        return bool(
-            (caps.max_tokens and self.usage.total_tokens >= caps.max_tokens)
-            or (caps.max_cost_usd and self.usage.cost >= caps.max_cost_usd)
-        )
+    def affords(
+        self, calls: int, *, reserve: int = budget.REPORT_CALLS, committed: int = 0
+    ) -> bool:
+        return budget.fits(self.caps, self.usage, calls, reserve=reserve, committed=committed)
+
+    def cut(self, what: str) -> None:
+        """The budget stopped work: the report and the status both say what was skipped."""
+        self.gaps.append(f"{budget.BUDGET_NOTE} was reached: {what}")
+        self.progress.warn(self.progress.phase, self.gaps[-1])
+
+    def fail(self, exc: Exception) -> None:
+        """A phase failed for good: name it in the status, the warnings and the report."""
+        phase = self.progress.phase
+        self.failure = self.failure or f"{phase} failed: {error_text(exc)}"
+        self.usage += getattr(exc, "usage", None) or Usage()  # spent before it failed
+        self.gaps.append(f"the {phase} phase failed ({error_text(exc)})")
+        self.progress.warn(phase, self.gaps[-1])
 
 
 class _Queue:
@@ -70,7 +84,7 @@ class _Queue:
         self.run, self.plan = run, plan
         self.profiles = {p.agent_id: p for p in profiles}
         self.todos = list(todos)
-        self.running: dict[int, tuple[object, Todo]] = {}
+        self.running: dict[int, tuple[object, Todo, int]] = {}  # agent -> task, todo, calls
         self.read_by_topic: dict[int, set[str]] = {}  # URLs read by finished todos, per topic
         self.started = 0
         self.turns = 0
@@ -81,10 +95,21 @@ class _Queue:
     def pending(self, agent_id: int) -> list[Todo]:
         return [t for t in self.todos if t.agent_id == agent_id and t.status == "pending"]
 
-    def can_start(self) -> bool:
-        return not self.stopped and self.started < self.run.caps.max_iterations
+    def committed(self) -> int:
+        """Average calls the researchers in flight will still spend."""
+        return sum(calls for _, _, calls in self.running.values())
 
-    def launch(self, context: df.DurableOrchestrationContext, agent_id: int) -> None:
+    def affordable_steps(self) -> int:
+        """Steps the next researcher may take (0: none can start)."""
+        if self.stopped or self.started >= self.run.caps.max_iterations:
+            return 0
+        left = budget.calls_left(
+            self.run.caps, self.run.usage, reserve=budget.REPORT_CALLS, committed=self.committed()
+        )
+        steps = self.run.caps.agent_max_steps
+        return steps if left is None else max(0, min(steps, left - 1))
+
+    def launch(self, context: df.DurableOrchestrationContext, agent_id: int, steps: int) -> None:
         todo = self.pending(agent_id)[0]
         todo.status = "in_progress"
         self.started += 1
@@ -94,18 +119,31 @@ class _Queue:
             profile=self.profiles[agent_id],
             todo=todo,
             agent_todos=mine,
-            max_steps=self.run.caps.agent_max_steps,
+            max_steps=steps,
             item=f"items/item_{self.started}",
             read_urls=sorted(self.read_by_topic.get(todo.topic_id, ())),
         )
-        self.running[agent_id] = (call(context, names.RUN_RESEARCHER, request), todo)
+        task = call(context, names.RUN_RESEARCHER, request)
+        self.running[agent_id] = (task, todo, steps + 1)
         self._show(agent_id, todo.topic)
 
     def fill(self, context: df.DurableOrchestrationContext) -> None:
-        """Give every idle agent with pending work its next todo."""
+        """Give every idle agent with pending work its next todo, while the budget allows."""
         for agent_id in sorted(self.profiles):
-            if agent_id not in self.running and self.pending(agent_id) and self.can_start():
-                self.launch(context, agent_id)
+            if agent_id in self.running or not self.pending(agent_id):
+                continue
+            steps = self.affordable_steps()
+            if steps < budget.RESEARCHER_MIN_CALLS - 1:
+                self._stop_for_budget()
+                return
+            self.launch(context, agent_id, steps)
+
+    def _stop_for_budget(self) -> None:
+        if self.stopped or self.started >= self.run.caps.max_iterations:
+            return
+        self.stopped = True
+        skipped = sorted({t.topic for t in self.todos if t.status == "pending"})
+        self.run.cut(f"not researched: {', '.join(skipped)}" if skipped else "research stopped")
 
     def add_todos(self, review: SupervisorOut) -> None:
         if self.turns > self.run.caps.supervisor_max_iterations:
@@ -142,45 +180,44 @@ def research_queue(
     todos: list[Todo],
 ):
     queue = _Queue(run, plan, profiles, todos)
-    _check_budget(run, queue)
     queue.fill(context)
     while queue.running:
         publish(context, run.progress)
-        done = yield context.task_any([task for task, _ in queue.running.values()])
-        agent_id = next(a for a, (task, _) in queue.running.items() if task is done)
-        _, todo = queue.running.pop(agent_id)
+        done = yield context.task_any([task for task, _, _ in queue.running.values()])
+        agent_id = next(a for a, (task, _, _) in queue.running.items() if task is done)
+        _, todo, _ = queue.running.pop(agent_id)
         finding = _envelope(done, agent_id, todo)
         _record(run, queue, finding, todo)
-        if finding.ok and not queue.stopped and queue.reviews < run.caps.max_supervisor_calls:
+        if finding.ok and _may_review(run, queue):
             yield from _review(context, run, queue, finding)
-        _check_budget(run, queue)
         queue.fill(context)
     run.progress.agents = [a.model_copy(update={"todo": None}) for a in run.progress.agents]
 
 
-def _check_budget(run: Run, queue: _Queue) -> None:
-    """A spent token / cost budget stops new work; the report says the research was cut."""
-    if queue.stopped or not run.over_budget():
-        return
-    queue.stopped = True
-    run.progress.message = "token or cost budget reached: writing the report"
-    skipped = [t.topic for t in queue.todos if t.status == "pending"]
-    if skipped:
-        run.gaps.append(f"the token or cost budget was reached before: {', '.join(skipped)}")
+def _may_review(run: Run, queue: _Queue) -> bool:
+    if queue.stopped or queue.reviews >= run.caps.max_supervisor_calls:
+        return False
+    if run.affords(budget.SUPERVISOR_CALLS, committed=queue.committed()):
+        return True
+    run.progress.warn("supervising", "supervisor reviews skipped to stay within the budget")
+    return False
 
 
 def _envelope(task, agent_id: int, todo: Todo) -> ResearcherOut:
-    """A researcher that failed even after retries becomes an error envelope."""
-    result = task.result
-    if isinstance(result, Exception):
-        return ResearcherOut(
+    """A researcher that failed (after retries, or permanently) becomes an error envelope."""
+    return outcome(
+        names.RUN_RESEARCHER,
+        task.result,
+        ResearcherOut,
+        lambda error, used: ResearcherOut(
             ok=False,
             agent_id=agent_id,
             todo_id=todo.id,
             topic_id=todo.topic_id,
-            error=error_text(result),
-        )
-    return ResearcherOut.model_validate(result)
+            error=error,
+            usage=used,
+        ),
+    )
 
 
 def _record(run: Run, queue: _Queue, finding: ResearcherOut, todo: Todo) -> None:
@@ -195,7 +232,7 @@ def _record(run: Run, queue: _Queue, finding: ResearcherOut, todo: Todo) -> None
     elif finding.error:
         gap = f"agent {finding.agent_id} failed on {todo.topic!r}: {finding.error}"
         run.gaps.append(gap)
-        run.progress.message = gap
+        run.progress.warn("researching", gap)
     for agent in run.progress.agents:
         if agent.id == finding.agent_id:
             agent.done += 1
@@ -217,10 +254,11 @@ def _review(
         review_n=queue.reviews,
     )
     try:
-        out = yield call(context, names.SUPERVISOR_REVIEW, request)
+        out = yield from step(context, names.SUPERVISOR_REVIEW, request)
         review = SupervisorOut.model_validate(out)
     except Exception as exc:  # a failed review never stops the research
-        run.progress.message = f"supervisor review {queue.reviews} failed: {error_text(exc)}"
+        run.usage += getattr(exc, "usage", None) or Usage()
+        run.progress.warn("supervising", f"review {queue.reviews} failed: {error_text(exc)}")
         run.progress.phase = "researching"
         return
     run.usage += review.usage

@@ -34,7 +34,11 @@ def deep_search_orchestrator(context: df.DurableOrchestrationContext):
         answer, usage = yield from search_flow(
             context, inp, inp.caps.deep_search_iterations, DEEP_SEARCH_WORDS, progress
         )
-        return {"answer": answer.model_dump(mode="json"), "usage": usage.model_dump(mode="json")}
+        return {
+            "answer": answer.model_dump(mode="json"),
+            "usage": usage.model_dump(mode="json"),
+            "warnings": [w.model_dump(mode="json") for w in progress.warnings],
+        }
     return (yield from _run(context, inp, inp.caps.deep_search_iterations, DEEP_SEARCH_WORDS))
 
 
@@ -43,9 +47,10 @@ def _run(context, inp: StartInput, iterations: int, words: tuple[int, int]):
     try:
         answer, usage = yield from search_flow(context, inp, iterations, words, progress)
     except Exception as exc:
+        spent = getattr(exc, "usage", None) or Usage()  # a StepFailed keeps what was spent
         return (
             yield from finish(
-                context, inp, SessionStatus.failed, Usage(), progress, error=error_text(exc)
+                context, inp, SessionStatus.failed, spent, progress, error=error_text(exc)
             )
         )
     return (

@@ -5,20 +5,25 @@ plan queries ─► per iteration: one web_search activity per query (fan-out)
             ─► select sources (dedupe, filter, RRF, rerank, tiers)
             ─► scrape + summarize the top N (fan-out) ─► follow-up queries
             ─► synthesize the cited answer
-Searches and scrapes return envelopes (``error`` instead of raising), so one
-dead provider or page degrades the answer instead of failing it.
+
+A search or page that still fails after its retries degrades the answer, never
+fails it: it becomes a warning in the live progress (and so in the status).
+A token / cost budget sizes each iteration (pages read = LLM calls) and keeps
+one call for the synthesis.
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator
+from dataclasses import dataclass, field
 from typing import Any
 
 import azure.durable_functions as df
 
-from orchestrators.common import call, gather, publish
+from orchestrators import budget
+from orchestrators.common import call, outcome, publish, settle, step
 from shared import names
-from shared.models import Progress, SearchResult, StartInput, Usage
+from shared.models import Progress, SearchResult, StartInput, TimeRange, Usage
 from shared.payloads import (
     AnswerOut,
     FollowUpIn,
@@ -34,6 +39,29 @@ from shared.payloads import (
     WebSearchOut,
 )
 
+SYNTHESIS_CALLS = 1
+FOLLOW_UP_CALLS = 1
+
+
+@dataclass
+class _Search:
+    """The flow's working state, rebuilt identically on replay."""
+
+    inp: StartInput
+    progress: Progress
+    usage: Usage
+    rewritten: str
+    queries: list[str]
+    time_range: TimeRange | None
+    seen_urls: list[str] = field(default_factory=list)
+    summary_refs: list[str] = field(default_factory=list)
+    leftovers: list[SearchResult] = field(default_factory=list)  # ranked, unread
+
+    def pages_affordable(self, wanted: int, more_iterations: bool) -> int:
+        reserve = SYNTHESIS_CALLS + (FOLLOW_UP_CALLS if more_iterations else 0)
+        left = budget.calls_left(self.inp.caps, self.usage, reserve=reserve)
+        return wanted if left is None else max(0, min(wanted, left))
+
 
 def search_flow(
     context: df.DurableOrchestrationContext,
@@ -42,94 +70,148 @@ def search_flow(
     words: tuple[int, int],
     progress: Progress,
 ) -> Generator[Any, Any, tuple[AnswerOut, Usage]]:
-    caps = inp.caps
-    plan_in = PlanQueriesIn(
+    run = yield from _plan(context, inp, progress)
+    for iteration in range(1, iterations + 1):
+        more = iteration < iterations
+        read = yield from _iteration(context, run, iteration, more)
+        if not read:
+            break
+        if more and run.summary_refs:
+            yield from _follow_up(context, run)
+    answer = yield from _synthesize(context, run, words)
+    return answer, run.usage + answer.usage
+
+
+def _plan(context: df.DurableOrchestrationContext, inp: StartInput, progress: Progress):
+    request = PlanQueriesIn(
         session_id=inp.session_id,
         query=inp.query,
         language=inp.language,
         history=inp.history,
-        n=caps.search_queries,
+        n=inp.caps.search_queries,
     )
-    planned = PlanQueriesOut.model_validate((yield call(context, names.PLAN_QUERIES, plan_in)))
-    usage, queries = planned.usage, planned.queries
-    seen_urls: list[str] = []
-    summary_refs: list[str] = []
-    leftovers: list[SearchResult] = []  # good results not read yet stay candidates
-    for iteration in range(1, iterations + 1):
-        progress.phase, progress.iteration = "searching", iteration
-        publish(context, progress)
-        searches = [
-            call(
-                context,
-                names.WEB_SEARCH,
-                WebSearchIn(
-                    query=q, max_results=caps.search_max_results, time_range=planned.time_range
-                ),
-            )
-            for q in queries
-        ]
-        found = [WebSearchOut.model_validate(o) for o in (yield from gather(context, searches))]
-        select_in = SelectSourcesIn(
-            query=planned.rewritten,
-            result_lists=[f.results for f in found] + [leftovers],
-            exclude_urls=seen_urls,
-            top_n=caps.scrape_top_n,
-            rerank_top_k=caps.rerank_top_k,
-            policy=caps.source_policy,
+    planned = PlanQueriesOut.model_validate((yield from step(context, names.PLAN_QUERIES, request)))
+    return _Search(
+        inp, progress, planned.usage, planned.rewritten, planned.queries, planned.time_range
+    )
+
+
+def _iteration(context: df.DurableOrchestrationContext, run: _Search, iteration: int, more: bool):
+    """Search, select, read; returns how many pages were read (0 ends the loop)."""
+    run.progress.phase, run.progress.iteration = "searching", iteration
+    publish(context, run.progress)
+    found = yield from _search_all(context, run)
+    caps = run.inp.caps
+    select_in = SelectSourcesIn(
+        query=run.rewritten,
+        result_lists=[f.results for f in found] + [run.leftovers],
+        exclude_urls=run.seen_urls,
+        top_n=caps.scrape_top_n,
+        rerank_top_k=caps.rerank_top_k,
+        policy=caps.source_policy,
+    )
+    selected = SelectSourcesOut.model_validate(
+        (yield from step(context, names.SELECT_SOURCES, select_in))
+    )
+    for warning in selected.warnings:
+        run.progress.warn("selecting sources", warning)
+    affordable = run.pages_affordable(len(selected.selected), more)
+    if affordable < len(selected.selected):
+        run.progress.warn(
+            "reading",
+            f"{budget.BUDGET_NOTE} allowed {affordable} of {len(selected.selected)} "
+            f"pages in search round {iteration}",
         )
-        selected = SelectSourcesOut.model_validate(
-            (yield call(context, names.SELECT_SOURCES, select_in))
+    to_read = selected.selected[:affordable]
+    run.leftovers = selected.leftovers + selected.selected[affordable:]
+    if not to_read:
+        return 0
+    yield from _read_all(context, run, iteration, to_read)
+    return len(to_read)
+
+
+def _search_all(context: df.DurableOrchestrationContext, run: _Search):
+    caps = run.inp.caps
+    tasks = [
+        call(
+            context,
+            names.WEB_SEARCH,
+            WebSearchIn(query=q, max_results=caps.search_max_results, time_range=run.time_range),
         )
-        leftovers = selected.leftovers
-        if not selected.selected:
-            break
-        progress.phase = "reading"
-        publish(context, progress)
-        scrapes = [
-            call(
-                context,
-                names.SCRAPE_PAGE,
-                ScrapeIn(
-                    session_id=inp.session_id,
-                    url=r.url,
-                    title=r.title,
-                    tier=r.tier,
-                    item=f"items/search_{iteration}_{k}",
-                    query=planned.rewritten,
-                    language=inp.language,
-                ),
-            )
-            for k, r in enumerate(selected.selected, start=1)
-        ]
-        pages = [ScrapeOut.model_validate(o) for o in (yield from gather(context, scrapes))]
-        seen_urls += [r.url for r in selected.selected]
-        summary_refs += [p.summary_ref for p in pages if p.ok and p.summary_ref]
-        for page in pages:
-            usage += page.usage
-        progress.sources = len(summary_refs)
-        if iteration < iterations and summary_refs:
-            follow_in = FollowUpIn(
-                session_id=inp.session_id,
-                query=planned.rewritten,
-                language=inp.language,
-                summary_refs=summary_refs,
-                n=caps.search_queries,
-            )
-            more = QueriesOut.model_validate(
-                (yield call(context, names.FOLLOW_UP_QUERIES, follow_in))
-            )
-            usage += more.usage
-            queries = more.queries or queries
-    progress.phase = "synthesizing"
-    publish(context, progress)
-    synth_in = SynthesizeIn(
-        session_id=inp.session_id,
-        query=inp.query,
-        language=inp.language,
-        summary_refs=summary_refs,
+        for q in run.queries
+    ]
+    found: list[WebSearchOut] = []
+    for query, result in zip(run.queries, (yield from settle(context, tasks)), strict=True):
+        out = outcome(names.WEB_SEARCH, result, WebSearchOut, lambda e, _: WebSearchOut(error=e))
+        if out.error:
+            run.progress.warn("searching", f"search for {query!r} failed: {out.error}")
+        found.append(out)
+    return found
+
+
+def _read_all(
+    context: df.DurableOrchestrationContext,
+    run: _Search,
+    iteration: int,
+    selected: list[SearchResult],
+):
+    run.progress.phase = "reading"
+    publish(context, run.progress)
+    tasks = [
+        call(
+            context,
+            names.SCRAPE_PAGE,
+            ScrapeIn(
+                session_id=run.inp.session_id,
+                url=r.url,
+                title=r.title,
+                tier=r.tier,
+                item=f"items/search_{iteration}_{k}",
+                query=run.rewritten,
+                language=run.inp.language,
+            ),
+        )
+        for k, r in enumerate(selected, start=1)
+    ]
+    for source, result in zip(selected, (yield from settle(context, tasks)), strict=True):
+        page = outcome(
+            names.SCRAPE_PAGE,
+            result,
+            ScrapeOut,
+            lambda e, used, url=source.url: ScrapeOut(url=url, ok=False, error=e, usage=used),
+        )
+        run.usage += page.usage
+        if page.ok and page.summary_ref:
+            run.summary_refs.append(page.summary_ref)
+        else:
+            run.progress.warn("reading", f"could not read {source.url}: {page.error}")
+    run.seen_urls += [r.url for r in selected]
+    run.progress.sources = len(run.summary_refs)
+
+
+def _follow_up(context: df.DurableOrchestrationContext, run: _Search):
+    request = FollowUpIn(
+        session_id=run.inp.session_id,
+        query=run.rewritten,
+        language=run.inp.language,
+        summary_refs=run.summary_refs,
+        n=run.inp.caps.search_queries,
+    )
+    more = QueriesOut.model_validate((yield from step(context, names.FOLLOW_UP_QUERIES, request)))
+    run.usage += more.usage
+    run.queries = more.queries or run.queries
+
+
+def _synthesize(context: df.DurableOrchestrationContext, run: _Search, words: tuple[int, int]):
+    run.progress.phase = "synthesizing"
+    publish(context, run.progress)
+    request = SynthesizeIn(
+        session_id=run.inp.session_id,
+        query=run.inp.query,
+        language=run.inp.language,
+        summary_refs=run.summary_refs,
         min_words=words[0],
         max_words=words[1],
-        name="deep_search" if inp.as_phase else "answer",
+        name="deep_search" if run.inp.as_phase else "answer",
     )
-    answer = AnswerOut.model_validate((yield call(context, names.SYNTHESIZE, synth_in)))
-    return answer, usage + answer.usage
+    return AnswerOut.model_validate((yield from step(context, names.SYNTHESIZE, request)))

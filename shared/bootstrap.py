@@ -36,7 +36,9 @@ class Services:
             if self.settings.use_cosmos:
                 from shared.stores.cosmos import CosmosSessionStore
 
-                return CosmosSessionStore(self.settings)
+                timeout = self.settings.cosmos_read_timeout_seconds
+                options = {"read_timeout": timeout} if timeout else None
+                return CosmosSessionStore(self.settings, client_options=options)
             from shared.stores.sqlite import SqliteSessionStore
 
             return SqliteSessionStore(self.settings.data_dir / "sessions.sqlite3")
@@ -47,10 +49,15 @@ class Services:
             if self.settings.use_blob:
                 from shared.stores.blob import BlobMemoryStore
 
-                return BlobMemoryStore(self.settings)
+                return BlobMemoryStore(
+                    self.settings, max_file_bytes=self.settings.memory_max_file_bytes
+                )
             from shared.stores.filesystem import FilesystemMemoryStore
 
-            return FilesystemMemoryStore(self.settings.data_dir / "memory")
+            return FilesystemMemoryStore(
+                self.settings.data_dir / "memory",
+                max_file_bytes=self.settings.memory_max_file_bytes,
+            )
 
     @cached_property
     def corpus(self):

@@ -67,6 +67,8 @@ class Caps(BaseModel):
     source_policy: SourcePolicy = "discovery"
     max_tokens: int | None = None
     max_cost_usd: float | None = None
+    retry_first_interval_ms: int = 1000
+    retry_max_attempts: int = 3
 
 
 class Settings(BaseSettings):
@@ -140,6 +142,15 @@ class Settings(BaseSettings):
     azure_storage_connection_string: SecretStr | None = None
     azure_storage_account_url: str | None = None
     memory_container: str = "agent-sessions"
+    memory_max_file_bytes: int = Field(16 * 1024 * 1024, ge=1024)
+    cosmos_read_timeout_seconds: float | None = Field(None, gt=0)
+
+    # Durable retries of a failed activity (transient errors only; see activities/common.py).
+    activity_retry_first_interval_ms: int = Field(1000, ge=100, le=600_000)
+    activity_retry_max_attempts: int = Field(3, ge=1, le=10)
+
+    # devhost only: require function keys on FUNCTION-level routes, as Azure does.
+    devhost_require_keys: bool = False
 
     # Delivery.
     webhook_secret: SecretStr | None = None
@@ -154,6 +165,7 @@ class Settings(BaseSettings):
         "reasoner",
         "max_tokens_per_session",
         "max_cost_per_session_usd",
+        "cosmos_read_timeout_seconds",
         "local_corpus_path",
         "source_tiers_file",
         "pdf_font_path",
@@ -240,4 +252,6 @@ class Settings(BaseSettings):
             source_policy=pick(o.source_policy, "discovery"),
             max_tokens=pick(o.max_tokens, self.max_tokens_per_session),
             max_cost_usd=pick(o.max_cost_usd, self.max_cost_per_session_usd),
+            retry_first_interval_ms=self.activity_retry_first_interval_ms,
+            retry_max_attempts=self.activity_retry_max_attempts,
         )

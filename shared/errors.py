@@ -6,7 +6,8 @@
     ├── TransientError        retry may help (429, 5xx, timeouts, ETag races)
     ├── PermanentError        retrying will not help (4xx from a provider, refused URL)
     │   ├── FetchRefused      the SSRF guard or a policy refused a URL
-    │   └── StructuredOutputError   the model never produced valid JSON for a schema
+    │   ├── StructuredOutputError   the model never produced valid JSON for a schema
+    │   └── MemoryFileTooLarge      a memory file would grow past its size cap
     ├── ConfigurationError    a setting is missing or contradictory
     ├── NotFoundError         unknown session / memory file            -> HTTP 404
     ├── ConflictError         state does not allow the operation       -> HTTP 409
@@ -71,3 +72,15 @@ class InvalidInputError(ResearchError):
     def __init__(self, message: str, details: list[dict] | None = None) -> None:
         super().__init__(message)
         self.details = details or []
+
+
+class MemoryFileTooLarge(PermanentError):
+    """A memory file write or append would take the file past the store's size cap.
+
+    Permanent: the same write fails the same way on every retry. Raised before
+    anything is written, so the file keeps its previous content.
+    """
+
+    def __init__(self, name: str, size: int, limit: int) -> None:
+        super().__init__(f"memory file {name} would be {size} bytes, over the {limit}-byte cap")
+        self.name, self.size, self.limit = name, size, limit

@@ -284,6 +284,8 @@ class FinalReport(BaseModel):
     follow_up_questions: list[str] = Field(default_factory=list)
     language: str = "en"
     warnings: list[str] = Field(default_factory=list)
+    # How the run fell short (a phase that failed, an agent, the budget): a section of its own.
+    limitations: list[str] = Field(default_factory=list)
 
 
 class ReportMaterial(BaseModel):
@@ -295,6 +297,7 @@ class ReportMaterial(BaseModel):
     findings: list[Finding] = Field(default_factory=list)
     sources: list[Source] = Field(default_factory=list)
     critique: Critique | None = None
+    gaps: list[str] = Field(default_factory=list)  # what was not researched, and why
 
 
 # -- usage ---------------------------------------------------------------------
@@ -329,6 +332,16 @@ class AgentProgress(BaseModel):
     done: int = 0
 
 
+class RunWarning(BaseModel):
+    """Something the user should know about how the answer was made (a phase, in a sentence)."""
+
+    phase: str
+    message: str
+
+
+MAX_WARNINGS = 20  # the custom status must stay far below 16 KB
+
+
 class Progress(BaseModel):
     phase: str = "starting"
     agents: list[AgentProgress] = Field(default_factory=list)
@@ -337,6 +350,16 @@ class Progress(BaseModel):
     supervisor_calls: int = 0
     iteration: int = 0
     message: str = ""
+    warnings: list[RunWarning] = Field(default_factory=list)
+
+    def warn(self, phase: str, message: str) -> None:
+        """Record a warning once; the latest is also the live ``message``."""
+        message = message[:300]
+        self.message = message
+        if len(self.warnings) < MAX_WARNINGS and not any(
+            w.phase == phase and w.message == message for w in self.warnings
+        ):
+            self.warnings.append(RunWarning(phase=phase, message=message))
 
 
 class SessionRecord(BaseModel):
@@ -362,6 +385,10 @@ class SessionRecord(BaseModel):
     result: dict | None = None
     error: str | None = None
     webhook_deliveries: list[dict] = Field(default_factory=list)
+    # The webhook outbox (shared/webhook_outbox.py): event bodies recorded with the
+    # state change they report, in sequence order, and the lease of the sender draining it.
+    webhook_events: list[dict] = Field(default_factory=list)
+    webhook_lease: dict | None = None
     usage: Usage = Field(default_factory=Usage)
     created_at: datetime
     updated_at: datetime

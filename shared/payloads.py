@@ -33,6 +33,23 @@ class Metered(BaseModel):
     usage: Usage = Field(default_factory=Usage)
 
 
+FAILURE_KEY = "step_failure"
+
+
+class StepFailure(Metered):
+    """What an activity returns, under ``FAILURE_KEY``, instead of raising a permanent error.
+
+    Durable 1.x retries every raised exception alike (``RetryOptions`` has no
+    predicate), and retrying a 400 or a refused URL cannot help: so permanent
+    errors come back as data, typed, with the usage spent before the failure,
+    and the orchestrator raises them as ``StepFailed`` (orchestrators/common.py).
+    Transient errors still raise, so the runtime retries them.
+    """
+
+    kind: Literal["permanent", "configuration"] = "permanent"
+    error: str
+
+
 # -- chat and search ---------------------------------------------------------------
 
 
@@ -151,7 +168,7 @@ class CompleteSessionIn(BaseModel):
 class NotifyIn(BaseModel):
     session_id: str
     event: Literal["clarification_requested", "completed", "failed", "cancelled"]
-    event_id: str
+    # The event id is derived ("{session_id}:{event}", shared/webhook_outbox.py), not sent.
 
 
 # -- deep research ---------------------------------------------------------------------

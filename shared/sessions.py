@@ -1,8 +1,11 @@
-"""Session bookkeeping done by activities: progress, completion, webhooks.
+"""Session bookkeeping done by activities and the API: progress, completion, webhooks.
 
 Every write goes through ``SessionStore.update`` (optimistic concurrency), and
 is idempotent: a retried activity sets the same fields to the same values and
-never appends a chat message or a webhook record twice.
+never appends a chat message or a webhook record twice. A status change that
+a webhook reports records that event in the same update
+(``webhook_outbox.set_status``); ``notify`` then sends the session's recorded
+events in order.
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ from datetime import UTC, datetime
 
 from shared.answers import load_answer
 from shared.bootstrap import Services
-from shared.models import ChatMessage, FinalReport, Mode, SessionRecord
+from shared.errors import ConflictError
+from shared.models import ChatMessage, FinalReport, Mode, SessionRecord, SessionStatus
 from shared.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
-from shared.webhooks import WebhookEvent
+from shared.webhook_outbox import EVENT_BY_STATUS, event_id, flush, record_event, set_status
 
 
 def session_links(svc: Services, session_id: str) -> dict[str, str]:
@@ -35,10 +39,11 @@ def update_session(svc: Services, req: UpdateSessionIn) -> dict:
     accepted in the moment the timer fired: the orchestrator uses those.
     """
     deep_search = load_answer(svc, req.deep_search_ref) if req.deep_search_ref else None
+    links = session_links(svc, req.session_id)
 
     def mutate(record: SessionRecord) -> None:
-        if req.status is not None and not record.status.is_terminal:
-            record.status = req.status
+        if req.status is not None:
+            set_status(record, req.status, links, datetime.now(UTC))
         if req.progress is not None:
             record.progress = req.progress
         if deep_search is not None:
@@ -72,10 +77,10 @@ def complete_session(svc: Services, req: CompleteSessionIn) -> SessionRecord:
             "warnings": report.warnings,
         }
         answer_text = report.executive_summary
+    links = session_links(svc, req.session_id)
 
     def mutate(record: SessionRecord) -> None:
-        if not record.status.is_terminal:
-            record.status = req.status
+        set_status(record, req.status, links, datetime.now(UTC))
         record.result = result or record.result
         record.final_report_ref = req.report_ref or record.final_report_ref
         record.error = req.error
@@ -105,21 +110,36 @@ def _remember_exchange(svc: Services, record: SessionRecord, answer_text: str) -
     svc.sessions.append_message(record.chat_id, reply)
 
 
+def cancel_session(svc: Services, session_id: str) -> SessionRecord:
+    """Mark a live session cancelled and record its ``cancelled`` event (ConflictError if over)."""
+    links = session_links(svc, session_id)
+
+    def cancel(r: SessionRecord) -> None:
+        if not set_status(r, SessionStatus.cancelled, links, datetime.now(UTC)):
+            raise ConflictError(f"session {session_id} is already {r.status.value}")
+
+    return svc.sessions.update(session_id, cancel)
+
+
 def notify(svc: Services, req: NotifyIn) -> dict:
+    """Send the session's recorded webhook events in order, up to and past ``req``'s.
+
+    The event was recorded with its status change. A session stored before the
+    outbox existed gets it recorded now, but only while the session is still in
+    the state the event reports: a late notify never adds a stale event.
+    """
     record = svc.sessions.get(req.session_id)
     if not record.callback_url:
         return {"ok": False, "error": "no callback_url"}
-    if any(d.get("event_id") == req.event_id and d.get("ok") for d in record.webhook_deliveries):
-        return {"ok": True, "duplicate": True}
-    event = WebhookEvent(
-        id=req.event_id,
-        event=req.event,
-        session_id=record.id,
-        chat_id=record.chat_id,
-        status=record.status.value,
-        links=session_links(svc, record.id),
-        occurred_at=datetime.now(UTC).isoformat(),
-    )
-    delivery = svc.webhooks.deliver(record.callback_url, event)
-    svc.sessions.update(req.session_id, lambda r: r.webhook_deliveries.append(delivery))
-    return {"ok": bool(delivery.get("ok")), "attempts": delivery.get("attempts", 0)}
+    this_event = event_id(req.session_id, req.event)
+    if not any(e.get("id") == this_event for e in record.webhook_events):
+        if EVENT_BY_STATUS.get(record.status) != req.event:
+            return {"ok": False, "error": f"session is {record.status.value}; {req.event} skipped"}
+        links = session_links(svc, record.id)
+
+        def late(r: SessionRecord) -> None:
+            if EVENT_BY_STATUS.get(r.status) == req.event:
+                record_event(r, req.event, links, datetime.now(UTC))
+
+        svc.sessions.update(req.session_id, late)
+    return flush(svc.sessions, svc.webhooks, req.session_id, this_event)

@@ -12,10 +12,16 @@ Each POST carries the JSON of a :class:`WebhookEvent` and these headers:
   ``timestamp + "." + body`` with ``WEBHOOK_SECRET`` (absent when no secret is
   configured). Signing the timestamp lets receivers refuse replays.
 
+The body's ``sequence`` numbers one session's events 1, 2, 3… in the order
+they happened (``webhook_outbox.py`` records and sends them in that order), so
+a receiver can order them even if its own processing reorders requests.
+
 A receiver's trouble is never the research's trouble: :meth:`WebhookSender.deliver`
 retries a few times within a fixed time budget and then returns a failed
 delivery record instead of raising. Callback URLs pass the same SSRF guard as
-page fetching, at start time and again before every attempt (DNS may change).
+page fetching, at start time and again on every attempt, through the same
+:class:`~shared.fetch.pinned.PinnedTransport`: the host is resolved once per
+attempt and the connection goes to the address that was checked.
 """
 
 from __future__ import annotations
@@ -33,7 +39,8 @@ from pydantic import BaseModel, Field
 
 from shared.config import Settings
 from shared.errors import FetchRefused, InvalidInputError, TransientError
-from shared.fetch.guard import check_url
+from shared.fetch.guard import Resolver, check_url
+from shared.fetch.pinned import PinnedTransport
 
 log = logging.getLogger(__name__)
 
@@ -44,10 +51,16 @@ RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 
 
 class WebhookEvent(BaseModel):
-    """The JSON body of one webhook call; ``id`` comes from the orchestrator."""
+    """The JSON body of one webhook call, recorded when the event happened.
+
+    ``id`` is ``{session_id}:{event}`` (stable across retries); ``sequence`` is
+    the event's place in its session, from 1 (the outbox always sets it);
+    ``status`` and ``occurred_at`` are the session's at that moment.
+    """
 
     id: str
     event: WebhookEventName
+    sequence: int = Field(1, ge=1)
     session_id: str
     chat_id: str
     status: str
@@ -111,7 +124,8 @@ class WebhookSender:
     new attempt once 15 s have passed (each attempt's timeouts are cut to what is
     left of the budget; httpx's read timeout is per read, so a receiver that
     trickles bytes can still stretch the last attempt). Redirects are not followed (a redirect
-    could point past the SSRF guard).
+    could point past the SSRF guard). ``resolver`` and ``network`` are for tests
+    (a scripted DNS and network under the pinned transport).
     """
 
     def __init__(
@@ -123,7 +137,8 @@ class WebhookSender:
         budget_seconds: float = 15.0,
         connect_timeout: float = 3.0,
         read_timeout: float = 5.0,
-        transport: httpx.BaseTransport | None = None,
+        resolver: Resolver | None = None,
+        network: httpx.BaseTransport | None = None,
     ) -> None:
         self._secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else ""
         self._allowed_hosts = Settings.split_list(settings.webhook_allowed_hosts)
@@ -132,7 +147,8 @@ class WebhookSender:
         self._budget = budget_seconds
         self._connect_timeout = connect_timeout
         self._read_timeout = read_timeout
-        self._transport = transport
+        self._resolver = resolver
+        self._network = network
 
     def deliver(self, url: str, event: WebhookEvent) -> dict:
         """POST ``event`` to ``url``; returns the delivery record kept in the session.
@@ -179,7 +195,11 @@ class WebhookSender:
 
     def _client(self) -> httpx.Client:
         # Timeouts are set per attempt so the last one cannot outlive the budget.
-        return httpx.Client(follow_redirects=False, transport=self._transport)
+        # trust_env=False: an environment proxy would connect by name, past the pin.
+        transport = PinnedTransport(
+            self._allowed_hosts, resolver=self._resolver, network=self._network
+        )
+        return httpx.Client(follow_redirects=False, transport=transport, trust_env=False)
 
     def _attempt(
         self,
@@ -191,14 +211,9 @@ class WebhookSender:
     ) -> tuple[int | None, str | None, float | None]:
         """One POST: ``(status_code, error or None, retry delay hint or None if final)``.
 
-        A retry hint of ``0.0`` means "retry with the normal backoff".
+        A retry hint of ``0.0`` means "retry with the normal backoff". The
+        transport checks ``url`` with the SSRF guard before connecting.
         """
-        try:
-            check_url(url, self._allowed_hosts)
-        except FetchRefused as exc:
-            return None, f"refused: {exc}", None
-        except TransientError as exc:
-            return None, f"transient: {exc}", 0.0
         timestamp = str(int(time.time()))
         headers = {
             "Content-Type": "application/json",
@@ -211,6 +226,10 @@ class WebhookSender:
             headers["X-DeepResearch-Signature"] = sign(self._secret, timestamp, body)
         try:
             response = client.post(url, content=body, headers=headers, timeout=timeout)
+        except FetchRefused as exc:
+            return None, f"refused: {exc}", None
+        except TransientError as exc:
+            return None, f"transient: {exc}", 0.0
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
             return None, f"{type(exc).__name__}: {exc}", 0.0
         if response.is_success:

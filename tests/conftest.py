@@ -1,6 +1,8 @@
 """Shared fixtures: fake servers, emulators, and a devhost per test.
 
-Every server binds 127.0.0.1 on a free port and is stopped at teardown.
+Every server binds 127.0.0.1 on a free port and is stopped at teardown. With
+``CI`` set (``.ci/run`` sets it; ``CI=true make test`` does the same locally)
+an unexpected skip fails the run: see ``tests/ci_skip_policy.py``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ pytest_plugins = [
     "tests.fakes.openai_server",
     "tests.fakes.webhook_receiver",
     "tests.emulators.fixtures",
+    "tests.ci_skip_policy",  # in CI a skip fails the run unless tests/skip_allowlist.py allows it
 ]
 
 # Tests never read the developer's environment: settings are built explicitly.

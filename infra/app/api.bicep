@@ -208,6 +208,10 @@ var codeSettings = {
   DEEP_RESEARCH_RUN_DEEP_SEARCH_FIRST: 'true'
   DEEP_RESEARCH_ENABLE_CLARIFYING_QUESTIONS: 'true'
   DEEP_RESEARCH_CLARIFICATION_TIMEOUT_MINUTES: '1440'
+  ACTIVITY_RETRY_FIRST_INTERVAL_MS: '1000'
+  ACTIVITY_RETRY_MAX_ATTEMPTS: '3'
+  // Read by devhost only; the Functions host enforces keys itself in Azure.
+  DEVHOST_REQUIRE_KEYS: 'false'
   // The package directory is read-only on Flex; /tmp is the writable scratch space.
   DATA_DIR: '/tmp/deepresearch'
   COSMOS_ENDPOINT: cosmosEndpoint
@@ -220,6 +224,8 @@ var codeSettings = {
   AZURE_STORAGE_CONNECTION_STRING: ''
   AZURE_STORAGE_ACCOUNT_URL: storageBlobEndpoint
   MEMORY_CONTAINER: memoryContainerName
+  MEMORY_MAX_FILE_BYTES: '16777216'
+  COSMOS_READ_TIMEOUT_SECONDS: ''
   WEBHOOK_SECRET: secretReferences.webhookSecret
   WEBHOOK_ALLOWED_HOSTS: webhookAllowedHosts
   PDF_FONT_PATH: ''

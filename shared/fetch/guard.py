@@ -13,22 +13,26 @@ as one decimal number (``2130706433``), octal (``0177.0.0.1``) or hex
 6to4, NAT64, Teredo). Each of those is decoded here with the WHATWG URL rules
 and judged by the address it really names, never by how it looks.
 
-An IP literal is judged without any DNS traffic; names go through
-``socket.getaddrinfo``. The resolved addresses are returned by
-:func:`resolve_checked` so the fetcher can connect to exactly the address that
-was checked (see ``http.py`` for what that leaves of DNS rebinding).
+An IP literal is judged without any DNS traffic; names go through a
+:data:`Resolver` (``socket.getaddrinfo`` unless a test passes its own). The
+resolved addresses are returned by :func:`resolve_checked` so callers connect to
+exactly the address that was checked (``pinned.py``: no DNS rebinding between
+check and connect).
 """
 
 from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from urllib.parse import urlsplit
 
 from shared.errors import FetchRefused, TransientError
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+# (host, port) -> the addresses the name resolves to. Raises FetchRefused for a
+# name that does not resolve, TransientError for a temporary DNS failure.
+Resolver = Callable[[str, int], list[IPAddress]]
 
 ALLOWED_SCHEMES = frozenset({"http", "https"})
 ALLOWED_PORTS = frozenset({80, 443})
@@ -60,16 +64,21 @@ _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
 
 
-def check_url(url: str, allowed_hosts: Collection[str] = ()) -> None:
+def check_url(
+    url: str, allowed_hosts: Collection[str] = (), resolver: Resolver | None = None
+) -> None:
     """Raise ``FetchRefused`` (with the reason) unless ``url`` may be fetched."""
-    resolve_checked(url, allowed_hosts)
+    resolve_checked(url, allowed_hosts, resolver)
 
 
-def resolve_checked(url: str, allowed_hosts: Collection[str] = ()) -> list[IPAddress] | None:
+def resolve_checked(
+    url: str, allowed_hosts: Collection[str] = (), resolver: Resolver | None = None
+) -> list[IPAddress] | None:
     """Check ``url`` like :func:`check_url` and return the addresses that passed.
 
     ``None`` means the host is explicitly allowed and was not resolved (the
-    caller connects by name).
+    caller connects by name). The name is resolved once, with ``resolver``
+    (default :func:`system_resolver`).
     """
     try:
         parts = urlsplit(url.strip())
@@ -96,7 +105,9 @@ def resolve_checked(url: str, allowed_hosts: Collection[str] = ()) -> list[IPAdd
         return [literal]
     if host in _METADATA_NAMES or host.endswith(".internal"):
         raise FetchRefused(f"host {host!r} is a cloud metadata / internal name: {url}")
-    addresses = _resolve(host, port, url)
+    addresses = (resolver or system_resolver)(host, port)
+    if not addresses:
+        raise FetchRefused(f"host {host!r} resolves to no address: {url}")
     for address in addresses:
         _refuse_if_blocked(address, url, via=host)
     return addresses
@@ -213,20 +224,19 @@ def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | No
     return None
 
 
-def _resolve(host: str, port: int, url: str) -> list[IPAddress]:
+def system_resolver(host: str, port: int) -> list[IPAddress]:
+    """The addresses ``socket.getaddrinfo`` gives for ``host``, in its order, without repeats."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         if exc.errno == socket.EAI_AGAIN:
             raise TransientError(f"DNS lookup for {host!r} failed temporarily") from exc
-        raise FetchRefused(f"host {host!r} does not resolve: {url}") from exc
+        raise FetchRefused(f"host {host!r} does not resolve") from exc
     addresses: list[IPAddress] = []
     for _family, _type, _proto, _canon, sockaddr in infos:
         address = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])
         if address not in addresses:
             addresses.append(address)
-    if not addresses:
-        raise FetchRefused(f"host {host!r} resolves to no address: {url}")
     return addresses
 
 

@@ -3,13 +3,11 @@
 Safety properties, in the order a request meets them:
 
 - every URL, the first and each redirect target, passes the SSRF guard
-  (``guard.resolve_checked``) right before it is requested; redirects are
-  followed by hand, at most ``MAX_REDIRECTS``;
-- the connection goes to the address the guard checked: the URL's host is
-  replaced by that IP, with the original ``Host`` header and TLS server name
-  (SNI and certificate checks still use the real name). What remains of DNS
-  rebinding: none for the checked hop, since no second lookup happens; hosts
-  in ``FETCH_ALLOWED_HOSTS`` are trusted and connected by name;
+  right before it is requested, and the connection goes to the address the
+  guard checked (``pinned.PinnedTransport``, shared with the webhook sender:
+  one lookup, no DNS rebinding, ``Host`` and TLS server name still the real
+  name); redirects are followed by hand, at most ``MAX_REDIRECTS``; hosts in
+  ``FETCH_ALLOWED_HOSTS`` are trusted and connected by name;
 - connect/read timeouts plus an overall deadline per response, so a slow
   drip cannot hold a worker;
 - only HTML and plain text are read; the size cap is enforced while
@@ -36,7 +34,8 @@ from charset_normalizer import from_bytes
 from shared.config import Settings
 from shared.errors import PermanentError, TransientError
 from shared.fetch.extract import cap_text, extract_main_text
-from shared.fetch.guard import IPAddress, resolve_checked
+from shared.fetch.guard import Resolver
+from shared.fetch.pinned import PinnedTransport
 from shared.models import Page
 
 MAX_REDIRECTS = 5
@@ -51,11 +50,19 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 class HttpFetcher:
     """The http(s) ``Fetcher``; one httpx client per instance, safe to share across threads."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        resolver: Resolver | None = None,
+        network: httpx.BaseTransport | None = None,
+    ) -> None:
+        """``resolver`` / ``network``: scripted DNS and network for tests (PinnedTransport)."""
         self.max_bytes = settings.fetch_max_bytes
         self.timeout = settings.fetch_timeout_seconds
         self.allowed_hosts = Settings.split_list(settings.fetch_allowed_hosts)
         self._client = httpx.Client(
+            transport=PinnedTransport(self.allowed_hosts, resolver=resolver, network=network),
             timeout=httpx.Timeout(self.timeout),
             follow_redirects=False,
             trust_env=False,  # a proxy from the environment would bypass address pinning
@@ -68,16 +75,22 @@ class HttpFetcher:
     def fetch(self, url: str) -> Page:
         current = url
         for _hop in range(MAX_REDIRECTS + 1):
-            addresses = resolve_checked(current, self.allowed_hosts)
-            location = self._get(current, addresses)
+            location = self._get(current)
             if isinstance(location, Page):
                 return location.model_copy(update={"url": url, "final_url": current})
             current = urljoin(current, location)
         raise PermanentError(f"more than {MAX_REDIRECTS} redirects starting at {url}")
 
-    def _get(self, url: str, addresses: list[IPAddress] | None) -> Page | str:
-        """One hop: the page, or the redirect target to check next."""
-        request = self._pinned_request(url, addresses)
+    def _get(self, url: str) -> Page | str:
+        """One hop: the page, or the redirect target to check next.
+
+        The transport checks ``url`` with the SSRF guard (``FetchRefused`` /
+        ``TransientError`` from the DNS lookup pass through unchanged).
+        """
+        try:
+            request = self._client.build_request("GET", url)
+        except httpx.InvalidURL as exc:
+            raise PermanentError(f"malformed URL {url!r}: {exc}") from exc
         try:
             response = self._client.send(request, stream=True)
         except httpx.TimeoutException as exc:
@@ -92,22 +105,6 @@ class HttpFetcher:
             raise TransientError(f"reading {url} failed: {exc}") from exc
         finally:
             response.close()
-
-    def _pinned_request(self, url: str, addresses: list[IPAddress] | None) -> httpx.Request:
-        try:
-            target = httpx.URL(url)
-        except httpx.InvalidURL as exc:
-            raise PermanentError(f"malformed URL {url!r}: {exc}") from exc
-        if not addresses:
-            return self._client.build_request("GET", target)
-        host_header = target.netloc.decode("ascii")
-        extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
-        return self._client.build_request(
-            "GET",
-            target.copy_with(host=str(addresses[0])),
-            headers={"Host": host_header},
-            extensions=extensions,
-        )
 
     def _read(self, url: str, response: httpx.Response) -> Page | str:
         status = response.status_code

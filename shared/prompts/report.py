@@ -28,7 +28,7 @@ Requirements:
   supports something;
 - confidence_level: high, medium or low, from the strength and agreement of the sources;
 - follow_up_questions: 3-5 questions the reader may want researched next.
-{clarification_note}{critique}
+{clarification_note}{gaps_note}{critique}
 
 Research request:
 {brief}
@@ -54,6 +54,11 @@ UNANSWERED_NOTE = (
     "executive summary and state the assumptions you made."
 )
 
+GAPS_NOTE = """
+- the research fell short here; say so where it matters and do not claim coverage of
+  these (they are also listed for the reader in a Limitations section added after you):
+{gaps}"""
+
 CRITIQUE_NOTE = """
 A reviewer checked an earlier version ({verdict}). Fix these issues:
 {issues}"""
@@ -71,6 +76,7 @@ def build_write_report(
     critique_issues: list[str],
     language: str,
     today: str,
+    gaps: list[str] | None = None,
 ) -> Messages:
     critique = ""
     if critique_verdict and critique_issues:
@@ -79,6 +85,7 @@ def build_write_report(
     text = WRITE_REPORT.format(
         primary_label=PRIMARY_LABELS.get(primary_kind, PRIMARY_LABELS["findings"]),
         clarification_note=UNANSWERED_NOTE if clarification_unanswered else "",
+        gaps_note=GAPS_NOTE.format(gaps="\n".join(f"  - {g}" for g in gaps)) if gaps else "",
         critique=critique,
         brief=brief,
         primary_kind=primary_kind,

@@ -335,6 +335,7 @@ class LLMReasoner:
             critique_issues=critique.issues if critique else [],
             language=context.language,
             today=_today(),
+            gaps=material.gaps,
         )
         draft = self._ask(ReportDraft, "report", messages)
         return cited_report(draft, material)

@@ -182,6 +182,7 @@ def _fixed_sections(
 ) -> list[ReportSection]:
     """Honest padding: open questions, limitations, method, as needed to reach three."""
     out = []
+    gaps = gaps + material.gaps  # topics without evidence, then phases and agents that failed
     if gaps or have < 3:
         body = (
             t["open_questions_body"].format(gaps="; ".join(gaps))

@@ -7,7 +7,10 @@ Pure functions, run on the writer's ``FinalReport`` before it is rendered:
 - :func:`enforce_citations` removes citations to numbers that are not in
   that numbering, keeps only the sources actually cited, and, when it had to
   remove anything, says so in the report and lowers its confidence;
-- :func:`dedupe_sentences` drops sentences the writer repeated.
+- :func:`dedupe_sentences` drops sentences the writer repeated;
+- :func:`renumber_by_first_citation` gives the reader sources 1..N in the order
+  the text first cites them, with no gaps (the shared numbering has gaps once
+  uncited sources are dropped).
 
 Citation syntax understood by :data:`CITATION_RE`: ``[3]``, ``[1, 2]``,
 ``[1,2]``, adjacent groups ``[1][2]`` (two matches), and ranges ``[1-3]`` /
@@ -120,6 +123,46 @@ def enforce_citations(report: FinalReport, allowed: list[Source]) -> tuple[Final
         ]
         update["confidence_level"] = _LOWER[report.confidence_level]
     return report.model_copy(update=update, deep=True), problems
+
+
+def renumber_by_first_citation(report: FinalReport) -> FinalReport:
+    """Sources numbered 1..N by first citation (summary, sections, conclusion); uncited dropped.
+
+    Every ``[n]`` is rewritten to the new numbers (a range becomes a list), so
+    Markdown, JSON and PDF, all rendered from this report, agree.
+    """
+    texts = [report.executive_summary, *(s.content for s in report.sections), report.conclusion]
+    by_n = {s.n: s for s in report.sources}
+    order: dict[int, int] = {}
+    for text in texts:
+        for match in CITATION_RE.finditer(text):
+            for n in _numbers_in(match.group(1)):
+                if n in by_n and n not in order:
+                    order[n] = len(order) + 1
+
+    def rewrite(text: str) -> str:
+        def replace(match: re.Match[str]) -> str:
+            new = sorted({order[n] for n in _numbers_in(match.group(1)) if n in order})
+            return f"[{', '.join(map(str, new))}]" if new else match.group(0)
+
+        return CITATION_RE.sub(replace, text)
+
+    sources = sorted(
+        (by_n[old].model_copy(update={"n": new}) for old, new in order.items()),
+        key=lambda s: s.n,
+    )
+    return report.model_copy(
+        update={
+            "executive_summary": rewrite(report.executive_summary),
+            "sections": [
+                ReportSection(heading=s.heading, content=rewrite(s.content))
+                for s in report.sections
+            ],
+            "conclusion": rewrite(report.conclusion),
+            "sources": sources,
+        },
+        deep=True,
+    )
 
 
 def _strip_unknown(

@@ -27,6 +27,7 @@ LABELS: dict[str, dict[str, str]] = {
         "key_points": "Key Points",
         "answer": "Answer",
         "note": "Note",
+        "limitations": "Limitations",
         "confidence": "Confidence",
         "tier": "tier",
         "high": "high",
@@ -44,6 +45,7 @@ LABELS: dict[str, dict[str, str]] = {
         "key_points": "Ключевые моменты",
         "answer": "Ответ",
         "note": "Примечание",
+        "limitations": "Ограничения",
         "confidence": "Уверенность",
         "tier": "уровень",
         "high": "высокая",
@@ -61,6 +63,7 @@ LABELS: dict[str, dict[str, str]] = {
         "key_points": "要点",
         "answer": "回答",
         "note": "注意",
+        "limitations": "局限性",
         "confidence": "置信度",
         "tier": "等级",
         "high": "高",
@@ -78,6 +81,7 @@ LABELS: dict[str, dict[str, str]] = {
         "key_points": "Kernpunkte",
         "answer": "Antwort",
         "note": "Hinweis",
+        "limitations": "Einschränkungen",
         "confidence": "Konfidenz",
         "tier": "Stufe",
         "high": "hoch",
@@ -95,6 +99,7 @@ LABELS: dict[str, dict[str, str]] = {
         "key_points": "Puntos clave",
         "answer": "Respuesta",
         "note": "Nota",
+        "limitations": "Limitaciones",
         "confidence": "Confianza",
         "tier": "nivel",
         "high": "alta",
@@ -112,6 +117,7 @@ LABELS: dict[str, dict[str, str]] = {
         "key_points": "Points clés",
         "answer": "Réponse",
         "note": "Remarque",
+        "limitations": "Limites",
         "confidence": "Confiance",
         "tier": "niveau",
         "high": "élevée",
@@ -142,6 +148,8 @@ def render_report_markdown(
         body = _code_names(_without_heading(section.content, heading))
         parts.append(f"## {heading}\n\n{body}")
     parts.append(f"## {t['conclusion']}\n\n{_code_names(report.conclusion.strip())}")
+    if report.limitations:
+        parts.append(f"## {t['limitations']}\n\n{_bullets(report.limitations)}")
     if report.sources:
         parts.append(f"## {t['sources']}\n\n{render_sources(report.sources, t)}")
     if report.follow_up_questions:

@@ -17,10 +17,14 @@ import logging
 import re
 
 from shared.bootstrap import Services
-from shared.errors import NotFoundError, ResearchError
-from shared.models import Critique, FinalReport, ReportMaterial, ReportSection, ResearchContext
+from shared.errors import NotFoundError, PermanentError
+from shared.models import FinalReport, ReportMaterial, ReportSection, ResearchContext
 from shared.payloads import ContextIn, CritiqueOut, PdfIn, PdfOut, ReportIn, ReportOut
-from shared.report.citations import dedupe_sentences, enforce_citations
+from shared.report.citations import (
+    dedupe_sentences,
+    enforce_citations,
+    renumber_by_first_citation,
+)
 from shared.report.markdown import render_report_markdown
 from shared.report.pdf import render_pdf
 from shared.research import memory_files
@@ -40,7 +44,7 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
     if req.failure:
         report, basis = minimal_report(ctx, evidence, req.failure), "minimal"
     else:
-        report, basis = _write_with_fallback(svc, ctx, evidence, req.critique)
+        report, basis = _write_with_fallback(svc, ctx, evidence, req)
     report = _finalize(svc, ctx, report, evidence, req)
     _store(svc, ctx, report, req.mode)
     ref = f"{ctx.session_id}/{REPORT_JSON}"
@@ -70,7 +74,7 @@ def render_report_pdf(svc: Services, req: PdfIn) -> PdfOut:
     try:
         markdown_text = svc.memory.read_text(req.session_id, REPORT_MD)
         data = render_pdf(markdown_text, req.title, req.language, svc.settings.pdf_font_path)
-    except ResearchError as exc:
+    except PermanentError as exc:
         return PdfOut(ok=False, error=f"{type(exc).__name__}: {exc}"[:300])
     ref = svc.memory.write(req.session_id, REPORT_PDF, data, "application/pdf")
     return PdfOut(ok=True, pdf_ref=ref, bytes=len(data))
@@ -101,7 +105,7 @@ def _bases(svc: Services, ctx: ResearchContext, evidence: Compressed):
 
 
 def _write_with_fallback(
-    svc: Services, ctx: ResearchContext, evidence: Compressed, critique: Critique | None
+    svc: Services, ctx: ResearchContext, evidence: Compressed, req: ReportIn
 ) -> tuple[FinalReport, str]:
     problems: list[str] = []
     thin: FinalReport | None = None
@@ -112,12 +116,13 @@ def _write_with_fallback(
             primary_kind=basis,
             findings=evidence.findings,
             sources=evidence.sources,
-            critique=critique,
+            critique=req.critique,
+            gaps=req.gaps,
         )
         for _attempt in range(2):
             try:
                 report = svc.reasoner.write_report(material)
-            except ResearchError as exc:
+            except PermanentError as exc:
                 problems.append(f"{basis}: {type(exc).__name__}: {exc}")
                 break
             if is_valid(report):
@@ -148,9 +153,9 @@ def _finalize(
     svc: Services, ctx: ResearchContext, report: FinalReport, evidence: Compressed, req: ReportIn
 ) -> FinalReport:
     report, problems = enforce_citations(report, evidence.sources)
-    report = dedupe_sentences(report)
+    report = renumber_by_first_citation(dedupe_sentences(report))
     report.language = ctx.language
-    report.warnings += [f"Not researched: {gap}" for gap in req.gaps]
+    report.limitations = _limitations(req)
     if ctx.clarification_timed_out:
         report.warnings.append(
             "The clarifying questions went unanswered before the timeout; "
@@ -166,6 +171,14 @@ def _finalize(
     report.follow_up_questions = report.follow_up_questions[:5]
     log.info("report %s: %d citation problems", ctx.session_id, len(problems))
     return report
+
+
+def _limitations(req: ReportIn) -> list[str]:
+    """What the run could not do, so the reader knows what the report rests on."""
+    lines = [gap[0].upper() + gap[1:] + "." for gap in req.gaps if gap]
+    if lines and not req.failure:
+        lines.append("The report is based only on the evidence gathered before these limits.")
+    return lines
 
 
 def _store(svc: Services, ctx: ResearchContext, report: FinalReport, mode: str) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 
 from shared.bootstrap import Services
-from shared.errors import ResearchError
+from shared.errors import PermanentError, ResearchError
 from shared.fetch.cache import fetch_cached
 from shared.models import AgentState, Finding, Observation, Page
 from shared.payloads import ResearcherIn, ResearcherOut
@@ -45,7 +45,7 @@ def run_researcher(svc: Services, req: ResearcherIn) -> ResearcherOut:
     try:
         pages = _loop(svc, state, {normalize_url(u) for u in req.read_urls})
         finding = _finding(svc, state, pages, req)
-    except ResearchError as exc:
+    except PermanentError as exc:  # a transient one raises: Durable runs the researcher again
         _write_agent(svc, req, notes, "failed")
         return ResearcherOut(
             ok=False,

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 from shared.answers import SUMMARY_CHARS, save_answer
 from shared.bootstrap import Services
-from shared.errors import ResearchError
+from shared.errors import PermanentError
 from shared.fetch.cache import fetch_cached
 from shared.models import PageSummary, TimeRange
 from shared.payloads import (
@@ -49,7 +49,7 @@ def plan_queries(svc: Services, req: PlanQueriesIn) -> PlanQueriesOut:
 def web_search(svc: Services, req: WebSearchIn) -> WebSearchOut:
     try:
         results = svc.search.search(req.query, req.max_results, req.time_range)
-    except ResearchError as exc:
+    except PermanentError as exc:  # transient ones raise: Durable retries the activity
         log.warning("search failed for %r: %s", req.query, exc)
         return WebSearchOut(error=f"{type(exc).__name__}: {exc}"[:300])
     trimmed = [r.model_copy(update={"snippet": r.snippet[:SNIPPET_CHARS]}) for r in results]
@@ -81,7 +81,7 @@ def select_sources(svc: Services, req: SelectSourcesIn) -> SelectSourcesOut:
 def scrape_page(svc: Services, req: ScrapeIn) -> ScrapeOut:
     try:
         page = fetch_cached(svc.memory, svc.fetcher, req.session_id, req.url)
-    except ResearchError as exc:
+    except PermanentError as exc:  # transient ones raise: Durable retries the activity
         return ScrapeOut(
             url=req.url, title=req.title, ok=False, error=f"{type(exc).__name__}: {exc}"[:300]
         )

@@ -16,7 +16,9 @@ MemoryStore guarantees:
 - names are ``{session_id}/{relative path}``; ids and paths are validated and
   nothing can escape the session folder (``InvalidInputError`` otherwise);
 - writes overwrite (idempotent when an activity runs twice);
-- ``append`` takes an ``entry_id``: the same entry appended twice is stored once.
+- ``append`` takes an ``entry_id``: the same entry appended twice is stored once,
+  and concurrent appenders (threads or processes) lose no entry;
+- no file grows past ``max_file_bytes`` (``MemoryFileTooLarge``, nothing written).
 """
 
 from __future__ import annotations
@@ -26,8 +28,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
-from shared.errors import InvalidInputError
+from shared.errors import InvalidInputError, MemoryFileTooLarge
 from shared.models import ChatMessage, SessionRecord, SessionStatus
+
+MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024
+"""Default cap on one memory file: far above a report with its PDF (≈ 1-5 MB), far
+below what an activity could read back and rewrite on every append."""
 
 SESSION_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,127}$")
 _SEGMENT_RE = re.compile(r"^[^/\\\x00]{1,200}$")
@@ -67,6 +73,12 @@ def with_entry(existing: str, entry_id: str, text: str) -> str | None:
     separator = "" if not existing or existing.endswith("\n") else "\n"
     body = text if text.endswith("\n") else text + "\n"
     return f"{existing}{separator}{marker}\n{body}"
+
+
+def check_size(ref: str, size: int, limit: int) -> None:
+    """Refuse a memory file of ``size`` bytes over ``limit``, before anything is written."""
+    if size > limit:
+        raise MemoryFileTooLarge(ref, size, limit)
 
 
 def mutated_copy(current: SessionRecord, mutate: Callable[[SessionRecord], None]) -> SessionRecord:
@@ -137,6 +149,10 @@ class SessionStore(Protocol):
 
     def list_by_chat(self, chat_id: str, limit: int = 50) -> list[SessionRecord]:
         """Newest first."""
+        ...
+
+    def list_active(self, limit: int = 1000) -> list[SessionRecord]:
+        """Non-terminal sessions of every chat and mode, oldest first (for reconciliation)."""
         ...
 
     def append_message(self, chat_id: str, message: ChatMessage) -> None: ...

@@ -6,7 +6,8 @@ twice overwrites the same blob. ``append`` is a conditional read-modify-write:
 read the blob and its ETag, add the entry unless its marker is already there,
 upload with ``If-Match`` (``If-None-Match: *`` for a new blob); a 412/409 means
 another appender won, so it reads again. That keeps appends exactly-once under
-activity retries and concurrent appenders without leases.
+activity retries and concurrent appenders without leases. Blobs over
+``max_file_bytes`` are refused before upload, as on disk.
 """
 
 from __future__ import annotations
@@ -33,7 +34,13 @@ from azure.storage.blob import BlobServiceClient, ContainerClient, ContentSettin
 
 from shared.config import Settings
 from shared.errors import ConfigurationError, NotFoundError, PermanentError, TransientError
-from shared.stores.base import validate_relative_name, validate_session_id, with_entry
+from shared.stores.base import (
+    MAX_MEMORY_FILE_BYTES,
+    check_size,
+    validate_relative_name,
+    validate_session_id,
+    with_entry,
+)
 
 MAX_APPEND_ATTEMPTS = 30
 UPLOAD_CONCURRENCY = 4
@@ -55,8 +62,9 @@ class BlobMemoryStore:
 
     kind = "blob"
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, max_file_bytes: int = MAX_MEMORY_FILE_BYTES) -> None:
         self._container = _open_container(settings)
+        self.max_file_bytes = max_file_bytes
         # SDK calls by kind (upload, download, list, exists, properties): storage
         # transactions are billed per call. Failed calls count too.
         self.operations: Counter[str] = Counter()
@@ -70,6 +78,7 @@ class BlobMemoryStore:
     def write(self, session_id: str, name: str, data: str | bytes, content_type: str = "") -> str:
         blob = self._blob_name(session_id, name)
         payload = data.encode("utf-8") if isinstance(data, str) else data
+        check_size(blob, len(payload), self.max_file_bytes)
         with self._call("upload", blob):
             self._container.upload_blob(
                 blob,
@@ -102,6 +111,8 @@ class BlobMemoryStore:
             updated = with_entry(existing or "", entry_id, text)
             if updated is None:
                 return
+            payload = updated.encode("utf-8")
+            check_size(blob, len(payload), self.max_file_bytes)
             condition: dict[str, Any] = (
                 {"etag": etag, "match_condition": MatchConditions.IfNotModified, "overwrite": True}
                 if etag is not None
@@ -111,7 +122,7 @@ class BlobMemoryStore:
                 with self._call("upload", blob, (ResourceModifiedError, ResourceExistsError)):
                     self._container.upload_blob(
                         blob,
-                        updated.encode("utf-8"),
+                        payload,
                         content_settings=ContentSettings(content_type=content_type_for(name)),
                         **condition,
                     )

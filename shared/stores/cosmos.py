@@ -8,7 +8,11 @@ by ``type``:
 - ``lock``: ``_lock-active-deep-research`` in a chat's partition, pointing at
   the chat's active deep research session. Creating it is the atomic
   "one active deep research" check (409 = taken); it is deleted, with an ETag
-  condition, when that session reaches a terminal status;
+  condition, when that session reaches a terminal status. When in doubt the
+  lock is kept: a create that timed out may still land, so it is read back
+  (and re-sent: the id makes a second create idempotent) instead of freeing
+  the chat. A lock kept without cause is cleared by the next start once its
+  session is seen not to hold it; a lock freed wrongly lets two sessions in;
 - ``message``: one chat message, ordered by ``order_key`` (zero-padded
   nanoseconds + a uuid) because JSON numbers cannot hold nanoseconds exactly.
 
@@ -23,6 +27,7 @@ transactional batch, TTL or change feed.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import uuid
@@ -52,7 +57,9 @@ from shared.stores.base import (
 )
 from shared.stores.cosmos_sdk import open_container, translated
 
+log = logging.getLogger(__name__)
 MAX_UPDATE_ATTEMPTS = 10
+LOCK_ATTEMPTS = 3
 LOCK_ID = "_lock-active-deep-research"
 # A lock whose session document does not exist yet may belong to a create in
 # progress; only after this long is it taken for the leftover of a crash.
@@ -68,10 +75,11 @@ class CosmosSessionStore:
 
     kind = "cosmos"
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, client_options: dict[str, Any] | None = None) -> None:
+        """``client_options``: extra ``CosmosClient`` keywords (see ``open_container``)."""
         if not settings.cosmos_endpoint:
             raise ConfigurationError("COSMOS_ENDPOINT is required for the Cosmos session store")
-        self._container = open_container(settings)
+        self._container = open_container(settings, client_options)
         self._order_lock = threading.Lock()
         self._last_order_ns = 0
         self._chat_of: dict[str, str] = {}  # session id -> chat id, see get()
@@ -91,16 +99,44 @@ class CosmosSessionStore:
         validate_session_id(record.id)
         locked = _holds_slot(record) and self._take_slot(record)
         try:
-            with self._call("create"):
-                try:
-                    doc = self._container.create_item(_session_doc(record))
-                except cosmos_errors.CosmosResourceExistsError as exc:
-                    raise ConflictError(f"session {record.id!r} already exists") from exc
+            doc = self._insert(record)
+        except TransientError:
+            # No answer is not a "no": the document may exist or still arrive.
+            doc = self._settle_create(record)
+        except ConflictError:
+            if locked:  # the id exists; free the slot only if that session does not hold it
+                self._release_idle_slot(record.chat_id, record.id)
+            raise
         except BaseException:
-            if locked:
+            if locked:  # the service answered "no": nothing was written
                 self._release_slot(record.chat_id, record.id)
             raise
         return self._remember(_record(doc))
+
+    def _insert(self, record: SessionRecord) -> dict[str, Any]:
+        with self._call("create"):
+            try:
+                return self._container.create_item(_session_doc(record))
+            except cosmos_errors.CosmosResourceExistsError as exc:
+                raise ConflictError(f"session {record.id!r} already exists") from exc
+
+    def _settle_create(self, record: SessionRecord) -> dict[str, Any]:
+        """The outcome of a create that got no answer: read back, else send it again.
+
+        Sending the same id again is safe: if the first request lands later it
+        gets 409 and changes nothing, so exactly one document exists. Whatever
+        still fails here raises with the slot kept (see the module docstring).
+        """
+        try:
+            with self._call("read"):
+                return self._container.read_item(record.id, partition_key=record.chat_id)
+        except NotFoundError:
+            pass
+        try:
+            return self._insert(record)
+        except ConflictError:  # the first request landed in the meantime
+            with self._call("read"):
+                return self._container.read_item(record.id, partition_key=record.chat_id)
 
     def get(self, session_id: str) -> SessionRecord:
         """A point read when this process has seen the session's chat, else a query.
@@ -139,12 +175,14 @@ class CosmosSessionStore:
                     self._release_slot(draft.chat_id, draft.id)
                 current = self._read(current.chat_id, session_id)
                 continue
+            except TransientError:
+                raise  # the replace may have landed: keep the slot (see the module docstring)
             except BaseException:
                 if took:
                     self._release_slot(draft.chat_id, draft.id)
                 raise
             if _holds_slot(current) and not _holds_slot(draft):
-                self._release_slot(draft.chat_id, draft.id)
+                self._release_after_finish(draft)
             return _record(doc)
         raise TransientError(
             f"session {session_id!r} kept changing; gave up after {MAX_UPDATE_ATTEMPTS} attempts"
@@ -178,6 +216,20 @@ class CosmosSessionStore:
             chat_id,
         )
         return [_record(doc) for doc in docs]
+
+    def list_active(self, limit: int = 1000) -> list[SessionRecord]:
+        """One cross-partition query, sorted here.
+
+        Cross-partition ORDER BY / TOP need the gateway's query plan, which the
+        local stand-in lacks; the set of unfinished sessions is small anyway.
+        """
+        if limit <= 0:
+            return []
+        docs = self._query(
+            f"SELECT * FROM c WHERE c.type = 'session' AND c.status IN ({_ACTIVE_SQL})", {}
+        )
+        docs.sort(key=lambda doc: (doc.get("created_ts", 0.0), doc["id"]))
+        return [self._remember(_record(doc)) for doc in docs[:limit]]
 
     # -- chat history --------------------------------------------------------------
 
@@ -228,19 +280,25 @@ class CosmosSessionStore:
             "session_id": record.id,
             "created_ts": time.time(),
         }
-        for _attempt in range(2):
+        unanswered: TransientError | None = None
+        for _attempt in range(LOCK_ATTEMPTS):
             try:
                 with self._call("create"):
                     self._container.create_item(lock)
                 return True
-            except ConflictError:
+            except (ConflictError, TransientError) as exc:
+                # 409, or no answer (the lock may have been written): look at the lock.
+                unanswered = exc if isinstance(exc, TransientError) else None
                 holder = self._lock_doc(record.chat_id)
-                if holder is not None and holder.get("session_id") == record.id:
-                    return False
-                if holder is not None and not self._is_stale(holder):
+                if holder is None:
+                    continue  # freed meanwhile, or our write did not land: try again
+                if holder.get("session_id") == record.id:
+                    return unanswered is not None  # ours if this call wrote it
+                if not self._is_stale(holder):
                     raise ActiveSessionConflict(record.chat_id, holder["session_id"]) from None
-                if holder is not None:
-                    self._delete_lock(holder)
+                self._delete_lock(holder)
+        if unanswered is not None:
+            raise unanswered
         raise ActiveSessionConflict(record.chat_id, None)
 
     def _release_slot(self, chat_id: str, session_id: str) -> None:
@@ -248,6 +306,25 @@ class CosmosSessionStore:
         holder = self._lock_doc(chat_id)
         if holder is not None and holder.get("session_id") == session_id:
             self._delete_lock(holder)
+
+    def _release_idle_slot(self, chat_id: str, session_id: str) -> None:
+        """Delete the lock naming ``session_id`` unless that session exists and holds it."""
+        holder = self._lock_doc(chat_id)
+        ours = holder is not None and holder.get("session_id") == session_id
+        if ours and self._is_stale(holder, grace=0.0):
+            self._delete_lock(holder)
+
+    def _release_after_finish(self, record: SessionRecord) -> None:
+        """Free the slot of a session just saved as finished; a failure leaves a stale lock.
+
+        The session write is what counts and it succeeded: the caller must not see
+        an error (and repeat a finished update) because the clean-up did not answer.
+        The next start clears a lock whose session no longer holds it.
+        """
+        try:
+            self._release_slot(record.chat_id, record.id)
+        except TransientError:
+            log.warning("lock of chat %s left for the next start to clear", record.chat_id)
 
     def _lock_doc(self, chat_id: str) -> dict[str, Any] | None:
         try:
@@ -269,12 +346,17 @@ class CosmosSessionStore:
         except (NotFoundError, cosmos_errors.CosmosAccessConditionFailedError):
             pass
 
-    def _is_stale(self, holder: dict[str, Any]) -> bool:
+    def _is_stale(self, holder: dict[str, Any], grace: float = ORPHAN_LOCK_GRACE_SECONDS) -> bool:
+        """Whether the lock's session no longer holds the slot.
+
+        A lock without its session document may belong to a create still on its
+        way: it is stale only after ``grace`` seconds.
+        """
         try:
             session = self._read(holder["chat_id"], holder["session_id"])
         except NotFoundError:
             age = time.time() - float(holder.get("created_ts", 0))
-            return age > ORPHAN_LOCK_GRACE_SECONDS
+            return age > grace
         return not _holds_slot(session)
 
     # -- internals -----------------------------------------------------------------

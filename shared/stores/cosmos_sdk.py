@@ -26,7 +26,9 @@ from shared.errors import (
 _T = TypeVar("_T")
 
 
-def open_container(settings: Settings) -> ContainerProxy:
+def open_container(
+    settings: Settings, client_options: dict[str, Any] | None = None
+) -> ContainerProxy:
     """The container (partition ``/chat_id``), created with its database when missing.
 
     Creation is best effort: in Azure the infrastructure creates both, and an
@@ -34,6 +36,11 @@ def open_container(settings: Settings) -> ContainerProxy:
     creation (and, depending on its role, for reading database metadata). Then
     the names are used as they are; a missing container shows up at the first
     request (and in ``GET /api/health``).
+
+    ``client_options`` go to ``CosmosClient`` as they are, e.g. ``read_timeout``
+    (seconds to wait for a response; the SDK's default is 65) or
+    ``enable_endpoint_discovery=False`` when the account is reached through a
+    proxy (discovery would route around it to the account's own address).
     """
     if settings.cosmos_key is not None:
         credential: Any = settings.cosmos_key.get_secret_value()
@@ -51,6 +58,7 @@ def open_container(settings: Settings) -> ContainerProxy:
             settings.cosmos_endpoint,
             credential=credential,
             connection_verify=settings.cosmos_verify_tls,
+            **(client_options or {}),
         )
         database = _unless_forbidden(
             lambda: client.create_database_if_not_exists(settings.cosmos_database),

@@ -14,9 +14,13 @@ atomic), a power cut may lose the last writes. There is no ``fsync``: it cost
 critical path, for a guarantee the engine beside it does not give either. Blob
 storage is the store that has to survive machines.
 
-``append`` holds a per-file lock for its read-modify-write, which serialises
-appenders inside one process (devhost runs activities as threads of one
-process). ``content_type`` has no place on disk and is ignored.
+``append`` is a read-modify-write under two locks: a per-file thread lock
+(devhost runs activities as threads of one process) and an OS file lock
+(``filelock``: ``flock`` on POSIX, ``msvcrt`` on Windows) on a ``.~lock-`` file
+beside the target, so several processes (``func start`` runs more than one
+worker, a CLI may write beside a host) lose no entry either. Files over
+``max_file_bytes`` are refused before anything is written. ``content_type``
+has no place on disk and is ignored.
 """
 
 from __future__ import annotations
@@ -28,10 +32,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from shared.errors import InvalidInputError, NotFoundError, TransientError
-from shared.stores.base import validate_relative_name, validate_session_id, with_entry
+from filelock import FileLock
+from filelock import Timeout as LockTimeout
 
-TEMP_PREFIX = ".~writing-"
+from shared.errors import InvalidInputError, NotFoundError, TransientError
+from shared.stores.base import (
+    MAX_MEMORY_FILE_BYTES,
+    check_size,
+    validate_relative_name,
+    validate_session_id,
+    with_entry,
+)
+
+INTERNAL_PREFIX = ".~"  # files of the store itself; never listed
+TEMP_PREFIX = INTERNAL_PREFIX + "writing-"
+LOCK_PREFIX = INTERNAL_PREFIX + "lock-"
+APPEND_LOCK_TIMEOUT_SECONDS = 30.0
 
 
 class FilesystemMemoryStore:
@@ -39,15 +55,23 @@ class FilesystemMemoryStore:
 
     kind = "filesystem"
 
-    def __init__(self, root: Path) -> None:
+    def __init__(
+        self,
+        root: Path,
+        max_file_bytes: int = MAX_MEMORY_FILE_BYTES,
+        lock_timeout: float = APPEND_LOCK_TIMEOUT_SECONDS,
+    ) -> None:
         Path(root).mkdir(parents=True, exist_ok=True)
         self.root = Path(root).resolve()
+        self.max_file_bytes = max_file_bytes
+        self._lock_timeout = lock_timeout
         self._locks: dict[Path, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
     def write(self, session_id: str, name: str, data: str | bytes, content_type: str = "") -> str:
         path = self._path(session_id, name)
         payload = data.encode("utf-8") if isinstance(data, str) else data
+        check_size(f"{session_id}/{name}", len(payload), self.max_file_bytes)
         with _os_errors(session_id, name):
             _write_atomically(path, payload)
         return f"{session_id}/{name}"
@@ -65,11 +89,13 @@ class FilesystemMemoryStore:
 
     def append(self, session_id: str, name: str, entry_id: str, text: str) -> None:
         path = self._path(session_id, name)
-        with self._lock_for(path), _os_errors(session_id, name):
+        with self._lock_for(path), _os_errors(session_id, name), self._file_lock(path):
             existing = path.read_text(encoding="utf-8") if path.is_file() else ""
             updated = with_entry(existing, entry_id, text)
             if updated is not None:
-                _write_atomically(path, updated.encode("utf-8"))
+                payload = updated.encode("utf-8")
+                check_size(f"{session_id}/{name}", len(payload), self.max_file_bytes)
+                _write_atomically(path, payload)
 
     def list(self, session_id: str) -> list[str]:
         folder = self._folder(session_id)
@@ -78,7 +104,7 @@ class FilesystemMemoryStore:
         names = [
             path.relative_to(folder).as_posix()
             for path in folder.rglob("*")
-            if path.is_file() and not path.name.startswith(TEMP_PREFIX)
+            if path.is_file() and not path.name.startswith(INTERNAL_PREFIX)
         ]
         return sorted(names)
 
@@ -114,6 +140,20 @@ class FilesystemMemoryStore:
     def _lock_for(self, path: Path) -> threading.Lock:
         with self._locks_guard:
             return self._locks.setdefault(path, threading.Lock())
+
+    @contextmanager
+    def _file_lock(self, path: Path) -> Iterator[None]:
+        """The cross-process lock of ``path``; waiting past the timeout is transient."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(path.with_name(LOCK_PREFIX + path.name), timeout=self._lock_timeout)
+        try:
+            lock.acquire()
+        except LockTimeout as exc:
+            raise TransientError(f"memory file {path.name} stayed locked; try again") from exc
+        try:
+            yield
+        finally:
+            lock.release()
 
 
 def _write_atomically(path: Path, payload: bytes) -> None:

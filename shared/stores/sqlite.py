@@ -12,7 +12,10 @@ for the guarantees of the port:
   the ISO timestamps were written.
 
 WAL mode and one connection per thread let activity threads read while one
-writes; ``busy_timeout`` makes writers queue instead of failing.
+writes; ``busy_timeout`` makes writers queue instead of failing. Only a lock
+that outlasts it (``SQLITE_BUSY`` / ``SQLITE_LOCKED``, told by the error code)
+is transient; any other SQLite failure (a damaged schema, a read-only or
+corrupt file, a full disk) repeats on retry and surfaces as ``PermanentError``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from shared.errors import (
     ActiveSessionConflict,
     ConflictError,
     NotFoundError,
+    PermanentError,
     TransientError,
 )
 from shared.models import ChatMessage, Mode, SessionRecord
@@ -40,6 +44,8 @@ from shared.stores.base import (
 
 MAX_UPDATE_ATTEMPTS = 10
 BUSY_TIMEOUT_MS = 10_000
+# Primary result codes (the low byte of an extended code) a later attempt may not hit.
+TRANSIENT_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 _ACTIVE_SQL = ", ".join(f"'{status.value}'" for status in ACTIVE_STATUSES)
 
@@ -73,8 +79,9 @@ class SqliteSessionStore:
 
     kind = "sqlite"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = Path(path)
+        self._busy_timeout_ms = busy_timeout_ms
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
@@ -91,9 +98,12 @@ class SqliteSessionStore:
         connection = getattr(self._local, "connection", None)
         if connection is None:
             connection = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=30
+                self.path,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=self._busy_timeout_ms / 1000,
             )
-            connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            connection.execute(f"PRAGMA busy_timeout={int(self._busy_timeout_ms)}")
             connection.execute("PRAGMA synchronous=NORMAL")
             self._local.connection = connection
             with self._connections_lock:
@@ -110,11 +120,18 @@ class SqliteSessionStore:
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
-        """Translate what is left of sqlite3's errors once: locks and I/O are transient."""
+        """Translate what is left of sqlite3's errors once, by SQLite's result code.
+
+        Integrity errors are handled where they happen (they mean a conflict).
+        """
         try:
             yield
-        except sqlite3.OperationalError as exc:
-            raise TransientError(f"sqlite session store unavailable: {exc}") from exc
+        except sqlite3.DatabaseError as exc:
+            code = getattr(exc, "sqlite_errorcode", None)
+            name = getattr(exc, "sqlite_errorname", None) or type(exc).__name__
+            if code is not None and code & 0xFF in TRANSIENT_CODES:
+                raise TransientError(f"sqlite session store is busy ({name})") from exc
+            raise PermanentError(f"sqlite session store failed ({name}): {exc}") from exc
 
     # -- sessions ------------------------------------------------------------------
 
@@ -197,6 +214,19 @@ class SqliteSessionStore:
                     "SELECT doc, version FROM sessions WHERE chat_id = ?"
                     " ORDER BY created_ts DESC, rowid DESC LIMIT ?",
                     (chat_id, max(limit, 0)),
+                )
+                .fetchall()
+            )
+        return [_record(row) for row in rows]
+
+    def list_active(self, limit: int = 1000) -> list[SessionRecord]:
+        with self._errors():
+            rows = (
+                self._connection()
+                .execute(
+                    f"SELECT doc, version FROM sessions WHERE status IN ({_ACTIVE_SQL})"
+                    " ORDER BY created_ts, rowid LIMIT ?",
+                    (max(limit, 0),),
                 )
                 .fetchall()
             )

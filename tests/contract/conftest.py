@@ -74,6 +74,12 @@ def reasoner(request: pytest.FixtureRequest, tmp_path: Path) -> Reasoner:
     return REASONER_FACTORIES[request.param](tmp_path)
 
 
+@pytest.fixture
+def offline_reasoner(tmp_path: Path) -> Reasoner:
+    """For the cases only the offline reasoner promises: generated once, never skipped."""
+    return REASONER_FACTORIES["offline"](tmp_path)
+
+
 @pytest.fixture(scope="session")
 def corpus() -> LocalCorpusSearch:
     return shared_corpus()

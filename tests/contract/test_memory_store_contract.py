@@ -3,7 +3,8 @@
 Memory files carry every draft, finding and report of a session, so the
 promises are: what was written reads back byte for byte (big and non-ASCII
 too), repeating a write or an append (an activity retried) changes nothing,
-concurrent appenders lose nothing, and no name can reach outside its session.
+concurrent appenders lose nothing, no name can reach outside its session, and
+no file grows past the size cap (a named error, the old content kept).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pytest
 from azure.storage.blob import BlobServiceClient
 
 from shared.config import Settings
-from shared.errors import InvalidInputError, NotFoundError
+from shared.errors import InvalidInputError, MemoryFileTooLarge, NotFoundError
 from shared.stores.base import MemoryStore, entry_marker
 from shared.stores.blob import BlobMemoryStore
 from shared.stores.filesystem import FilesystemMemoryStore
@@ -38,6 +39,7 @@ TRAVERSALS = [
     "a//b",
     "dir/",
 ]
+CAP = 1024
 BAD_SESSION_IDS = ["../x", "", "a/b", ".hidden", "a b", "x\x00", "..", "a\\b"]
 
 
@@ -55,6 +57,18 @@ def memory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemorySto
         return
     info: AzuriteInfo = request.getfixturevalue("azurite")
     blob = BlobMemoryStore(blob_settings(info))
+    yield blob
+    blob.close()
+
+
+@pytest.fixture(params=["filesystem", pytest.param("blob", marks=pytest.mark.emulators)])
+def capped(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryStore]:
+    """The same adapters with a ``CAP``-byte size cap."""
+    if request.param == "filesystem":
+        yield FilesystemMemoryStore(tmp_path / "memory", max_file_bytes=CAP)
+        return
+    info: AzuriteInfo = request.getfixturevalue("azurite")
+    blob = BlobMemoryStore(blob_settings(info), max_file_bytes=CAP)
     yield blob
     blob.close()
 
@@ -165,6 +179,34 @@ def test_eight_threads_appending_to_one_file_lose_nothing(memory: MemoryStore) -
         for n in range(per_worker):
             assert text.count(entry_marker(f"w{worker}-{n}")) == 1
             assert text.count(f"finding {worker}.{n}\n") == 1
+
+
+def test_a_write_over_the_cap_is_refused_by_name_and_keeps_the_old_file(
+    capped: MemoryStore,
+) -> None:
+    capped.write(SESSION, "report.md", "a" * CAP, "text/markdown")
+
+    with pytest.raises(MemoryFileTooLarge) as caught:
+        capped.write(SESSION, "report.md", "b" * (CAP + 1), "text/markdown")
+
+    assert (caught.value.size, caught.value.limit) == (CAP + 1, CAP)
+    assert f"{SESSION}/report.md" in str(caught.value)
+    assert capped.read_text(SESSION, "report.md") == "a" * CAP
+
+
+def test_an_append_over_the_cap_is_refused_and_smaller_ones_still_fit(
+    capped: MemoryStore,
+) -> None:
+    capped.append(SESSION, "supervisor.md", "r1", "x" * 400)
+
+    with pytest.raises(MemoryFileTooLarge):
+        capped.append(SESSION, "supervisor.md", "r2", "q" * 700)
+    capped.append(SESSION, "supervisor.md", "r3", "z" * 100)
+
+    text = capped.read_text(SESSION, "supervisor.md")
+    assert entry_marker("r2") not in text and "q" not in text
+    assert text.count(entry_marker("r1")) == 1 and text.count(entry_marker("r3")) == 1
+    assert len(text.encode()) <= CAP
 
 
 @pytest.mark.parametrize("name", TRAVERSALS)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from shared.models import (
     AgentAction,
     AgentProfile,
@@ -208,12 +206,11 @@ def test_follow_up_questions_are_questions(reasoner):
     assert 1 <= len(questions) <= 5 and all(q.strip() for q in questions)
 
 
-# -- offline only ---------------------------------------------------------------------
+# -- offline only: determinism and corpus choices are its promises, not the LLM's -------
 
 
-def test_offline_reasoner_is_deterministic(reasoner):
-    if reasoner.name != "offline":
-        pytest.skip("determinism and corpus choices are promised by the offline reasoner only")
+def test_offline_reasoner_is_deterministic(offline_reasoner):
+    reasoner = offline_reasoner
     context = fixture_context()
     calls = [
         lambda: reasoner.synthesize(DEFAULT_QUESTION, fixture_summaries(), "en", 60, 200),
@@ -226,8 +223,7 @@ def test_offline_reasoner_is_deterministic(reasoner):
         assert call().model_dump_json() == call().model_dump_json()
 
 
-def test_offline_report_cites_the_obvious_documents(reasoner):
-    if reasoner.name != "offline":
-        pytest.skip("determinism and corpus choices are promised by the offline reasoner only")
+def test_offline_report_cites_the_obvious_documents(offline_reasoner):
+    reasoner = offline_reasoner
     report = reasoner.write_report(fixture_material())
     assert {s.url for s in report.sources} >= set(FIXTURE_URLS[:2])

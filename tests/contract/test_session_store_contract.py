@@ -277,6 +277,28 @@ def test_sessions_of_a_chat_are_listed_newest_first_with_a_limit(store: SessionS
     assert store.list_by_chat("nobody") == []
 
 
+def test_unfinished_sessions_of_every_chat_and_mode_are_listed_oldest_first(
+    store: SessionStore,
+) -> None:
+    second = store.create(new_session(chat_id="chat-a", created_at=T0 + timedelta(seconds=1)))
+    first = store.create(new_session(chat_id="chat-b", mode=Mode.search, created_at=T0))
+    store.create(new_session(chat_id="chat-c", status=SessionStatus.completed))
+    finished = store.create(new_session(chat_id="chat-d", created_at=T0 + timedelta(seconds=2)))
+    store.update(finished.id, lambda r: setattr(r, "status", SessionStatus.cancelled))
+    third = store.create(
+        new_session(
+            chat_id="chat-e",
+            status=SessionStatus.waiting_clarification,
+            created_at=T0 + timedelta(seconds=3),
+        )
+    )
+
+    assert [r.id for r in store.list_active()] == [first.id, second.id, third.id]
+    assert [r.id for r in store.list_active(limit=2)] == [first.id, second.id]
+    assert store.list_active(limit=0) == []
+    assert store.list_active()[2].status is SessionStatus.waiting_clarification
+
+
 def test_chat_history_returns_the_last_messages_oldest_first(store: SessionStore) -> None:
     for n in range(12):
         role = "user" if n % 2 == 0 else "assistant"

@@ -181,3 +181,31 @@ def test_budget_spent_before_research_schedules_no_researcher(host) -> None:
     assert spent["report"] is not None
     assert "budget" in (spent["view"]["progress"].get("message") or "")
     assert spent["researchers"] == 0
+
+
+@pytest.mark.parametrize("max_tokens", [20_000, 40_000, 80_000])
+def test_a_token_budget_holds_and_the_report_names_the_cut(host, llm, max_tokens: int) -> None:
+    """Every phase sizes its work to what is left: spent <= budget x 1.1 (issue 23 item 10).
+
+    Default caps (4 agents, 5 steps, 6 reviews, deep search first); an unbudgeted
+    run against this fake spends about 90k tokens, so every budget here cuts it.
+    """
+    options = {"enable_clarifying_questions": False, "max_tokens": max_tokens}
+    with httpx.Client(base_url=host.url, timeout=30) as api:
+        first_call = len(llm.calls)
+        body = {"query": QUERY, "mode": "deep_research", "options": options}
+        started = api.post("/api/research", json=body)
+        assert started.status_code == 202, started.text
+        view = wait_for(api, started.json()["session_id"], TERMINAL, timeout=150)
+        report = api.get(f"/api/research/{view['session_id']}/report", params={"format": "json"})
+    spent = sum(c.tokens for c in llm.calls[first_call:])
+    used = view["usage"]
+    print(f"\nbudget {max_tokens}: spent {spent} tokens in {len(llm.calls) - first_call} calls")
+    assert used["prompt_tokens"] + used["completion_tokens"] == spent  # the meter is honest
+    assert spent <= max_tokens * 1.1
+    assert view["status"] == "completed", view.get("error")
+    assert report.status_code == 200 and len(report.json()["sections"]) >= 3
+    cut = [w for w in view["warnings"] if "budget" in w["message"]]
+    assert cut, view["warnings"]
+    limits = report.json()["limitations"]
+    assert any("budget" in line for line in limits), limits

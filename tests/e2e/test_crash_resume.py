@@ -1,7 +1,10 @@
 """Killing devhost with SIGKILL mid-research loses nothing and duplicates nothing.
 
-``python -m devhost serve`` runs as a real subprocess in its own process group;
-a deep research starts over HTTP; once it is under way the whole group gets
+``python -m devhost serve`` runs as a real subprocess in its own process group,
+with the LLM reasoner talking to the OpenAI-protocol fake in this process. A
+deep research starts over HTTP; the fake holds the first researcher step
+(``tests.e2e.llm_gate``), so the run is certainly mid-research, with
+``run_researcher`` in flight in the host's history, when the whole group gets
 SIGKILL. A second host on the same DATA_DIR and port must finish the same
 session exactly once: one report, one item file per researcher run.
 """
@@ -10,21 +13,29 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
+from shared import names
 from shared.config import Settings
 from shared.search.local import LocalCorpusSearch
 from tests.conftest import CORPUS_CACHE
+from tests.e2e.crash_history import in_flight
+from tests.e2e.llm_gate import FreezingLLM, Point
 from tests.e2e.polling import TERMINAL
 from tests.e2e.serve_process import ServeProcess, free_port
+from tests.fakes.openai_server import FakeOpenAIServer
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 FINISH_S = 90.0
+FREEZE_S = 60.0
+QUERY = "How do Python generators and the yield statement work?"
+MID_RESEARCH = Point("researcher: an agent step", "AgentAction", names.RUN_RESEARCHER)
 
 
 def warm_corpus(data_dir: Path) -> None:
@@ -35,7 +46,19 @@ def warm_corpus(data_dir: Path) -> None:
 
 
 @pytest.fixture
-def serve(tmp_path: Path):
+def llm() -> FreezingLLM:
+    return FreezingLLM({QUERY: [MID_RESEARCH]})
+
+
+@pytest.fixture
+def fake_llm(llm: FreezingLLM) -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer(llm) as server:
+        yield server
+        llm.release_all()
+
+
+@pytest.fixture
+def serve(tmp_path: Path, llm: FreezingLLM, fake_llm: FakeOpenAIServer):
     started: list[ServeProcess] = []
 
     def start(data_dir: Path, port: int) -> ServeProcess:
@@ -43,18 +66,24 @@ def serve(tmp_path: Path):
             port,
             tmp_path / "devhost.log",
             data_dir=str(data_dir),
-            reasoner="offline",
+            reasoner="llm",
+            openai_base_url=fake_llm.base_url,
+            openai_api_key="test",
+            llm_timeout_seconds="300",
             search_provider="local",
         )
         started.append(process)
         return process
 
     yield start
+    llm.release_all()
     for process in started:
         process.kill()
 
 
-def test_a_killed_host_resumes_the_research_and_completes_it_once(tmp_path: Path, serve) -> None:
+def test_a_killed_host_resumes_the_research_and_completes_it_once(
+    tmp_path: Path, serve, llm: FreezingLLM
+) -> None:
     data_dir = tmp_path / "data"
     warm_corpus(data_dir)
     port = free_port()
@@ -64,7 +93,7 @@ def test_a_killed_host_resumes_the_research_and_completes_it_once(tmp_path: Path
         started = http.post(
             f"{first.url}/api/research",
             json={
-                "query": "How do Python generators and the yield statement work?",
+                "query": QUERY,
                 "mode": "deep_research",
                 "options": {"num_agents": 2, "enable_clarifying_questions": False},
             },
@@ -72,9 +101,11 @@ def test_a_killed_host_resumes_the_research_and_completes_it_once(tmp_path: Path
         assert started.status_code == 202, started.text
         session_id = started.json()["session_id"]
 
-        view = _wait_for(http, first.url, session_id, lambda v: v["phase"] != "starting", 30)
-        assert view["status"] not in TERMINAL, "finished before the crash: nothing to resume"
+        llm.wait_frozen(FREEZE_S)
+        running = in_flight(data_dir / "devhost.sqlite3", session_id)
+        assert names.RUN_RESEARCHER in running, running
         first.kill()
+        llm.advance()
 
         second = serve(data_dir, port)
         second.wait_ready(http)

@@ -29,13 +29,16 @@ def test_report_cites_only_evidence_and_many_sources(start_devhost):
 
     evidence = {s["url"]: s["n"] for s in findings["sources"]}
     assert {s.url for s in report.sources} <= set(evidence)
-    assert all(evidence[s.url] == s.n for s in report.sources)  # one numbering
+    # The reader's numbering: 1..N with no gaps, in the order the text first cites them.
+    assert [s.n for s in report.sources] == list(range(1, len(report.sources) + 1))
     assert len({s.url for s in report.sources}) >= 6
     assert all(s.tier is not None for s in report.sources)  # every source shows its tier
     text = "\n".join(
         [report.executive_summary, report.conclusion, *(s.content for s in report.sections)]
     )
     assert cited_numbers(text) == {s.n for s in report.sources}
+    first_seen = [int(n) for n in re.findall(r"\[(\d+)", text)]
+    assert list(dict.fromkeys(first_seen)) == sorted(set(first_seen))
     assert "corpus://python-reference/with" in evidence  # the obviously relevant topics
     assert "corpus://python-reference/context-managers" in evidence
 

@@ -199,14 +199,14 @@ def test_search_provider_down_degrades_to_a_report_without_sources(
         view = wait_terminal(api, session_id, RUN_TIMEOUT)
         report = report_of(api, session_id)
 
-    assert view["status"] in ("completed", "failed"), view
-    assert "error" not in view or "orchestration" not in view["error"], view
+    assert view["status"] == "completed", view
     # Nothing could be searched, so nothing is cited: no invented sources, and the
     # reader is told the report is not backed by any.
     assert report["sources"] == []
     assert report["confidence_level"] == "low"
     assert any("No source could be read" in w for w in report["warnings"]), report["warnings"]
-    assert host.engine.stats["activity:web_search"] >= 1
+    stats = host.engine.stats  # the search was tried (each attempt failed or came back empty)
+    assert stats["activity:web_search"] + stats["activity_failed:web_search"] >= 1
 
 
 def slow_site() -> FixtureServer:

@@ -9,14 +9,17 @@ it sees as many intermediate states as possible.)
 from __future__ import annotations
 
 import json
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import httpx
 import jsonschema
 import pytest
+
+from tests.e2e.polling import TERMINAL
 
 pytestmark = pytest.mark.e2e
 
@@ -37,6 +40,7 @@ PHASE_ORDER = [
 AMBIGUOUS_QUERY = "exceptions"  # short: the offline reasoner asks clarifying questions
 ANSWER = "How Python raises and handles exceptions with try, except, finally and raise"
 RUN_TIMEOUT = 180.0
+KEEP_ALIVE_S = 24.0  # api/reports.py holds a quiet reconnect ~25 s (STREAM_SECONDS)
 DOCUMENT = json.loads(
     (Path(__file__).resolve().parents[2] / "api" / "openapi.json").read_text(encoding="utf-8")
 )
@@ -157,6 +161,8 @@ def test_a_client_follows_a_deep_research_run_in_phase_order(api):
     for event in events:  # the data is the documented SessionView
         assert [e.message for e in SESSION_VIEW.iter_errors(event.data)] == []
     assert len({e.id for e in events}) == len(events), "an event id was delivered twice"
+    for previous, event in pairwise(events):  # each name says what changed
+        assert event.event == expected_name(previous, event), (previous.id, event.id)
 
     # The stream is over for this client: EventSource is told to stop (204), nothing repeats.
     assert sse.poll().status_code == 204
@@ -166,43 +172,80 @@ def test_a_client_follows_a_deep_research_run_in_phase_order(api):
     assert fresh.retry_ms is not None
 
 
-def test_a_reconnect_with_last_event_id_waits_for_the_next_state(api):
+def test_a_quiet_stream_sends_keep_alives_then_the_next_state_then_stops(api):
+    """What a client sees while a run waits for its answer, and after.
+
+    Nothing changes while the run waits for the user, so a reconnect with the
+    last id is held for the whole long-poll window and answered with a
+    keep-alive comment only, no event. The answer (posted while the next
+    reconnect is open) ends that one with exactly one new state; the client
+    then follows the run to ``completed`` and is told to stop (204).
+    """
     session_id = start(api, AMBIGUOUS_QUERY, run_deep_search_first=False)
     sse = EventSourceClient(api, f"/api/research/{session_id}/events", use_query=True)
-    deadline = time.monotonic() + RUN_TIMEOUT
-    waiting: SseEvent | None = None
-    while waiting is None and time.monotonic() < deadline:
-        waiting = next((e for e in sse.poll().events if e.event == "clarification_requested"), None)
-    assert waiting is not None, "the run never asked for clarification"
+    before = follow_until(sse, "clarification_requested")
+    waiting = before[-1]
     for artefact in ("report", "report.pdf"):  # nothing half-written is served mid-run
         early = api.get(f"/api/research/{session_id}/{artefact}")
         assert early.status_code == 404
-        assert "not ready" in early.json()["error"]["message"]
+        assert early.json()["error"]["code"] == "not_found"
 
-    # Nothing changes while the run waits for the user, so the reconnect is held open;
-    # the answer posted meanwhile is what ends it, with a new state, not the old one.
-    def answer_later() -> None:
-        time.sleep(1.0)
-        with httpx.Client(base_url=str(api.base_url), timeout=30) as other:
-            other.post(f"/api/research/{session_id}/clarification", json={"text": ANSWER})
+    began = time.monotonic()
+    quiet = sse.poll()
+    held = time.monotonic() - began
+    assert (quiet.status_code, quiet.events, quiet.comments) == (200, [], ["no change"])
+    assert quiet.retry_ms == 500
+    assert held >= KEEP_ALIVE_S, f"a keep-alive after {held:.1f} s: the reconnect was not held"
 
-    worker = threading.Thread(target=answer_later)
-    worker.start()
-    try:
-        reply = sse.poll()
-    finally:
-        worker.join()
-    assert reply.status_code == 200
-    if reply.events:
-        [event] = reply.events
-        assert event.id != waiting.id
-        assert event.data["status"] != "waiting_clarification"
-    else:  # a keep-alive is the only other acceptable answer
-        assert reply.comments
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(sse.poll)  # a reconnect, open while the answer arrives
+        answered = api.post(f"/api/research/{session_id}/clarification", json={"text": ANSWER})
+        reply = pending.result(timeout=RUN_TIMEOUT)
+    assert answered.status_code == 202, answered.text
+    assert len(reply.events) == 1, reply
+    [resumed] = reply.events
+    # The state when the reconnect was answered: researching, or already completed when
+    # the offline run finished before the reconnect reached the server (a busy machine).
+    assert resumed.data["status"] in ("researching", "completed"), resumed.data
+    assert resumed.data["clarification"]["answers"], resumed.data
+    assert resumed.event == expected_name(waiting, resumed), resumed
 
-    # Without Last-Event-ID a client starts from the current state.
+    after = [] if resumed.event == "completed" else follow_until(sse, "completed")
+    events = [*before, resumed, *after]
+    assert [e.event for e in events].count("clarification_requested") == 1
+    for previous, event in pairwise(events):
+        assert event.event == expected_name(previous, event), (previous.id, event.id)
+    assert events[-1].data["status"] == "completed"
+    assert sse.poll().status_code == 204
+    # Without Last-Event-ID a client starts from the current state: the end, once.
     current = EventSourceClient(api, f"/api/research/{session_id}/events").poll()
-    assert len(current.events) == 1
+    assert [e.event for e in current.events] == ["completed"]
+
+
+def follow_until(sse: EventSourceClient, name: str) -> list[SseEvent]:
+    """Reconnect until an event called ``name`` arrives; every event seen, in order."""
+    seen: list[SseEvent] = []
+    deadline = time.monotonic() + RUN_TIMEOUT
+    while not seen or seen[-1].event != name:
+        assert time.monotonic() < deadline, f"no {name} event; saw {[e.event for e in seen]}"
+        reply = sse.poll()
+        assert reply.status_code == 200, f"204 before {name}; saw {[e.event for e in seen]}"
+        seen.extend(reply.events)
+    return seen
+
+
+def expected_name(previous: SseEvent, event: SseEvent) -> str:
+    """The documented event names: what changed since the state the client saw last."""
+    view = event.data
+    if view["status"] in TERMINAL:
+        return view["status"]
+    if view["status"] == "waiting_clarification":
+        return "clarification_requested"
+    if previous.data["phase"] != view["phase"]:
+        return "phase"
+    if previous.data["progress"]["findings"] != view["progress"]["findings"]:
+        return "finding"
+    return "progress"
 
 
 def test_the_stream_of_an_unknown_session_is_a_404_json_error(api):

@@ -113,6 +113,7 @@ def test_a_receiver_follows_clarification_and_completion(host, client, webhook_r
 
     received = list(webhook_receiver.requests)
     assert events(webhook_receiver) == ["clarification_requested", "completed"]
+    assert [json.loads(r.body)["sequence"] for r in received] == [1, 2]
     deliveries = Counter(r.headers["X-DeepResearch-Delivery"] for r in received)
     assert set(deliveries.values()) == {1}, deliveries
     for request in received:
@@ -122,6 +123,7 @@ def test_a_receiver_follows_clarification_and_completion(host, client, webhook_r
         assert set(body) == {
             "id",
             "event",
+            "sequence",
             "session_id",
             "chat_id",
             "status",
@@ -145,24 +147,85 @@ def test_a_receiver_follows_clarification_and_completion(host, client, webhook_r
     assert [d["ok"] for d in session(host, session_id).webhook_deliveries] == [True, True]
 
 
+def settled_outbox(host, session_id: str, count: int) -> SessionRecord:
+    """The session once ``count`` deliveries are recorded and no sender holds the outbox."""
+    return wait_for(
+        f"{count} settled webhook(s)",
+        lambda: (
+            (r := session(host, session_id)).webhook_lease is None
+            and len(r.webhook_deliveries) == count
+            and r
+        ),
+    )
+
+
+def unique_bodies(receiver: WebhookReceiver) -> list[dict]:
+    """What a receiver keeps after dropping duplicates by X-DeepResearch-Delivery."""
+    seen: dict[str, dict] = {}
+    for request in list(receiver.requests):
+        seen.setdefault(request.headers["X-DeepResearch-Delivery"], json.loads(request.body))
+    return list(seen.values())
+
+
 def test_a_cancelled_run_sends_cancelled_once(host, client, webhook_receiver):
     session_id = start(client, AMBIGUOUS_QUERY, webhook_receiver.url, run_deep_search_first=False)
     wait_for(
         "the clarification wait", lambda: status_of(client, session_id) == "waiting_clarification"
     )
 
+    # Cancel at once: the run's own clarification notify may not have run yet.
     cancelled = client.post(f"/api/research/{session_id}/cancel")
     assert cancelled.status_code == 202, cancelled.text
-    wait_for("cancelled", lambda: "cancelled" in events(webhook_receiver))
+    webhook_receiver.wait_for(2, TIMEOUT)
     notifier = host.engine.wait(f"{session_id}:notify-cancelled", TIMEOUT)
     assert notifier is not None and notifier.terminal
+    settled_outbox(host, session_id, 2)
 
     assert events(webhook_receiver) == ["clarification_requested", "cancelled"]
+    bodies = [json.loads(r.body) for r in webhook_receiver.requests]
+    assert [(b["sequence"], b["status"]) for b in bodies] == [
+        (1, "waiting_clarification"),
+        (2, "cancelled"),
+    ]
     request = webhook_receiver.requests[-1]
-    assert json.loads(request.body)["status"] == "cancelled"
     assert request.headers["X-DeepResearch-Delivery"] == f"{session_id}:cancelled"
     assert signed_ok(request)
     assert status_of(client, session_id) == "cancelled"
+
+
+def test_a_cancel_during_the_clarification_delivery_is_sent_after_it(host, client):
+    """The race made deterministic: the receiver holds the first webhook until the cancel is in."""
+    receiver = WebhookReceiver(hold_first=True).start()
+    try:
+        session_id = start(client, AMBIGUOUS_QUERY, receiver.url, run_deep_search_first=False)
+        [held] = receiver.wait_for(1, TIMEOUT)
+        assert held.headers["X-DeepResearch-Event"] == "clarification_requested"
+
+        cancelled = client.post(f"/api/research/{session_id}/cancel")
+        assert cancelled.status_code == 202, cancelled.text
+        receiver.release()
+        receiver.wait_for(2, TIMEOUT)
+        notifier = host.engine.wait(f"{session_id}:notify-cancelled", TIMEOUT)
+        assert notifier is not None and notifier.terminal
+        record = settled_outbox(host, session_id, 2)
+
+        kept = unique_bodies(receiver)
+        assert [(b["event"], b["sequence"]) for b in kept] == [
+            ("clarification_requested", 1),
+            ("cancelled", 2),
+        ]
+        assert kept[0]["status"] == "waiting_clarification"
+        [cancel] = [
+            r for r in receiver.requests if r.headers["X-DeepResearch-Event"] == "cancelled"
+        ]
+        assert cancel.answered_before >= 1  # sent only after the clarification was answered
+        assert [d["event"] for d in record.webhook_deliveries] == [
+            "clarification_requested",
+            "cancelled",
+        ]
+        assert all(signed_ok(r) for r in receiver.requests)
+    finally:
+        receiver.stop()
 
 
 def test_a_down_or_slow_receiver_does_not_hold_up_or_fail_the_run(host, client):

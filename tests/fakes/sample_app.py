@@ -8,10 +8,15 @@ non-determinism) without the research flow's own logic in the way.
 Activities keep their side effects in module state (``calls``, ``gates``) so a
 test can see how often an activity really ran (at-least-once after a crash)
 and hold one open until the test releases it.
+
+A few HTTP and timer functions let ``tests/integration/test_devhost_fidelity.py``
+check devhost against the Functions host: routing, keys, the raw durable
+client binding, custom objects through activity bindings, start-up timers.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import Counter
@@ -206,3 +211,81 @@ def nondeterministic(context: df.DurableOrchestrationContext):
     yield context.call_activity(name, 1)
     yield context.call_activity("double", 2)
     return "unreachable"
+
+
+# -- custom objects through activity bindings ------------------------------------------
+
+
+class Point:
+    """A user type with the SDK's ``to_json``/``from_json`` protocol."""
+
+    def __init__(self, x: int, y: int) -> None:
+        self.x, self.y = x, y
+
+    @staticmethod
+    def to_json(obj: Point) -> dict[str, int]:
+        return {"x": obj.x, "y": obj.y}
+
+    @staticmethod
+    def from_json(data: dict[str, int]) -> Point:
+        return Point(data["x"], data["y"])
+
+
+@app.activity_trigger(input_name="point")
+def mirror(point: Point) -> Point:
+    """Needs a real ``Point`` in (a dict has no ``.x``) and returns one."""
+    return Point(point.y, point.x)
+
+
+@app.orchestration_trigger(context_name="context")
+def points(context: df.DurableOrchestrationContext):
+    mirrored = yield context.call_activity("mirror", Point(1, 2))
+    return {"type": type(mirrored).__name__, "x": mirrored.x, "y": mirrored.y}
+
+
+# -- HTTP functions ------------------------------------------------------------------------
+
+
+@app.route(route="Orchestrators/{name}", methods=["POST"], auth_level=func.AuthLevel.FUNCTION)
+@app.durable_client_input(client_name="client")
+async def start_orchestration(req: func.HttpRequest, client) -> func.HttpResponse:
+    """Starts ``name`` with the JSON body as input; the Durable 202 with its links."""
+    body = req.get_body()
+    instance_id = await client.start_new(
+        req.route_params["name"], None, json.loads(body) if body else None
+    )
+    return client.create_check_status_response(req, instance_id)
+
+
+@app.route(route="ping", methods=["GET"], auth_level=func.AuthLevel.ANONYMOUS)
+def ping(req: func.HttpRequest) -> func.HttpResponse:
+    """A plain (sync) function, open to anyone."""
+    return func.HttpResponse("pong", mimetype="text/plain")
+
+
+@app.route(route="binding", methods=["GET"], auth_level=func.AuthLevel.ANONYMOUS)
+@app.generic_input_binding(arg_name="client", type="durableClient")
+def raw_binding(req: func.HttpRequest, client: str) -> func.HttpResponse:
+    """The durable client binding as the host sends it (a generic binding gets the raw JSON)."""
+    return func.HttpResponse(client, mimetype="application/json")
+
+
+# -- timer functions -----------------------------------------------------------------------
+
+startup_runs: list[dict[str, Any]] = []
+startup_ran = threading.Event()
+
+
+@app.timer_trigger(schedule="0 0 3 * * *", arg_name="timer", run_on_startup=True)
+@app.durable_client_input(client_name="client")
+async def on_startup(timer: func.TimerRequest, client) -> None:
+    """Starts one ``fan_out`` when the host starts, like a reconciliation job would."""
+    instance_id = await client.start_new("fan_out", None, 2)
+    startup_runs.append({"past_due": timer.past_due, "instance_id": instance_id})
+    startup_ran.set()
+
+
+@app.timer_trigger(schedule="0 0 4 * * *", arg_name="timer")
+def nightly(timer: func.TimerRequest) -> None:
+    """Not ``run_on_startup``: a host must leave it to its schedule."""
+    _count("nightly")

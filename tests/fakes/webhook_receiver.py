@@ -1,14 +1,17 @@
 """A real HTTP webhook receiver for tests: stdlib server on 127.0.0.1, a free port, a thread.
 
 It records every request (headers and raw body) and can misbehave on
-purpose: answer the first ``fail_first`` requests with ``fail_status``, or
-sleep ``delay`` seconds before answering. Use the ``webhook_receiver`` fixture,
-or ``closed_port_url()`` for a receiver that is down.
+purpose: answer the first ``fail_first`` requests with ``fail_status``, sleep
+``delay`` seconds before answering, or (``hold_first``) keep the first request
+waiting until the test calls ``release()``, to make a race deterministic.
+``wait_for(n)`` blocks until n requests have arrived (no polling). Use the
+``webhook_receiver`` fixture, or ``closed_port_url()`` for a receiver that is down.
 """
 
 from __future__ import annotations
 
 import socket
+import ssl
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -22,6 +25,7 @@ class ReceivedRequest:
     path: str
     headers: dict[str, str]
     body: bytes
+    answered_before: int = 0  # requests already answered when this one arrived
 
 
 @dataclass
@@ -29,16 +33,36 @@ class WebhookReceiver:
     fail_first: int = 0
     fail_status: int = 500
     delay: float = 0.0
+    hold_first: bool = False
+    tls: ssl.SSLContext | None = None  # serve https with this server context
     requests: list[ReceivedRequest] = field(default_factory=list)
+    answered: int = 0
     _server: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _arrived: threading.Condition = field(default_factory=threading.Condition)
+    _released: threading.Event = field(default_factory=threading.Event)
+
+    def wait_for(self, count: int, timeout: float = 60.0) -> list[ReceivedRequest]:
+        """Block until ``count`` requests arrived; AssertionError after ``timeout``."""
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: len(self.requests) >= count, timeout):
+                raise AssertionError(f"{len(self.requests)} of {count} webhook(s) arrived")
+            return list(self.requests)
+
+    def release(self) -> None:
+        """Let a request held by ``hold_first`` be answered."""
+        self._released.set()
 
     @property
     def url(self) -> str:
         assert self._server is not None, "receiver not started"
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/hook"
+        return f"{'https' if self.tls else 'http'}://{host}:{port}/hook"
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "receiver not started"
+        return int(self._server.server_address[1])
 
     def start(self) -> WebhookReceiver:
         receiver = self
@@ -47,18 +71,26 @@ class WebhookReceiver:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
-                with receiver._lock:
+                with receiver._arrived:
+                    headers = {k: v for k, v in self.headers.items()}
                     receiver.requests.append(
-                        ReceivedRequest(self.path, {k: v for k, v in self.headers.items()}, body)
+                        ReceivedRequest(self.path, headers, body, receiver.answered)
                     )
-                    failing = len(receiver.requests) <= receiver.fail_first
+                    index = len(receiver.requests)
+                    failing = index <= receiver.fail_first
+                    receiver._arrived.notify_all()
+                if receiver.hold_first and index == 1:
+                    receiver._released.wait(60)
                 if receiver.delay:
                     threading.Event().wait(receiver.delay)
                 status = receiver.fail_status if failing else 204
+                with receiver._arrived:
+                    receiver.answered += 1
                 try:
                     self.send_response(status)
                     self.send_header("Content-Length", "0")
                     self.end_headers()
+                    self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the sender gave up waiting: that is what slow tests provoke
 
@@ -67,6 +99,8 @@ class WebhookReceiver:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
+        if self.tls is not None:  # a failed handshake is dropped quietly (OSError in accept)
+            self._server.socket = self.tls.wrap_socket(self._server.socket, server_side=True)
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         )
@@ -74,6 +108,7 @@ class WebhookReceiver:
         return self
 
     def stop(self) -> None:
+        self._released.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()

@@ -80,6 +80,16 @@ def test_fan_out_returns_every_result_in_order_with_custom_status(engine: Engine
     assert engine.stats["activity:double"] == 5
 
 
+def test_counters_stay_exact_when_many_activities_finish_at_once(engine: Engine) -> None:
+    """Activity threads update ``stats`` together: no increment may be lost."""
+    n = 200
+    inst = run(engine, "fan_out", n)
+
+    assert output(inst) == [2 * i for i in range(n)]
+    assert engine.stats["activity:double"] == n
+    assert engine.stats["activities_dispatched"] == n
+
+
 def test_fan_out_over_nothing_completes_without_activities(engine: Engine) -> None:
     inst = run(engine, "fan_out", 0)
 

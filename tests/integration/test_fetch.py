@@ -14,6 +14,7 @@ import pytest
 from shared.config import Settings
 from shared.errors import FetchRefused, PermanentError, TransientError
 from shared.fetch.http import HttpFetcher
+from tests.fakes.scripted_network import LoopbackNetwork, ScriptedResolver
 from tests.fakes.web import BIG_SIZE, CP1251_TEXT, FixtureServer, fixture_site  # noqa: F401
 
 
@@ -146,3 +147,36 @@ def test_5xx_is_transient_and_404_is_permanent(fetcher, fixture_site):  # noqa: 
         fetcher.fetch(fixture_site.alias_url("/unavailable"))
     with pytest.raises(PermanentError, match="404"):
         fetcher.fetch(fixture_site.alias_url("/gone"))
+
+
+def test_a_rebinding_name_is_fetched_from_the_checked_address_only(fixture_site):  # noqa: F811
+    """DNS answers a public address to the guard and 127.0.0.1 after: the pin wins."""
+    internal = FixtureServer().start()  # a service on the machine itself
+    resolver = ScriptedResolver({"pages.example": [["93.184.216.34"], ["127.0.0.1"]]})
+    network = LoopbackNetwork(
+        resolver, {"93.184.216.34": fixture_site.port, "127.0.0.1": internal.port}
+    )
+    fetcher = HttpFetcher(Settings(fetch_timeout_seconds=2), resolver=resolver, network=network)
+    try:
+        page = fetcher.fetch("http://pages.example/article")
+    finally:
+        fetcher.close()
+        internal.stop()
+
+    assert page.title == "Understanding the GIL | PyBlog"
+    assert internal.requests == []
+    assert resolver.lookups == ["pages.example"]
+    assert network.connections == [("93.184.216.34", 80, "pages.example")]
+
+
+def test_a_name_resolving_to_loopback_is_refused_before_connecting(fixture_site):  # noqa: F811
+    resolver = ScriptedResolver({"pages.example": [["127.0.0.1"]]})
+    network = LoopbackNetwork(resolver, {"127.0.0.1": fixture_site.port})
+    fetcher = HttpFetcher(Settings(), resolver=resolver, network=network)
+    try:
+        with pytest.raises(FetchRefused, match="loopback"):
+            fetcher.fetch("http://pages.example/article")
+    finally:
+        fetcher.close()
+
+    assert network.connections == [] and fixture_site.requests == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import time
 from pathlib import Path
 
@@ -299,3 +300,19 @@ def test_unscripted_fake_runs_every_deep_research_step(fake_openai, tmp_path):
     assert finding.key_findings and all(k.source_urls for k in finding.key_findings)
     assert review.decision in {"continue", "replan", "finish"}
     assert {t.topic_id for t in review.new_todos} <= {t.id for t in plan.topics}
+
+
+@pytest.mark.parametrize("sent", [b"", b'{"model": "m", "messages": ['])
+def test_a_request_whose_sender_died_mid_body_is_not_recorded(fake_openai, sent: bytes):
+    """The crash tests kill hosts mid-request: a half-sent call is no call at all
+    (it used to be recorded as an empty one, which quoted no session's query)."""
+    host, port = fake_openai.base_url.split("//")[1].split("/")[0].split(":")
+    head = (
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+        "Content-Type: application/json\r\nContent-Length: 500\r\n\r\n"
+    )
+    with socket.create_connection((host, int(port))) as sock:
+        sock.sendall(head.encode() + sent)
+        sock.shutdown(socket.SHUT_WR)
+        assert sock.recv(1024) == b""  # closed without an answer
+    assert fake_openai.requests == []

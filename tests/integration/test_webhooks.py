@@ -5,13 +5,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import ssl
 import time
 
+import httpx
 import pytest
+import trustme
 
 from shared.config import Settings
 from shared.errors import InvalidInputError
 from shared.webhooks import WebhookEvent, WebhookSender, sign, validate_callback_url, verify
+from tests.fakes.scripted_network import LoopbackNetwork, ScriptedResolver
 from tests.fakes.webhook_receiver import (  # noqa: F401
     WebhookReceiver,
     closed_port_url,
@@ -29,6 +33,7 @@ def _event(event_id: str = "evt-1", name: str = "completed") -> WebhookEvent:
     return WebhookEvent(
         id=event_id,
         event=name,
+        sequence=3,
         session_id="sess-1",
         chat_id="chat-1",
         status="completed",
@@ -72,6 +77,7 @@ def test_delivery_is_signed_and_verifiable_by_a_receiver(webhook_receiver: Webho
     assert set(payload) == {
         "id",
         "event",
+        "sequence",
         "session_id",
         "chat_id",
         "status",
@@ -192,3 +198,119 @@ def test_callback_url_validation_refuses_unsafe_urls(url: str):
 def test_callback_url_validation_accepts_an_allowed_local_host(webhook_receiver: WebhookReceiver):
     validate_callback_url(webhook_receiver.url, allowed_hosts=["127.0.0.1"])
     validate_callback_url("http://localhost:8080/hook", allowed_hosts=["localhost"])
+
+
+# -- DNS rebinding: the sender connects to the address the guard checked -------------
+
+PUBLIC = "93.184.216.34"  # stands for the receiver's real host; played by a loopback server
+REBINDING = {"hooks.example": [[PUBLIC], ["127.0.0.1"]]}  # public first, loopback after
+
+
+@pytest.fixture
+def public_and_internal():
+    """Two loopback receivers: the real (public) receiver and a service on the machine."""
+    public, internal = WebhookReceiver().start(), WebhookReceiver().start()
+    try:
+        yield public, internal
+    finally:
+        public.stop()
+        internal.stop()
+
+
+def _network(resolver: ScriptedResolver, public: WebhookReceiver, internal: WebhookReceiver):
+    return LoopbackNetwork(resolver, {PUBLIC: public.port, "127.0.0.1": internal.port})
+
+
+def test_a_rebinding_name_is_delivered_to_the_checked_address_only(public_and_internal):
+    public, internal = public_and_internal
+    resolver = ScriptedResolver(REBINDING)
+    network = _network(resolver, public, internal)
+    sender = WebhookSender(Settings(webhook_secret=SECRET), resolver=resolver, network=network)
+
+    record = sender.deliver("http://hooks.example/hook", _event())
+
+    assert record["ok"] is True
+    assert internal.requests == []  # the loopback service never saw the webhook
+    [request] = public.requests
+    assert request.headers["Host"] == "hooks.example"  # still addressed to the real name
+    assert resolver.lookups == ["hooks.example"]  # one lookup: checked and connected
+    assert network.connections == [(PUBLIC, 80, "hooks.example")]
+
+
+def test_the_test_network_does_follow_a_rebinding_when_asked_by_name(public_and_internal):
+    """Control: without the pin, the second lookup would reach the loopback service."""
+    public, internal = public_and_internal
+    resolver = ScriptedResolver(REBINDING)
+    resolver("hooks.example", 80)  # the guard's lookup
+    with httpx.Client(transport=_network(resolver, public, internal)) as unpinned:
+        unpinned.post("http://hooks.example/hook", content=b"{}")
+
+    assert len(internal.requests) == 1 and public.requests == []
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [[["127.0.0.1"]], [[PUBLIC, "127.0.0.1"]], [["169.254.169.254"]], [["::ffff:10.0.0.1"]]],
+)
+def test_a_name_answering_a_private_address_is_refused_without_connecting(
+    public_and_internal, answers
+):
+    public, internal = public_and_internal
+    resolver = ScriptedResolver({"hooks.example": answers})
+    network = _network(resolver, public, internal)
+    sender = WebhookSender(Settings(webhook_secret=SECRET), resolver=resolver, network=network)
+
+    record = sender.deliver("http://hooks.example/hook", _event())
+
+    assert record["ok"] is False and record["attempts"] == 1
+    assert record["error"].startswith("refused")
+    assert network.connections == []
+    assert public.requests == [] and internal.requests == []
+
+
+def test_each_retry_checks_again_and_stays_pinned(public_and_internal):
+    public, internal = public_and_internal
+    public.fail_first = 1  # 500, then OK: two attempts, two lookups
+    resolver = ScriptedResolver({"hooks.example": [[PUBLIC], [PUBLIC], ["127.0.0.1"]]})
+    network = _network(resolver, public, internal)
+    sender = WebhookSender(
+        Settings(webhook_secret=SECRET), resolver=resolver, network=network, backoff_seconds=0.01
+    )
+
+    record = sender.deliver("http://hooks.example/hook", _event())
+
+    assert record["ok"] is True and record["attempts"] == 2
+    assert resolver.lookups == ["hooks.example", "hooks.example"]
+    assert [c[0] for c in network.connections] == [PUBLIC, PUBLIC]
+    assert internal.requests == []
+
+
+def test_a_pinned_https_delivery_still_verifies_the_receivers_hostname():
+    """Pinned to an IP, TLS still checks the certificate against the callback's host name."""
+    ca = trustme.CA()
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("hooks.example").configure_cert(server_tls)
+    trust = ssl.create_default_context()
+    ca.configure_trust(trust)
+    receiver = WebhookReceiver(tls=server_tls).start()
+    try:
+        resolver = ScriptedResolver({"hooks.example": [[PUBLIC]], "other.example": [[PUBLIC]]})
+        network = LoopbackNetwork(resolver, {PUBLIC: receiver.port}, verify=trust)
+        sender = WebhookSender(
+            Settings(webhook_secret=SECRET),
+            resolver=resolver,
+            network=network,
+            backoff_seconds=0.01,
+            max_attempts=1,
+        )
+
+        right = sender.deliver("https://hooks.example/hook", _event())
+        wrong = sender.deliver("https://other.example/hook", _event("evt-2"))
+    finally:
+        receiver.stop()
+
+    assert right["ok"] is True
+    assert [r.headers["Host"] for r in receiver.requests] == ["hooks.example"]
+    # Same address, a name the certificate does not cover: the handshake fails.
+    assert wrong["ok"] is False and "CERTIFICATE_VERIFY_FAILED" in wrong["error"]
+    assert network.connections == [(PUBLIC, 443, "hooks.example"), (PUBLIC, 443, "other.example")]

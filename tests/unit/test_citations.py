@@ -171,3 +171,31 @@ def test_citation_warning_is_in_the_report_language():
     fixed, _ = enforce_citations(_report(language="ru"), ALLOWED)
 
     assert any("[7]" in w and "уверенность понижена" in w for w in fixed.warnings)
+
+
+def test_sources_are_renumbered_one_to_n_in_order_of_first_citation() -> None:
+    from shared.report.citations import renumber_by_first_citation
+
+    sources = [Source(n=n, url=f"https://example.org/{n}", title=f"S{n}") for n in (2, 6, 11, 9)]
+    report = FinalReport(
+        title="T",
+        executive_summary="First claim [11]. Second claim [2, 11].",
+        sections=[
+            ReportSection(heading="A", content="Range [2-6] here."),
+            ReportSection(heading="B", content="Nothing cited."),
+            ReportSection(heading="C", content="Again [11]; a link [x](https://a)."),
+        ],
+        conclusion="Done [6].",
+        sources=sources,
+    )
+    out = renumber_by_first_citation(report)
+
+    assert [(s.n, s.url) for s in out.sources] == [
+        (1, "https://example.org/11"),
+        (2, "https://example.org/2"),
+        (3, "https://example.org/6"),
+    ]  # 9 was never cited: dropped; no gaps
+    assert out.executive_summary == "First claim [1]. Second claim [1, 2]."
+    assert out.sections[0].content == "Range [2, 3] here."  # of 2..6 only 2 and 6 exist
+    assert out.sections[2].content == "Again [1]; a link [x](https://a)."
+    assert out.conclusion == "Done [3]."

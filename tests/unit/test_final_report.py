@@ -7,7 +7,7 @@ import pytest
 
 from shared.bootstrap import Services
 from shared.config import Settings
-from shared.errors import TransientError
+from shared.errors import PermanentError, TransientError
 from shared.models import (
     Critique,
     FinalReport,
@@ -32,14 +32,16 @@ class FakeReasoner:
 
     name = "fake"
 
-    def __init__(self, good_on: set[str], cite: str = "[1]", fail: bool = False) -> None:
+    def __init__(
+        self, good_on: set[str], cite: str = "[1]", fail: type[Exception] | None = None
+    ) -> None:
         self.good_on, self.cite, self.fail = good_on, cite, fail
         self.calls: list[str] = []
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
         self.calls.append(material.primary_kind)
         if self.fail:
-            raise TransientError("model unavailable")
+            raise self.fail("model unavailable")
         body = f"{LONG}{self.cite}." if material.primary_kind in self.good_on else "Short."
         return FinalReport(
             title="Report",
@@ -108,8 +110,15 @@ def test_an_invalid_report_is_retried_once_then_the_next_basis(svc):
     assert [s.url for s in report.sources] == ["corpus://with"]
 
 
+def test_a_transient_failure_is_left_to_the_durable_retry(svc):
+    fake = FakeReasoner(good_on={"findings"}, fail=TransientError)
+    with pytest.raises(TransientError):
+        _write(svc, fake)
+    assert fake.calls == ["findings"]  # no fallback basis spent on an outage
+
+
 def test_when_everything_fails_the_minimal_report_says_what_happened(svc):
-    basis, report = _write(svc, FakeReasoner(good_on=set(), fail=True))
+    basis, report = _write(svc, FakeReasoner(good_on=set(), fail=PermanentError))
     assert basis == "minimal" and report.confidence_level == "low"
     assert "model unavailable" in " ".join(s.content for s in report.sections)
     assert "The with statement calls enter." in report.sections[2].content  # nothing lost
@@ -142,4 +151,5 @@ def test_thin_evidence_still_gives_the_real_report_marked_low_confidence(svc):
 def test_agents_that_failed_are_named_in_the_report(svc):
     gap = "agent 2 failed on 'Pitfalls': TransientError: search API down"
     _, report = _write(svc, FakeReasoner(good_on={"findings"}), gaps=[gap])
-    assert f"Not researched: {gap}" in report.warnings
+    assert report.limitations[0] == f"A{gap[1:]}."
+    assert "based only on the evidence gathered" in report.limitations[-1]

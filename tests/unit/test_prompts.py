@@ -157,3 +157,24 @@ def test_unanswered_questions_are_reported_as_unanswered():
     brief = research_brief("q?", "", ["Which region?"], [], timed_out=True)
 
     assert "went unanswered" in brief and "Which region?" in brief
+
+
+def test_the_writer_is_told_what_was_not_researched() -> None:
+    from shared.prompts.report import build_write_report
+
+    common = dict(
+        brief="b",
+        primary="",
+        primary_kind="findings",
+        findings="",
+        sources="",
+        clarification_unanswered=False,
+        critique_verdict=None,
+        critique_issues=[],
+        language="en",
+        today="2026-01-01",
+    )
+    told = build_write_report(**common, gaps=["the planning phase failed (400)"])[-1]["content"]
+    assert "the planning phase failed (400)" in told and "do not claim coverage" in told
+    quiet = build_write_report(**common)[-1]["content"]
+    assert "fell short" not in quiet

@@ -26,8 +26,10 @@ from shared.models import (
     ResearchTopic,
     StartInput,
     Todo,
+    Usage,
 )
 from shared.payloads import (
+    FAILURE_KEY,
     AnswerOut,
     ClarifyOut,
     CompressOut,
@@ -40,6 +42,7 @@ from shared.payloads import (
     ScrapeOut,
     SelectSourcesOut,
     SpawnAgentsOut,
+    StepFailure,
     SupervisorOut,
     WebSearchOut,
 )
@@ -373,3 +376,92 @@ def test_replaying_a_completed_history_yields_the_same_actions(name, mode, optio
     recorded = [e["Name"] for e in flow.history if e["EventType"] == h.EventType.TASK_SCHEDULED]
     assert function_names(state, kinds=ACTIVITY_CALLS) == recorded
     assert state["isDone"] and state["output"] == flow.output
+
+
+# -- retries, permanent failures and budgets ----------------------------------------------
+
+
+def test_a_permanent_failure_is_not_retried_and_the_report_names_the_phase() -> None:
+    def planning_refused(name: str, request: Any) -> Any:
+        if name == names.PLAN_RESEARCH:
+            spent = Usage(llm_calls=1, prompt_tokens=300, completion_tokens=20)
+            failure = StepFailure(error="PermanentError: LLM endpoint answered 400", usage=spent)
+            return {FAILURE_KEY: failure.model_dump(mode="json")}
+        return respond(name, request)
+
+    flow = research(enable_clarifying_questions=False).run_activities(planning_refused)
+
+    assert flow.names_scheduled().count(names.PLAN_RESEARCH) == 1  # a 400 is not retried
+    assert names.RUN_RESEARCHER not in flow.names_scheduled()
+    report = next(s for s in flow.scheduled if s.name == names.GENERATE_FINAL_REPORT)
+    assert any("planning phase failed" in gap for gap in report.input["gaps"])
+    done = next(s for s in flow.scheduled if s.name == names.COMPLETE_SESSION)
+    assert done.input["error"].startswith("planning failed: plan_research: PermanentError")
+    assert done.input["usage"]["prompt_tokens"] == 300  # what the failed call spent is kept
+    warnings = flow.custom_status["warnings"]
+    assert [w["phase"] for w in warnings] == ["planning"]
+
+
+def test_transient_failures_are_retried_as_the_settings_say() -> None:
+    caps = Settings(
+        reasoner="offline", search_provider="local", activity_retry_max_attempts=2
+    ).caps_for(ResearchOptions(enable_clarifying_questions=False, run_deep_search_first=False))
+    inp = StartInput(
+        session_id="s1", chat_id="c1", query="q?", mode="deep_research", caps=caps
+    ).model_dump(mode="json")
+    flow = run(names.DEEP_RESEARCH, inp)
+    while not flow.activities(names.RUN_RESEARCHER):
+        nxt = flow.next_activity()
+        flow.complete(nxt.task_id, respond(nxt.name or "", nxt.input))
+    doomed = flow.activities(names.RUN_RESEARCHER)[0]
+
+    flow.fail_for_good(doomed.task_id, "TransientError: 503")
+    flow.run_activities(respond)
+
+    attempts = [
+        s
+        for s in flow.scheduled
+        if s.name == names.RUN_RESEARCHER and s.input["todo"]["id"] == doomed.input["todo"]["id"]
+    ]
+    assert len(attempts) == 2
+    assert flow.done and flow.output["status"] == "completed"
+
+
+def metered(name: str, request: Any) -> Any:
+    """``respond``, with every model-calling activity billing 1500 tokens per call."""
+    out = respond(name, request)
+    calls = {
+        names.PLAN_RESEARCH: 2,
+        names.SPAWN_AGENTS: 1,
+        names.RUN_RESEARCHER: (request or {}).get("max_steps", 0) + 1,
+        names.SUPERVISOR_REVIEW: 3,
+        names.GENERATE_FINAL_REPORT: 4,
+        names.CRITIQUE_REPORT: 1,
+    }.get(name, 0)
+    if calls:
+        out["usage"] = Usage(
+            llm_calls=calls, prompt_tokens=1400 * calls, completion_tokens=100 * calls
+        ).model_dump(mode="json")
+    return out
+
+
+def test_a_budget_sizes_the_research_and_keeps_the_report_reserve() -> None:
+    flow = research(enable_clarifying_questions=False, max_tokens=20_000)
+    flow.run_activities(metered)
+
+    researchers = [s for s in flow.scheduled if s.name == names.RUN_RESEARCHER]
+    assert [r.input["max_steps"] for r in researchers] == [5]  # the second did not fit
+    assert names.SUPERVISOR_REVIEW not in flow.names_scheduled()  # nor did a review
+    assert names.CRITIQUE_REPORT not in flow.names_scheduled()
+    done = next(s for s in flow.scheduled if s.name == names.COMPLETE_SESSION)
+    assert done.input["usage"]["prompt_tokens"] + done.input["usage"]["completion_tokens"] <= 20_000
+    report = next(s for s in flow.scheduled if s.name == names.GENERATE_FINAL_REPORT)
+    assert any("budget" in gap and "Uses" in gap for gap in report.input["gaps"])
+    assert flow.done and flow.output["status"] == "completed"
+
+
+def test_without_a_budget_nothing_is_cut() -> None:
+    flow = research(enable_clarifying_questions=False).run_activities(metered)
+
+    assert flow.names_scheduled().count(names.RUN_RESEARCHER) == 2
+    assert flow.custom_status["warnings"] == []
