@@ -68,6 +68,8 @@ def session_view(
             "message": progress.message,
         },
         "warnings": [w.model_dump(mode="json") for w in progress.warnings],
+        # what a client branches on: did anything the answer rests on fail or get cut?
+        "degraded": bool(progress.warnings or record.error or failure),
         "usage": record.usage.model_dump(mode="json"),
         "created_at": record.created_at.isoformat(),
         "updated_at": record.updated_at.isoformat(),

@@ -252,7 +252,11 @@ class OfflineReasoner:
         return offline_report.critique(report, material)
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
-        return offline_report.write_report(material, self.follow_up_questions)
+        index = self.corpus.index
+        note = texts_for(material.context.language)["engine_note"].format(
+            corpus=index.name, documents=len(index.documents)
+        )
+        return offline_report.write_report(material, note, self.follow_up_questions)
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
         t = texts_for(language)

@@ -155,7 +155,7 @@ def _finalize(
     report, problems = enforce_citations(report, evidence.sources)
     report = renumber_by_first_citation(dedupe_sentences(report))
     report.language = ctx.language
-    report.limitations = _limitations(req)
+    report.limitations = [*report.limitations, *_limitations(req)]
     if ctx.clarification_timed_out:
         report.warnings.append(
             "The clarifying questions went unanswered before the timeout; "
