@@ -242,11 +242,12 @@ def _fresh_items(
     near-duplicate already used (``seen`` grows)."""
     numbers = {s.url: s.n for s in material.sources}
     about = frozenset(extractive.content_tokens(material.context.query))
+    need = min(2, len(about) - 1) if len(about) >= 3 else 1
     items: list[Cited] = []
     for key in keys:
         ns = sorted({numbers[u] for u in key.source_urls if u in numbers})
         tokens = frozenset(extractive.content_tokens(key.text))
-        if not ns or BRACKET_NUMBER.search(key.text) or not tokens & about:
+        if not ns or BRACKET_NUMBER.search(key.text) or len(tokens & about) < need:
             continue
         if any(extractive.jaccard(tokens, other) >= 0.6 for other in seen):
             continue

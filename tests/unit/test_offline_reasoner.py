@@ -267,7 +267,7 @@ def _material_with(topics: dict[str, list[tuple[str, str]]], **extra) -> ReportM
 WITH = [
     ("The with statement calls the context manager's enter method first.", "corpus://x/a"),
     ("A context manager's exit method runs even when the block raises.", "corpus://x/b"),
-    ("The with statement stores the exit method before running the block.", "corpus://x/c"),
+    ("The with statement stores the manager's exit method before the block.", "corpus://x/c"),
 ]
 NESTED = [
     ("Several context managers in one with statement behave like nested ones.", "corpus://x/a"),
