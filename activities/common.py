@@ -15,9 +15,10 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from shared.bootstrap import Services, services
+from shared.bootstrap import services
 from shared.errors import ConfigurationError, ResearchError, TransientError
 from shared.payloads import FAILURE_KEY, StepFailure
+from shared.ports import Services
 from shared.reasoning.usage import metered
 
 In = TypeVar("In", bound=BaseModel)

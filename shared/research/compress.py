@@ -22,10 +22,10 @@ import re
 
 from pydantic import BaseModel
 
-from shared.bootstrap import Services
 from shared.errors import NotFoundError
 from shared.models import Finding, KeyFinding, Source, SynthesizedAnswer
 from shared.payloads import CompressIn, CompressOut
+from shared.ports import Services
 from shared.reasoning import extractive
 from shared.report.citations import CITATION_RE, cited_numbers
 from shared.research.supervisor import load_finding
