@@ -17,9 +17,9 @@ from pydantic import BaseModel
 
 from shared.bootstrap import services
 from shared.errors import ConfigurationError, ResearchError, TransientError
+from shared.llm_endpoint.usage import metered
 from shared.payloads import FAILURE_KEY, StepFailure
 from shared.ports import Services
-from shared.reasoning.usage import metered
 
 In = TypeVar("In", bound=BaseModel)
 

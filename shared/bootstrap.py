@@ -109,7 +109,7 @@ class AppServices:
                 return LLMReasoner(self.settings)
             from shared.reasoning.offline import OfflineReasoner
 
-            return OfflineReasoner(self.settings, corpus=self.corpus)
+            return OfflineReasoner(self.corpus)
 
     @cached_property
     def webhooks(self):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from shared import lexical
 from shared.models import (
     Critique,
     FinalReport,
@@ -29,8 +30,7 @@ from shared.models import (
     ReportMaterial,
     ReportSection,
 )
-from shared.reasoning import extractive
-from shared.reasoning.extractive import BRACKET_NUMBER
+from shared.reasoning.offline_text import BRACKET_NUMBER
 from shared.reasoning.templates import fixed_headings, subject_of, texts_for
 
 CITATION = re.compile(r"\[(\d+)\]")
@@ -65,7 +65,7 @@ def endorsed_sentences(primary: str) -> set[str]:
         line = line.strip().removeprefix("- ").strip()
         if not line or line.startswith(("#", "**", "<!--")):
             continue
-        keys.update(sentence_key(s) for s in extractive.split_sentences(line))
+        keys.update(sentence_key(s) for s in lexical.split_sentences(line))
     return keys
 
 
@@ -148,9 +148,7 @@ def topic_sections(material: ReportMaterial) -> tuple[list[tuple[str, list[Cited
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
     deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
     if deep:
-        ranked = extractive.rank_sentences(
-            material.context.query, [k.text for k in deep], len(deep)
-        )
+        ranked = lexical.rank_sentences(material.context.query, [k.text for k in deep], len(deep))
         best = ranked[0][1] if ranked else 0.0
         relevant = [deep[i] for i, score in ranked if score >= RELEVANT_SHARE * best] or deep
         items = _fresh_items(material, relevant, seen)[:DEEP_SEARCH_ITEMS]
@@ -167,10 +165,10 @@ def _fresh_items(
     items: list[Cited] = []
     for key in keys:
         ns = sorted({numbers[u] for u in key.source_urls if u in numbers})
-        tokens = frozenset(extractive.content_tokens(key.text))
+        tokens = frozenset(lexical.content_tokens(key.text))
         if not ns or BRACKET_NUMBER.search(key.text) or not tokens:
             continue
-        if any(extractive.jaccard(tokens, other) >= 0.6 for other in seen):
+        if any(lexical.jaccard(tokens, other) >= 0.6 for other in seen):
             continue
         seen.append(tokens)
         items.append((key.text, ns))
