@@ -13,7 +13,6 @@ import logging
 from datetime import UTC, datetime
 
 from shared.errors import PermanentError
-from shared.fetch.cache import fetch_cached
 from shared.models import PageSummary, TimeRange
 from shared.payloads import (
     AnswerOut,
@@ -31,6 +30,7 @@ from shared.payloads import (
 )
 from shared.ports import Services
 from shared.research.answers import SUMMARY_CHARS, save_answer
+from shared.research.page_cache import fetch_cached
 from shared.search import pipeline
 from shared.search.temporal import parse_time_range
 
