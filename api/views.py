@@ -12,8 +12,8 @@ import contextlib
 import logging
 from typing import Any
 
-from shared.bootstrap import Services
 from shared.models import Progress, SessionRecord, SessionStatus
+from shared.ports import Services
 from shared.sessions import session_links
 
 log = logging.getLogger(__name__)

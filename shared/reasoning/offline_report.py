@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from shared import lexical
 from shared.models import (
     Confidence,
     Critique,
@@ -33,8 +34,7 @@ from shared.models import (
     ReportSection,
     Source,
 )
-from shared.reasoning import extractive
-from shared.reasoning.extractive import BRACKET_NUMBER, unique_texts
+from shared.reasoning.offline_text import BRACKET_NUMBER, unique_texts
 from shared.reasoning.templates import fixed_headings, subject_of, texts_for, topic_heading
 
 CITATION = re.compile(r"\[(\d+)\]")
@@ -70,7 +70,7 @@ def endorsed_sentences(primary: str) -> set[str]:
         line = line.strip().removeprefix("- ").strip()
         if not line or line.startswith(("#", "**", "<!--")):
             continue
-        keys.update(sentence_key(s) for s in extractive.split_sentences(line))
+        keys.update(sentence_key(s) for s in lexical.split_sentences(line))
     return keys
 
 
@@ -136,14 +136,14 @@ def _summary_lead(sections: list[tuple[str, list[Cited]]], query: str) -> list[C
     """The first sentence of each of the first four sections that is about the question
     (shares two of its words, or its only one), moved out of its section; sections with
     one sentence keep it."""
-    words = set(extractive.content_tokens(query))
+    words = set(lexical.content_tokens(query))
     needed = min(2, len(words))
     lead = []
     for _, items in sections[:4]:
         if len(items) < 2:
             continue
         for i, (sentence, _) in enumerate(items):
-            if len(words & set(extractive.content_tokens(sentence))) >= needed:
+            if len(words & set(lexical.content_tokens(sentence))) >= needed:
                 lead.append(items.pop(i))
                 break
     return lead
@@ -186,12 +186,12 @@ def _follow_ups(
     """Real questions: what the unresearched topics hold, and how the cited documents that
     are not about the subject itself relate to it."""
     t = texts_for(material.context.language)
-    subject_words = set(extractive.content_tokens(subject))
+    subject_words = set(lexical.content_tokens(subject))
     questions = [
         t["fq_gap"].format(phrase=topic_heading(gap, material.context.language)) for gap in gaps[:2]
     ]
     for source in sources:
-        words = set(extractive.content_tokens(source.title))
+        words = set(lexical.content_tokens(source.title))
         if source.title and words and not words <= subject_words:
             questions.append(t["fq_source"].format(phrase=source.title, subject=subject))
     questions.append(t["fq_generic_pitfalls"].format(subject=subject))
@@ -223,9 +223,7 @@ def topic_sections(material: ReportMaterial) -> tuple[list[tuple[str, list[Cited
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
     deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
     if deep:
-        ranked = extractive.rank_sentences(
-            material.context.query, [k.text for k in deep], len(deep)
-        )
+        ranked = lexical.rank_sentences(material.context.query, [k.text for k in deep], len(deep))
         best = ranked[0][1] if ranked else 0.0
         relevant = [deep[i] for i, score in ranked if score >= RELEVANT_SHARE * best] or deep
         items = _fresh_items(material, relevant, seen)[:DEEP_SEARCH_ITEMS]
@@ -241,15 +239,15 @@ def _fresh_items(
     quote that shares none is off-topic however well it ranked in its document) and no
     near-duplicate already used (``seen`` grows)."""
     numbers = {s.url: s.n for s in material.sources}
-    about = frozenset(extractive.content_tokens(material.context.query))
+    about = frozenset(lexical.content_tokens(material.context.query))
     need = min(2, len(about) - 1) if len(about) >= 3 else 1
     items: list[Cited] = []
     for key in keys:
         ns = sorted({numbers[u] for u in key.source_urls if u in numbers})
-        tokens = frozenset(extractive.content_tokens(key.text))
+        tokens = frozenset(lexical.content_tokens(key.text))
         if not ns or BRACKET_NUMBER.search(key.text) or len(tokens & about) < need:
             continue
-        if any(extractive.jaccard(tokens, other) >= 0.6 for other in seen):
+        if any(lexical.jaccard(tokens, other) >= 0.6 for other in seen):
             continue
         seen.append(tokens)
         items.append((key.text, ns))

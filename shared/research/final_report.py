@@ -16,10 +16,10 @@ from __future__ import annotations
 import logging
 import re
 
-from shared.bootstrap import Services
 from shared.errors import NotFoundError, PermanentError
 from shared.models import FinalReport, ReportMaterial, ReportSection, ResearchContext
 from shared.payloads import ContextIn, CritiqueOut, PdfIn, PdfOut, ReportIn, ReportOut
+from shared.ports import Services
 from shared.report.citations import (
     dedupe_sentences,
     enforce_citations,

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shared.bootstrap import Services
+from shared.bootstrap import AppServices
 from shared.config import Settings
 from shared.models import SessionRecord
 from shared.webhooks import verify
@@ -92,7 +92,7 @@ def signed_ok(request: ReceivedRequest, body: bytes | None = None) -> bool:
 
 
 def session(host, session_id: str) -> SessionRecord:
-    return Services(host.settings).sessions.get(session_id)
+    return AppServices(host.settings).sessions.get(session_id)
 
 
 def test_a_receiver_follows_clarification_and_completion(host, client, webhook_receiver):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from shared.config import Settings
 from shared.models import (
     AgentProfile,
     AgentState,
@@ -29,8 +28,8 @@ from tests.contract.conftest import (
 
 
 @pytest.fixture
-def offline(tmp_path) -> OfflineReasoner:
-    return OfflineReasoner(Settings(data_dir=tmp_path), corpus=shared_corpus())
+def offline() -> OfflineReasoner:
+    return OfflineReasoner(shared_corpus())
 
 
 def _context(query: str = DEFAULT_QUESTION, language: str = "en", **extra) -> ResearchContext:
