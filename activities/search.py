@@ -6,7 +6,6 @@ import azure.durable_functions as df
 
 from activities.common import run_step
 from shared.payloads import (
-    AnswerOut,
     ChatIn,
     FollowUpIn,
     PlanQueriesIn,
@@ -15,20 +14,14 @@ from shared.payloads import (
     SynthesizeIn,
     WebSearchIn,
 )
-from shared.research import search_steps
-from shared.research.answers import chat_answer as answer_chat
+from shared.research import answers, search_steps
 
 bp = df.Blueprint()
 
 
-def _chat(svc, req: ChatIn) -> AnswerOut:
-    ref, answer = answer_chat(svc, req.session_id, req.query, req.language, req.history)
-    return AnswerOut(answer_ref=ref, sources=len(answer.sources), summary=answer.answer[:1500])
-
-
 @bp.activity_trigger(input_name="payload")
 def chat_answer(payload: dict) -> dict:
-    return run_step(payload, ChatIn, _chat)
+    return run_step(payload, ChatIn, answers.chat_answer)
 
 
 @bp.activity_trigger(input_name="payload")

@@ -85,24 +85,28 @@ def run_episode(
     }
     out.new_history += [started, *new_events]
     state = _invoke(handler, json.dumps(context), out)
-    if state is None:
-        return out
+    if state is not None:
+        _read_state(state, book, out)
+    return out
+
+
+def _read_state(state: dict[str, Any], book: dict[str, Any], out: Outcome) -> None:
+    """Turn the SDK's ``OrchestratorState`` into new work, cancellations and the result."""
     out.custom_status = state.get("customStatus")
     actions = _flatten(state.get("actions") or [])
     if not _check_determinism(actions, book, out):
-        return out
-    _schedule_new(actions, book, now, out)
+        return
+    _schedule_new(actions, book, out)
     _cancelled(actions, book, out)
     out.new_history.append(event(EventType.ORCHESTRATOR_COMPLETED))
     if state.get("isDone"):
         out.done = True
         if out.continued:
-            return out
+            return
         if state.get("error"):
             out.error = truncate(str(state["error"]))
         else:
             out.output_json = json.dumps(state.get("output"))
-    return out
 
 
 def _invoke(handler: Any, context_json: str, out: Outcome) -> dict[str, Any] | None:
@@ -199,7 +203,8 @@ def _before_user_code(
         book["timers"] = {k: v for k, v in book["timers"].items() if str(v) != task_id}
 
 
-def _schedule_new(actions: list[dict], book: dict[str, Any], now: datetime, out: Outcome) -> None:
+def _schedule_new(actions: list[dict], book: dict[str, Any], out: Outcome) -> None:
+    """Give each action the replay has not seen before its task id and record its work."""
     for index in range(len(book["seen"]), len(actions)):
         action = actions[index]
         kind = action.get("actionType")
@@ -207,43 +212,60 @@ def _schedule_new(actions: list[dict], book: dict[str, Any], now: datetime, out:
         if kind == WAIT_EVENT:
             continue
         task_id = _allocate(book)
-        name, input_json = action.get("functionName"), action.get("input")
         if kind in (CALL_ACTIVITY, CALL_ACTIVITY_RETRY):
-            if kind == CALL_ACTIVITY_RETRY:
-                options = action.get("retryOptions") or {}
-                book["retry"][str(task_id)] = {
-                    "name": name,
-                    "input": input_json,
-                    "attempt": 1,
-                    "max_attempts": int(options.get("maxNumberOfAttempts", 1)),
-                    "interval_ms": int(options.get("firstRetryIntervalInMilliseconds", 1000)),
-                }
-            out.activities.append((task_id, name, input_json))
-            out.new_history.append(
-                event(EventType.TASK_SCHEDULED, task_id, Name=name, Input=input_json)
-            )
+            _schedule_activity(action, task_id, book, out)
         elif kind == CREATE_TIMER:
-            fire_at = _parse_time(action["fireAt"])
-            book["timers"][str(index)] = task_id
-            if not action.get("isCanceled"):
-                out.timers.append((task_id, fire_at))
-            out.new_history.append(event(EventType.TIMER_CREATED, task_id, FireAt=iso(fire_at)))
+            _schedule_timer(action, task_id, index, book, out)
         elif kind in (CALL_SUB, CALL_SUB_RETRY):
-            child_id = action.get("instanceId") or f"{book.get('instance', 'sub')}:{task_id}"
-            out.children.append((task_id, name, child_id, input_json))
-            created = event(
-                EventType.SUB_ORCHESTRATION_INSTANCE_CREATED,
-                task_id,
-                Name=name,
-                InstanceId=child_id,
-                Input=input_json,
-            )
-            out.new_history.append(created)
+            _schedule_child(action, task_id, book, out)
         elif kind == CONTINUE_AS_NEW:
-            out.continued, out.continue_as_new = True, input_json
+            out.continued, out.continue_as_new = True, action.get("input")
         else:
             out.done = True
             out.error = f"devhost does not support action type {kind} ({action})"
+
+
+def _schedule_activity(
+    action: dict[str, Any], task_id: int, book: dict[str, Any], out: Outcome
+) -> None:
+    name, input_json = action.get("functionName"), action.get("input")
+    if action.get("actionType") == CALL_ACTIVITY_RETRY:
+        options = action.get("retryOptions") or {}
+        book["retry"][str(task_id)] = {
+            "name": name,
+            "input": input_json,
+            "attempt": 1,
+            "max_attempts": int(options.get("maxNumberOfAttempts", 1)),
+            "interval_ms": int(options.get("firstRetryIntervalInMilliseconds", 1000)),
+        }
+    out.activities.append((task_id, name, input_json))
+    out.new_history.append(event(EventType.TASK_SCHEDULED, task_id, Name=name, Input=input_json))
+
+
+def _schedule_timer(
+    action: dict[str, Any], task_id: int, index: int, book: dict[str, Any], out: Outcome
+) -> None:
+    fire_at = _parse_time(action["fireAt"])
+    book["timers"][str(index)] = task_id
+    if not action.get("isCanceled"):
+        out.timers.append((task_id, fire_at))
+    out.new_history.append(event(EventType.TIMER_CREATED, task_id, FireAt=iso(fire_at)))
+
+
+def _schedule_child(
+    action: dict[str, Any], task_id: int, book: dict[str, Any], out: Outcome
+) -> None:
+    name, input_json = action.get("functionName"), action.get("input")
+    child_id = action.get("instanceId") or f"{book.get('instance', 'sub')}:{task_id}"
+    out.children.append((task_id, name, child_id, input_json))
+    created = event(
+        EventType.SUB_ORCHESTRATION_INSTANCE_CREATED,
+        task_id,
+        Name=name,
+        InstanceId=child_id,
+        Input=input_json,
+    )
+    out.new_history.append(created)
 
 
 def _cancelled(actions: list[dict], book: dict[str, Any], out: Outcome) -> None:

@@ -50,25 +50,15 @@ def deep_research_orchestrator(context: df.DurableOrchestrationContext):
     try:
         yield from deep_search_phase(context, run)
         yield from clarification_phase(context, run)
-        if not run.affords(budget.PLANNING_CALLS + budget.RESEARCHER_MIN_CALLS):
-            run.cut("no research ran: the budget left room only for the report")
-        else:
-            plan, profiles, todos = yield from planning_phase(context, run)
-            yield from research_queue(context, run, plan, profiles, todos)
+        yield from research_phase(context, run)
     except Exception as exc:
         run.fail(exc)
     report = yield from report_phase(context, run)
-    failed = report is None or report.basis == "minimal"
-    if failed and not run.failure:
-        run.failure = "only a minimal report could be written: " + "; ".join(
-            report.warnings[:3] if report else []
-        )
-    status = SessionStatus.failed if failed else SessionStatus.completed
     return (
         yield from finish(
             context,
             run.inp,
-            status,
+            _outcome(run, report),
             run.usage,
             run.progress,
             report_ref=report.report_ref if report else None,
@@ -180,6 +170,15 @@ def _wait_for_answers(context: df.DurableOrchestrationContext, run: Run):
     return []
 
 
+def research_phase(context: df.DurableOrchestrationContext, run: Run):
+    """Plan, spawn the agents, run the researcher queue: when the budget leaves room."""
+    if not run.affords(budget.PLANNING_CALLS + budget.RESEARCHER_MIN_CALLS):
+        run.cut("no research ran: the budget left room only for the report")
+        return
+    plan, profiles, todos = yield from planning_phase(context, run)
+    yield from research_queue(context, run, plan, profiles, todos)
+
+
 def planning_phase(context: df.DurableOrchestrationContext, run: Run):
     run.set_phase(context, "planning")
     request = PlanResearchIn(context=run.context, max_agents=run.caps.num_agents)
@@ -283,3 +282,13 @@ def _write(context: df.DurableOrchestrationContext, run: Run, request: ReportIn)
     run.progress.sources = max(run.progress.sources, report.sources)
     publish(context, run.progress)
     return report
+
+
+def _outcome(run: Run, report: ReportOut | None) -> SessionStatus:
+    """Completed, unless only the minimal report (or none) exists; then the failure says why."""
+    failed = report is None or report.basis == "minimal"
+    if failed and not run.failure:
+        run.failure = "only a minimal report could be written: " + "; ".join(
+            report.warnings[:3] if report else []
+        )
+    return SessionStatus.failed if failed else SessionStatus.completed

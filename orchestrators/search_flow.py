@@ -69,7 +69,9 @@ def search_flow(
     iterations: int,
     words: tuple[int, int],
     progress: Progress,
+    answer_name: str,
 ) -> Generator[Any, Any, tuple[AnswerOut, Usage]]:
+    """The answer (stored as ``answer_name`` in the session folder) and what it cost."""
     run = yield from _plan(context, inp, progress)
     for iteration in range(1, iterations + 1):
         more = iteration < iterations
@@ -78,7 +80,7 @@ def search_flow(
             break
         if more and run.summary_refs:
             yield from _follow_up(context, run)
-    answer = yield from _synthesize(context, run, words)
+    answer = yield from _synthesize(context, run, words, answer_name)
     return answer, run.usage + answer.usage
 
 
@@ -202,7 +204,9 @@ def _follow_up(context: df.DurableOrchestrationContext, run: _Search):
     run.queries = more.queries or run.queries
 
 
-def _synthesize(context: df.DurableOrchestrationContext, run: _Search, words: tuple[int, int]):
+def _synthesize(
+    context: df.DurableOrchestrationContext, run: _Search, words: tuple[int, int], name: str
+):
     run.progress.phase = "synthesizing"
     publish(context, run.progress)
     request = SynthesizeIn(
@@ -212,6 +216,6 @@ def _synthesize(context: df.DurableOrchestrationContext, run: _Search, words: tu
         summary_refs=run.summary_refs,
         min_words=words[0],
         max_words=words[1],
-        name="deep_search" if run.inp.as_phase else "answer",
+        name=name,
     )
     return AnswerOut.model_validate((yield from step(context, names.SYNTHESIZE, request)))

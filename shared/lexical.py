@@ -176,14 +176,6 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b)
 
 
-def is_near_duplicate(a: str, b: str, threshold: float = 0.7) -> bool:
-    """Two sentences say the same thing when their content words mostly coincide."""
-    sa, sb = frozenset(content_tokens(a)), frozenset(content_tokens(b))
-    if not sa or not sb:
-        return a.strip().lower() == b.strip().lower()
-    return jaccard(sa, sb) >= threshold or sa <= sb or sb <= sa
-
-
 def mmr_select(
     relevance: Sequence[float],
     token_sets: Sequence[frozenset[str]],

@@ -123,12 +123,6 @@ def is_allowed_host(host: str, port: int, allowed_hosts: Collection[str]) -> boo
     return bool(candidates & wanted)
 
 
-def is_public_address(ip: IPAddress | str) -> bool:
-    """True when ``ip`` is a globally routable unicast address that is not a metadata service."""
-    address = ipaddress.ip_address(ip) if isinstance(ip, str) else ip
-    return blocked_reason(address) is None
-
-
 def blocked_reason(address: IPAddress) -> str | None:
     """Why ``address`` must not be contacted, or ``None`` when it is public."""
     if isinstance(address, ipaddress.IPv6Address):

@@ -29,8 +29,6 @@ from shared.reasoning.context_budget import (
     truncate,
 )
 
-FINDING_SUMMARY_CHARS = 600
-
 
 def brief_of(context: ResearchContext, max_chars: int) -> str:
     """The research request, deep search result and clarifications (never chat history)."""

@@ -1,9 +1,9 @@
 """Citation integrity: every ``[n]`` in a report points at a source fetched in this session.
 
-Pure functions, run on the writer's ``FinalReport`` before it is rendered:
+Pure functions, run on the writer's ``FinalReport`` before it is rendered.
+The one numbering everybody shares is assigned when findings are compressed
+(``shared/research/compress.py``: first seen, first numbered, one number per URL).
 
-- :func:`number_sources` assigns the one numbering everybody shares
-  (``n`` = 1, 2, … in first-seen order, one number per URL);
 - :func:`enforce_citations` removes citations to numbers that are not in
   that numbering, keeps only the sources actually cited, and, when it had to
   remove anything, says so in the report and lowers its confidence;
@@ -22,7 +22,6 @@ as its two end points only, so ``[1-100000]`` cannot blow up. Markdown links
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from shared.models import Confidence, FinalReport, ReportSection, Source
 
@@ -51,30 +50,6 @@ def cited_numbers(text: str) -> set[int]:
     for match in CITATION_RE.finditer(text):
         found.update(_numbers_in(match.group(1)))
     return found
-
-
-def number_sources(items: Iterable[Source | tuple[str, str]]) -> list[Source]:
-    """Sources numbered 1, 2, … in first-seen order, one per URL.
-
-    ``items`` are ``Source`` objects (tier and snippet are kept) or
-    ``(url, title)`` pairs. A URL seen again only fills in a missing title or
-    tier. URLs are compared without their ``#fragment`` and trailing slash.
-    """
-    by_key: dict[str, Source] = {}
-    for item in items:
-        source = item if isinstance(item, Source) else Source(url=item[0], title=item[1])
-        key = _url_key(source.url)
-        if not key:
-            continue
-        seen = by_key.get(key)
-        if seen is None:
-            by_key[key] = source.model_copy(update={"n": len(by_key) + 1})
-            continue
-        if not seen.title and source.title:
-            seen.title = source.title
-        if seen.tier is None and source.tier is not None:
-            seen.tier = source.tier
-    return list(by_key.values())
 
 
 def _url_key(url: str) -> str:

@@ -7,7 +7,8 @@ through Durable.
 
 from __future__ import annotations
 
-from shared.models import ChatMessage, SynthesizedAnswer
+from shared.models import SynthesizedAnswer
+from shared.payloads import AnswerOut, ChatIn
 from shared.ports import Services
 from shared.report.markdown import render_answer_markdown
 
@@ -30,9 +31,11 @@ def load_answer(svc: Services, ref: str) -> SynthesizedAnswer:
     return SynthesizedAnswer.model_validate_json(svc.memory.read(session_id, name))
 
 
-def chat_answer(
-    svc: Services, session_id: str, query: str, language: str, history: list[ChatMessage]
-) -> tuple[str, SynthesizedAnswer]:
-    answer = svc.reasoner.answer(query, history, language)
-    answer.language = language
-    return save_answer(svc, session_id, "answer", answer, query, "chat"), answer
+def chat_answer(svc: Services, req: ChatIn) -> AnswerOut:
+    """The chat mode's one step: an answer from the recent history, no web."""
+    answer = svc.reasoner.answer(req.query, req.history, req.language)
+    answer.language = req.language
+    ref = save_answer(svc, req.session_id, "answer", answer, req.query, "chat")
+    return AnswerOut(
+        answer_ref=ref, sources=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
+    )

@@ -9,7 +9,6 @@ from shared.report.citations import (
     cited_numbers,
     dedupe_sentences,
     enforce_citations,
-    number_sources,
 )
 
 ALLOWED = [
@@ -106,24 +105,6 @@ def test_confidence_never_drops_below_low_and_input_is_untouched():
 
     assert fixed.confidence_level == "low"
     assert "[7]" in report.executive_summary
-
-
-def test_number_sources_assigns_one_number_per_url_in_first_seen_order():
-    numbered = number_sources(
-        [
-            ("https://a.example/x", "A"),
-            Source(url="https://b.example/y", title="", tier=2),
-            ("https://a.example/x/", "A again"),
-            ("https://b.example/y#part", "B"),
-            ("https://c.example/z", "C"),
-        ]
-    )
-
-    assert [(s.n, s.url, s.title, s.tier) for s in numbered] == [
-        (1, "https://a.example/x", "A", None),
-        (2, "https://b.example/y", "B", 2),
-        (3, "https://c.example/z", "C", None),
-    ]
 
 
 def test_dedupe_keeps_first_occurrence_across_the_report():

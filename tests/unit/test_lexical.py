@@ -58,15 +58,6 @@ def test_mmr_never_picks_near_duplicates():
     assert {0, 1} & set(indices) and 2 in indices
 
 
-def test_near_duplicate_detection():
-    assert lexical.is_near_duplicate(
-        "The with statement wraps a block.", "The with statement wraps the block!"
-    )
-    assert not lexical.is_near_duplicate(
-        "The with statement wraps a block.", "Exceptions propagate out of the block."
-    )
-
-
 def test_key_phrases_skip_the_query_words_and_prefer_repeated_phrases():
     texts = [
         "The runtime context is entered by __enter__.",

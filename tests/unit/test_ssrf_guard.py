@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import socket
+from ipaddress import ip_address
 
 import pytest
 
 from shared.errors import FetchRefused
-from shared.fetch.guard import check_url, is_public_address, parse_ip_literal
+from shared.fetch.guard import blocked_reason, check_url, parse_ip_literal
 
 
 @pytest.fixture
@@ -206,10 +207,10 @@ def test_allowed_host_with_port_does_not_allow_other_ports_or_hosts(no_dns):
         check_url("http://localhost:8124/", allowed_hosts=["localhost:8123"])
 
 
-def test_is_public_address_and_literal_parsing():
-    assert is_public_address("93.184.216.34")
-    assert is_public_address("2606:4700::1111")
-    assert not is_public_address("::ffff:10.0.0.1")
-    assert not is_public_address("169.254.169.254")
+def test_public_addresses_and_literal_parsing():
+    assert blocked_reason(ip_address("93.184.216.34")) is None
+    assert blocked_reason(ip_address("2606:4700::1111")) is None
+    assert blocked_reason(ip_address("::ffff:10.0.0.1")) is not None
+    assert blocked_reason(ip_address("169.254.169.254")) is not None
     assert str(parse_ip_literal("0x7f.1")) == "127.0.0.1"
     assert parse_ip_literal("example.com") is None
