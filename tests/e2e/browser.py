@@ -1,5 +1,11 @@
 """A real browser for the web page's tests: Playwright driving Debian's Chromium.
 
+Fixtures (a pytest plugin, loaded by ``tests/conftest.py``): ``browser``, one
+Chromium per test module, and ``open_page``, a fresh context (own storage,
+downloads accepted) per page opened. Not one browser per session: while
+Playwright's sync API is open it leaves its event loop marked running in the
+main thread, and every later test that calls ``asyncio.run`` would fail.
+
 No browser is downloaded: Playwright launches the system ``chromium``
 (``make system-deps`` installs it). Without it the tests skip, which fails
 a CI run (``tests/ci_skip_policy.py``), so CI cannot pass without a browser.
@@ -13,13 +19,14 @@ headers, so a test can tell where a key travelled.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+RUN_S = 120_000  # ms, Playwright's unit: an offline deep research on a small corpus takes seconds
 
 
 @dataclass
@@ -68,6 +75,25 @@ def browser() -> Iterator:
         launched = playwright.chromium.launch(executable_path=CHROMIUM)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def open_page(browser) -> Iterator[Callable[..., tuple]]:
+    contexts = []
+
+    def open_(url: str, **context_options) -> tuple:
+        """A new browser context (own storage) on ``url``: (page, what was watched)."""
+        context = browser.new_context(accept_downloads=True, **context_options)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(RUN_S)
+        seen = watch(page)
+        page.goto(url)
+        return page, seen
+
+    yield open_
+    for context in contexts:
+        context.close()
 
 
 # Contrast ratio (WCAG 2) of an element's text against the first opaque background
