@@ -60,7 +60,8 @@ export async function requestJson(path, options) {
 export async function errorOf(response) {
   if (response.status === 401 || response.status === 403) {
     return new ApiError(response.status, "unauthorized",
-      "The service refused the request: it needs a valid function key (Access key, above).");
+      `The service refused the request (${response.status}): it needs a valid function key `
+      + "(Access key, above), or a fresh sign-in.");
   }
   try {
     const { error } = await response.json();

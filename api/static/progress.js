@@ -42,7 +42,7 @@ export function renderView(view) {
   renderAgents(progress.agents || []);
   renderWarnings(view.warnings || []);
   $("cancel").hidden = TERMINAL.has(view.status);
-  $("session").setAttribute("aria-busy", String(!TERMINAL.has(view.status)));
+  document.title = `${statusText(view.status)} · ${view.query} — Deep research`;
 }
 
 function renderAgents(agents) {

@@ -286,3 +286,22 @@ def test_the_runs_warnings_are_listed(start_devhost, data_dir: Path, open_page):
     expect(warnings.first).to_contain_text("searching: search for")
     expect(warnings.first).to_contain_text("searxng unreachable")
     seen.assert_clean()
+
+
+def test_the_report_keeps_the_language_of_the_question(host: DevHost, open_page):
+    from playwright.sync_api import expect
+
+    page, seen = open_page(f"{host.url}/api/ui")
+    start_research(
+        page,
+        "Wie wirkt sich das GIL auf Threads aus, die auf Ein- und Ausgabe warten?",
+        mode="Search",
+    )
+
+    expect(page.locator("#status")).to_have_text("completed", timeout=RUN_S)
+    report = page.locator("#report")
+    expect(report).to_have_attribute("lang", "de")
+    expect(report.get_by_role("heading", name="Antwort", exact=True)).to_be_visible()
+    expect(report.get_by_role("heading", name="Quellen", exact=True)).to_be_visible()
+    expect(report.locator(".source").first).to_be_visible()
+    seen.assert_clean()
