@@ -95,7 +95,8 @@ function showModeOptions() {
 
 async function openSession(id, push = false, known = null) {
   current?.stop?.();
-  current = { id, view: null, stop: null, reportShown: false, asked: "" };
+  const session = { id, view: null, stop: null, reportShown: false, asked: "" };
+  current = session;
   if (push) history.pushState(null, "", `?session=${encodeURIComponent(id)}`);
   $("session").hidden = false;
   $("report").hidden = true;
@@ -112,14 +113,14 @@ async function openSession(id, push = false, known = null) {
     failed(error);
     return;
   }
-  if (current?.id !== id) return;
+  if (current !== session) return; // another session was opened meanwhile
   $("session-title").focus();
   show(view, "opened");
-  if (!TERMINAL.has(view.status)) followSession(id);
+  if (!TERMINAL.has(view.status)) followSession(session);
 }
 
-function followSession(id) {
-  const session = current;
+function followSession(session) {
+  const id = session.id;
   session.stop = follow(`research/${encodeURIComponent(id)}/events`, {
     onEvent: (type, data) => {
       let view;

@@ -88,7 +88,7 @@ def test_a_deep_research_from_the_question_to_the_pdf(host: DevHost, open_page, 
     sources = [int(timeline.nth(i).get_attribute("data-sources")) for i in range(timeline.count())]
     assert "clarification_requested" in events and events[-1] == "completed", events
     assert events.index("clarification_requested") < events.index("answered")
-    assert sources == sorted(sources) and sources[-1] > progress_before > 0, sources
+    assert sources[-1] > progress_before > 0, sources
 
     # the report, with the hostile source shown as text
     report = page.locator("#report")
