@@ -21,12 +21,16 @@ tests/emulators/node_modules/.installed: tests/emulators/package-lock.json
 	@if command -v npm >/dev/null; then cd tests/emulators && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
 	 else echo "!!! npm not found: emulator tests (Azurite, Cosmos stand-in) are skipped locally and FAIL under CI=true"; fi
 
-# pdftotext (poppler-utils) for the PDF tests; DejaVu as a second Unicode font.
+# pdftotext (poppler-utils) for the PDF tests; DejaVu as a second Unicode font;
+# chromium for the web page's browser tests (Playwright drives it: no browser download).
 system-deps:
-	@command -v pdftotext >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils fonts-dejavu-core >/dev/null; \
-	  else echo "!!! install poppler-utils for the PDF text checks"; fi; }
+	@missing=""; \
+	 command -v pdftotext >/dev/null || missing="$$missing poppler-utils fonts-dejavu-core"; \
+	 command -v chromium >/dev/null || missing="$$missing chromium"; \
+	 if [ -n "$$missing" ]; then \
+	   if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	   else echo "!!! install the Debian packages$$missing (PDF text checks, browser tests)"; fi; fi
 
 # CLARIFY=0 skips the clarifying questions the demo may otherwise ask in the terminal.
 demo: setup

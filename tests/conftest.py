@@ -22,6 +22,7 @@ pytest_plugins = [
     "tests.fakes.openai_server",
     "tests.fakes.webhook_receiver",
     "tests.emulators.fixtures",
+    "tests.e2e.browser",  # Chromium through Playwright, for the web page's tests
     "tests.ci_skip_policy",  # in CI a skip fails the run unless tests/skip_allowlist.py allows it
 ]
 

@@ -1,0 +1,96 @@
+"""The web page: one static page and its assets, served by the app itself.
+
+``GET /api/ui`` is the page, ``GET /api/ui/{asset}`` its scripts and styles
+(``api/static/``, listed in ``ASSETS``; nothing else there is served). There
+is no build step: plain HTML, CSS and ES modules, plus markdown-it vendored
+as one file (``api/static/README.md`` says where it comes from).
+
+These two routes are the app's only anonymous ones, on purpose: they return
+the same fixed files to everyone, carry no data and no secret, and the page
+is useless without credentials, because every API call it makes goes to the
+function-level routes with the user's own function key (typed into the page,
+kept in ``sessionStorage``, sent as ``x-functions-key``) or with the
+same-origin cookie of App Service authentication. Making the page itself
+function-level would put the key in the page's URL (history, logs) to load a
+file that holds nothing worth protecting.
+
+A strict Content-Security-Policy (scripts and connections to this origin
+only, no inline script) backs up the page's own escaping: report text and
+source titles are untrusted, and even a mistake there could not run a script.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import azure.durable_functions as df
+import azure.functions as func
+
+from api.errors import error_response
+
+bp = df.Blueprint()
+STATIC = Path(__file__).with_name("static")
+PAGE = "index.html"
+ASSETS = {
+    "app.css": "text/css",
+    "app.js": "text/javascript",
+    "client.js": "text/javascript",
+    "events.js": "text/javascript",
+    "progress.js": "text/javascript",
+    "report.js": "text/javascript",
+    "markdown-it.min.mjs": "text/javascript",
+}
+CSP = "; ".join(
+    (
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+    )
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    # Revalidate every time (a cheap 304): a deployment shows its new page at once.
+    "Cache-Control": "no-cache",
+}
+
+
+@bp.route(route="ui", methods=["GET"], auth_level=func.AuthLevel.ANONYMOUS)
+def web_page(req: func.HttpRequest) -> func.HttpResponse:
+    url = urlsplit(req.url)
+    if url.path.endswith("/"):  # /api/ui/ would resolve the page's relative URLs a level down
+        location = url.path.rstrip("/") + (f"?{url.query}" if url.query else "")
+        return func.HttpResponse(status_code=308, headers={"Location": location})
+    return _static(req, PAGE, "text/html")
+
+
+@bp.route(route="ui/{asset}", methods=["GET"], auth_level=func.AuthLevel.ANONYMOUS)
+def web_asset(req: func.HttpRequest) -> func.HttpResponse:
+    name = req.route_params.get("asset", "")
+    if name not in ASSETS:
+        return error_response(404, "not_found", f"no such file of the web page: {name!r}")
+    return _static(req, name, ASSETS[name])
+
+
+def _static(req: func.HttpRequest, name: str, mimetype: str) -> func.HttpResponse:
+    body, etag = _load(name)
+    headers = {**HEADERS, "ETag": etag}
+    if etag in (req.headers.get("If-None-Match") or ""):
+        return func.HttpResponse(status_code=304, headers=headers)
+    return func.HttpResponse(body, status_code=200, mimetype=mimetype, headers=headers)
+
+
+@functools.cache
+def _load(name: str) -> tuple[bytes, str]:
+    """The file and its ETag, read once per worker (the files change only with a deployment)."""
+    body = (STATIC / name).read_bytes()
+    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
