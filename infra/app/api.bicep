@@ -59,6 +59,16 @@ param webhookAllowedHosts string = ''
 param maxTokensPerSession string = ''
 param maxCostPerSessionUsd string = ''
 
+// Who may see what (README, "Who can see what"): Easy Auth signs callers in (auth.bicep).
+@allowed(['easyauth', 'jwt'])
+param authMode string = 'easyauth'
+param authTenantId string
+param authClientId string
+param authAdminRole string = ''
+@description('Delete sessions older than this many days (0 = keep them).')
+@minValue(0)
+param sessionRetentionDays int = 0
+
 var useDts = durableBackend == 'durableTaskScheduler'
 
 // The Azure Storage backend needs one always-ready instance in the `durable`
@@ -212,6 +222,13 @@ var codeSettings = {
   ACTIVITY_RETRY_MAX_ATTEMPTS: '3'
   // Read by devhost only; the Functions host enforces keys itself in Azure.
   DEVHOST_REQUIRE_KEYS: 'false'
+  AUTH_MODE: authMode
+  AUTH_TENANT_ID: authTenantId
+  AUTH_CLIENT_ID: authClientId
+  AUTH_JWT_ISSUER: ''
+  AUTH_JWKS_URL: ''
+  AUTH_ADMIN_ROLE: authAdminRole
+  SESSION_RETENTION_DAYS: sessionRetentionDays > 0 ? string(sessionRetentionDays) : ''
   // The package directory is read-only on Flex; /tmp is the writable scratch space.
   DATA_DIR: '/tmp/deepresearch'
   COSMOS_ENDPOINT: cosmosEndpoint

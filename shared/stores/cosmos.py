@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
+from itertools import islice
 from typing import Any, TypeVar
 
 from azure.core import MatchConditions
@@ -231,6 +232,47 @@ class CosmosSessionStore:
         docs.sort(key=lambda doc: (doc.get("created_ts", 0.0), doc["id"]))
         return [self._remember(_record(doc)) for doc in docs[:limit]]
 
+    def list_created_before(self, cutoff: datetime, limit: int = 100) -> list[SessionRecord]:
+        """One cross-partition query, read only as far as ``limit`` (no TOP: see list_active)."""
+        if limit <= 0:
+            return []
+        docs = self._query(
+            "SELECT * FROM c WHERE c.type = 'session' AND c.created_ts < @cutoff",
+            {"@cutoff": cutoff.timestamp()},
+            limit=limit,
+        )
+        return [self._remember(_record(doc)) for doc in docs]
+
+    def delete(self, session_id: str) -> None:
+        """The chat messages, the chat's lock if it names the session, then the session.
+
+        Each step is idempotent; a failure part-way leaves the session document, so
+        deleting again finishes the job.
+        """
+        try:
+            record = self.get(session_id)
+        except NotFoundError:
+            return
+        chat_id = record.chat_id
+        messages = self._query(
+            "SELECT c.id FROM c WHERE c.chat_id = @chat AND c.type = 'message'"
+            " AND c.session_id = @id",
+            {"@chat": chat_id, "@id": session_id},
+            chat_id,
+        )
+        for doc in messages:
+            self._delete_item(doc["id"], chat_id)
+        self._release_slot(chat_id, session_id)
+        self._delete_item(session_id, chat_id)
+        self._chat_of.pop(session_id, None)
+
+    def _delete_item(self, item_id: str, chat_id: str) -> None:
+        try:
+            with self._call("delete"):
+                self._container.delete_item(item_id, partition_key=chat_id)
+        except NotFoundError:
+            pass
+
     # -- chat history --------------------------------------------------------------
 
     def append_message(self, chat_id: str, message: ChatMessage) -> None:
@@ -375,9 +417,16 @@ class CosmosSessionStore:
             raise NotFoundError(f"unknown session {session_id!r}") from None
 
     def _query(
-        self, query: str, parameters: dict[str, Any], chat_id: str | None = None
+        self,
+        query: str,
+        parameters: dict[str, Any],
+        chat_id: str | None = None,
+        limit: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Run a parameterised query, in one partition when the chat is known."""
+        """Run a parameterised query, in one partition when the chat is known.
+
+        ``limit`` stops reading result pages once that many documents arrived.
+        """
         params = [{"name": name, "value": value} for name, value in parameters.items()]
         scope: dict[str, Any] = (
             {"partition_key": chat_id}
@@ -385,7 +434,8 @@ class CosmosSessionStore:
             else {"enable_cross_partition_query": True}
         )
         with self._call("query"):
-            return list(self._container.query_items(query, parameters=params, **scope))
+            results = self._container.query_items(query, parameters=params, **scope)
+            return list(islice(results, limit))
 
     def _call(self, kind: str) -> AbstractContextManager[None]:
         """Count one SDK call of ``kind`` and translate its errors (wrap exactly one call)."""
