@@ -182,7 +182,9 @@ class JwtVerifier:
             key = self._keys.get_signing_key_from_jwt(token)
         except (jwt.PyJWKClientConnectionError, jwt.PyJWKSetError) as exc:
             raise TransientError("the token signing keys could not be fetched") from exc
-        except (jwt.PyJWKClientError, jwt.DecodeError) as exc:
+        except jwt.DecodeError as exc:
+            raise UnauthorizedError("the token is not a well-formed JWT") from exc
+        except jwt.PyJWKClientError as exc:
             raise UnauthorizedError("the token is not signed by a known key") from exc
         try:
             return jwt.decode(
@@ -194,6 +196,8 @@ class JwtVerifier:
                 leeway=JWT_LEEWAY_SECONDS,
                 options={"require": ["exp", "iss", "aud"]},
             )
+        except jwt.InvalidSignatureError as exc:
+            raise UnauthorizedError("the token's signature does not verify") from exc
         except jwt.ExpiredSignatureError as exc:
             raise UnauthorizedError("the token has expired") from exc
         except jwt.InvalidAudienceError as exc:
