@@ -113,7 +113,7 @@ resource app 'Microsoft.Web/sites@2024-04-01' = {
     }
   }
   properties: {
-    // checkov:skip=CKV_AZURE_222:A public HTTP API by design; routes require function keys and HTTPS.
+    // checkov:skip=CKV_AZURE_222:A public HTTP API by design; routes require an Entra sign-in (auth.bicep), function keys and HTTPS.
     // checkov:skip=CKV_AZURE_212:Scale to zero is the point of the plan; a minimum instance count is a fixed cost (see alwaysReadyHttp).
     // checkov:skip=CKV_AZURE_213:App Service health-check pings would keep instances alive and billed; the platform manages Flex instances.
     // checkov:skip=CKV_AZURE_17:Client certificates would break callers that use function keys (webhooks, scripts); TLS is enforced.
@@ -252,7 +252,7 @@ var codeSettings = {
 // checkov applies web-config rules to every Microsoft.Web/sites/config; this
 // one holds only app settings, hence the skips below.
 resource appSettings 'Microsoft.Web/sites/config@2024-04-01' = {
-  // checkov:skip=CKV_AZURE_13:EasyAuth is not supported on Flex Consumption; HTTP routes use function keys.
+  // checkov:skip=CKV_AZURE_13:Authentication is its own authsettingsV2 resource (auth.bicep); this one holds only app settings.
   // checkov:skip=CKV_AZURE_63:App Service HTTP file logs do not exist for Functions; requests are logged to Application Insights.
   parent: app
   // checkov:skip=CKV_AZURE_65:Detailed error pages are an App Service web feature; Functions errors go to Application Insights.
