@@ -366,7 +366,7 @@ class CosmosSessionStore:
         try:
             self._release_slot(record.chat_id, record.id)
         except TransientError:
-            log.warning("lock of chat %s left for the next start to clear", record.chat_id)
+            log.warning("chat lock of session %s left for the next start to clear", record.id)
 
     def _lock_doc(self, chat_id: str) -> dict[str, Any] | None:
         try:
