@@ -6,11 +6,13 @@ message, no memory file, no Durable history (the run, its deep search). What
 is left is read straight from where it lives (SQLite and the memory folder,
 or the Cosmos DB stand-in and Azurite with their own SDKs, and devhost's
 history file), not through our stores; another person's session next to it
-must be untouched.
+must be untouched. Before deleting, the same places show whose session it
+is: ``owner`` in the document and ``owner.json`` beside the memory files.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
@@ -28,7 +30,7 @@ from shared.models import SessionRecord
 from shared.stores.cosmos import CosmosSessionStore
 from shared.stores.sqlite import SqliteSessionStore
 from tests.e2e.polling import TERMINAL, wait_for
-from tests.fakes.entra import easy_auth_headers
+from tests.fakes.entra import TENANT, easy_auth_headers
 
 pytestmark = [
     pytest.mark.e2e,
@@ -81,6 +83,41 @@ class Leftovers:
             "durable instances": self._instances(session_id),
         }
 
+    def owner(self, session_id: str) -> tuple[dict, dict]:
+        """The owner as the session document holds it, and as ``owner.json`` beside the files."""
+        if self.settings.use_cosmos:
+            doc = next(
+                iter(
+                    self._container().query_items(
+                        "SELECT * FROM c WHERE c.id = @id AND c.type = 'session'",
+                        parameters=[{"name": "@id", "value": session_id}],
+                        enable_cross_partition_query=True,
+                    )
+                )
+            )
+        else:
+            with sqlite3.connect(self.settings.data_dir / "sessions.sqlite3") as db:
+                row = db.execute("SELECT doc FROM sessions WHERE id=?", (session_id,)).fetchone()
+            doc = json.loads(row[0])
+        if self.settings.use_blob:
+            service = BlobServiceClient.from_connection_string(
+                self.settings.azure_storage_connection_string.get_secret_value()
+            )
+            with service.get_container_client(self.settings.memory_container) as container:
+                file = container.download_blob(f"{session_id}/owner.json").readall()
+        else:
+            file = (self.settings.data_dir / "memory" / session_id / "owner.json").read_bytes()
+        return doc["owner"], json.loads(file)
+
+    def _container(self):
+        client = CosmosClient(
+            self.settings.cosmos_endpoint,
+            credential=self.settings.cosmos_key.get_secret_value(),
+            connection_verify=False,
+        )
+        database = client.get_database_client(self.settings.cosmos_database)
+        return database.get_container_client(self.settings.cosmos_container)
+
     def _sqlite(self, session_id: str) -> tuple[int, int]:
         with sqlite3.connect(self.settings.data_dir / "sessions.sqlite3") as db:
             sessions = db.execute("SELECT count(*) FROM sessions WHERE id=?", (session_id,))
@@ -91,16 +128,8 @@ class Leftovers:
         return documents, messages
 
     def _cosmos(self, session_id: str) -> tuple[int, int]:
-        client = CosmosClient(
-            self.settings.cosmos_endpoint,
-            credential=self.settings.cosmos_key.get_secret_value(),
-            connection_verify=False,
-        )
-        container = client.get_database_client(self.settings.cosmos_database).get_container_client(
-            self.settings.cosmos_container
-        )
         docs = list(
-            container.query_items(
+            self._container().query_items(
                 "SELECT c.type FROM c WHERE c.id = @id OR c.session_id = @id",
                 parameters=[{"name": "@id", "value": session_id}],
                 enable_cross_partition_query=True,
@@ -163,6 +192,9 @@ def test_delete_purges_everything_of_the_session_and_nothing_of_others(
     assert before["session documents"] == 1 and before["memory files"] > 5
     assert before["durable instances"] == 2, "the run and its deep search"
     assert left.of(chat)["chat messages"] == 2
+    alice_owner = {"id": "a11ce000-0000-4000-8000-000000000001", "tenant": TENANT}
+    assert left.owner(research) == (alice_owner, alice_owner)
+    assert left.owner(bobs)[0]["id"] == "b0b00000-0000-4000-8000-000000000002"
 
     for session_id in (research, chat):
         assert alice.delete(f"/api/research/{session_id}").status_code == 204
