@@ -2,8 +2,9 @@
 
 Importing this module registers functions and does nothing else: no settings
 are read and no client is built until a function runs (shared.bootstrap). The
-one exception is cheap and process-wide: the SDK's replay reads history
-timestamps without dateutil (orchestrators/replay_timestamps.py).
+two exceptions are cheap and process-wide: the SDK's replay reads history
+timestamps without dateutil (orchestrators/replay_timestamps.py), and HTTP
+request lines stay out of Information-level logs (shared/log_privacy.py).
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ import azure.functions as func
 from activities import research as research_activities
 from activities import search as search_activities
 from activities import session as session_activities
-from api import maintenance, meta, page, reports
+from api import maintenance, meta, page, purge, reports
 from api import research as research_api
 from orchestrators import chat, deep_research, notify, replay_timestamps, search
+from shared import log_privacy
 
 replay_timestamps.install()
+log_privacy.install()
 app = df.DFApp(http_auth_level=func.AuthLevel.FUNCTION)
 
 for blueprint in (
@@ -27,6 +30,7 @@ for blueprint in (
     meta.bp,
     maintenance.bp,
     page.bp,
+    purge.bp,
     chat.bp,
     search.bp,
     deep_research.bp,

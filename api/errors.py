@@ -2,11 +2,12 @@
 
     {"error": {"code": "...", "message": "...", "details": [...]}}
 
-400 malformed JSON · 413 body over 64 KB · 422 validation · 404 unknown ·
-409 conflict (``active_session`` when the chat already runs a deep research,
-with the active session's id in ``details`` so a client can cancel or follow
-it) · 503 transient store trouble, with ``Retry-After``. A client mistake
-never becomes a 5xx.
+400 malformed JSON · 401 no verified caller (``unauthorized``, with
+``WWW-Authenticate: Bearer``) · 413 body over 64 KB · 422 validation · 404
+unknown, or someone else's · 409 conflict (``active_session`` when the chat
+already runs a deep research, with the active session's id in ``details`` so
+a client can cancel or follow it) · 503 transient store trouble, with
+``Retry-After``. A client mistake never becomes a 5xx.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Awaitable, Callable
 import azure.functions as func
 from pydantic import ValidationError
 
+from shared.access import public_chat_id
 from shared.errors import (
     ActiveSessionConflict,
     ConfigurationError,
@@ -26,6 +28,7 @@ from shared.errors import (
     InvalidInputError,
     NotFoundError,
     TransientError,
+    UnauthorizedError,
 )
 from shared.stores.base import validate_session_id
 
@@ -102,11 +105,16 @@ def handled(fn: Callable[..., Awaitable[func.HttpResponse]]):
             return error_response(422, "validation_error", str(exc), exc.details)
         except ConfigurationError as exc:  # the message names the setting to fix
             return error_response(400, "configuration_error", str(exc))
+        except UnauthorizedError as exc:
+            headers = {"WWW-Authenticate": "Bearer"}
+            return error_response(401, "unauthorized", str(exc), headers=headers)
         except NotFoundError as exc:
             return error_response(404, "not_found", str(exc))
         except ActiveSessionConflict as exc:
-            details = [{"chat_id": exc.chat_id, "active_session_id": exc.active_session_id}]
-            return error_response(409, "active_session", str(exc), details)
+            chat_id = public_chat_id(exc.chat_id)
+            details = [{"chat_id": chat_id, "active_session_id": exc.active_session_id}]
+            message = f"chat {chat_id!r} already has an active deep research session"
+            return error_response(409, "active_session", message, details)
         except ConflictError as exc:
             return error_response(409, "conflict", str(exc))
         except TransientError as exc:

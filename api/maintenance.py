@@ -51,7 +51,7 @@ async def create_session(store: SessionStore, client, record: SessionRecord) -> 
         try:
             closed = await close_orphan_in_chat(store, record.chat_id, runtime_status_of)
         except TransientError as exc:
-            log.warning("could not check the active session of chat %s: %s", record.chat_id, exc)
+            log.warning("could not check the chat's active session for %s: %s", record.id, exc)
             closed = None
         if closed is None:
             raise

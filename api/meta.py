@@ -1,4 +1,9 @@
-"""Health, a chat's sessions, and the OpenAPI document."""
+"""Health, a chat's sessions, and the OpenAPI document.
+
+Health and the document name no session and need no caller (Easy Auth still
+asks for sign-in on everything but ``/api/health``); a chat's sessions are the
+caller's own: chat ids are per owner (``shared.access.chat_key``).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +14,10 @@ from pathlib import Path
 import azure.durable_functions as df
 import azure.functions as func
 
+from api.caller import caller
 from api.errors import HttpError, handled, json_response
 from api.views import session_view
+from shared.access import chat_key, visible
 from shared.bootstrap import services
 from shared.stores.base import SESSION_ID_RE
 
@@ -42,11 +49,13 @@ async def health(req: func.HttpRequest) -> func.HttpResponse:
 @bp.route(route="chats/{chat_id}/sessions", methods=["GET"])
 @handled
 async def chat_sessions(req: func.HttpRequest) -> func.HttpResponse:
+    svc = services()
+    principal = await caller(req, svc)
     chat_id = req.route_params.get("chat_id", "")
     if not SESSION_ID_RE.match(chat_id):
         raise HttpError(422, "validation_error", f"invalid chat id {chat_id!r}")
-    svc = services()
-    records = await asyncio.to_thread(svc.sessions.list_by_chat, chat_id)
+    stored = await asyncio.to_thread(svc.sessions.list_by_chat, chat_key(principal.owner, chat_id))
+    records = visible(principal, stored)
     return json_response({"chat_id": chat_id, "sessions": [session_view(svc, r) for r in records]})
 
 

@@ -31,7 +31,8 @@ import json
 import azure.durable_functions as df
 import azure.functions as func
 
-from api.errors import HttpError, handled, route_session_id
+from api.caller import route_session
+from api.errors import HttpError, handled
 from api.views import current_view
 from shared.bootstrap import services
 from shared.errors import ConflictError, NotFoundError
@@ -46,7 +47,8 @@ POLL_SECONDS = 0.5
 @bp.route(route="research/{session_id}/report", methods=["GET"])
 @handled
 async def research_report(req: func.HttpRequest) -> func.HttpResponse:
-    session_id = route_session_id(req)
+    svc = services()
+    _, record = await route_session(req, svc)
     fmt = req.params.get("format", "md")
     if fmt not in FORMATS:
         raise HttpError(
@@ -55,8 +57,6 @@ async def research_report(req: func.HttpRequest) -> func.HttpResponse:
             "format must be 'md' or 'json'",
             [{"loc": ["query", "format"], "msg": "expected md or json"}],
         )
-    svc = services()
-    record = await asyncio.to_thread(svc.sessions.get, session_id)
     stem = "report" if record.mode == Mode.deep_research else "answer"
     _require_terminal(record, stem)
     mimetype, ext = FORMATS[fmt]
@@ -67,9 +67,9 @@ async def research_report(req: func.HttpRequest) -> func.HttpResponse:
 @bp.route(route="research/{session_id}/report.pdf", methods=["GET"])
 @handled
 async def research_report_pdf(req: func.HttpRequest) -> func.HttpResponse:
-    session_id = route_session_id(req)
     svc = services()
-    record = await asyncio.to_thread(svc.sessions.get, session_id)
+    _, record = await route_session(req, svc)
+    session_id = record.id
     _require_terminal(record, "PDF report")
     data = await _read(svc, record, "report.pdf", "PDF report")
     headers = {"Content-Disposition": f'attachment; filename="research-{session_id}.pdf"'}
@@ -80,8 +80,9 @@ async def research_report_pdf(req: func.HttpRequest) -> func.HttpResponse:
 @bp.durable_client_input(client_name="client")
 @handled
 async def research_events(req: func.HttpRequest, client) -> func.HttpResponse:
-    session_id = route_session_id(req)
     svc = services()
+    _, owned = await route_session(req, svc)
+    session_id = owned.id
     last = req.headers.get("Last-Event-ID") or req.params.get("last_event_id")
     loop = asyncio.get_running_loop()
     deadline = loop.time() + STREAM_SECONDS

@@ -1,8 +1,10 @@
 """The research API: start, status, clarification, cancel.
 
-Every route is ``AuthLevel.FUNCTION`` in Azure (the DFApp default). Handlers
-validate, touch the session store (in a thread: store SDKs are synchronous)
-and talk to Durable only through the real ``DurableOrchestrationClient``.
+Every route is ``AuthLevel.FUNCTION`` in Azure (the DFApp default) and first
+asks who is calling (``api.caller``): a session belongs to whoever started it,
+and anyone else gets 404 for it (``shared.access``). Handlers validate, touch
+the session store (in a thread: store SDKs are synchronous) and talk to
+Durable only through the real ``DurableOrchestrationClient``.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from datetime import UTC, datetime
 import azure.durable_functions as df
 import azure.functions as func
 
-from api.errors import handled, json_response, read_json, route_session_id
+from api.caller import caller, route_session
+from api.errors import handled, json_response, read_json
 from api.maintenance import create_session
 from api.schemas import ClarificationReply, ResearchRequest
-from api.views import current_view, session_view
+from api.views import live_progress, session_view
 from shared import names, sessions
+from shared.access import chat_key, write_owner_file
 from shared.bootstrap import services
 from shared.config import Settings
 from shared.errors import ConflictError
@@ -37,18 +41,20 @@ POLL_SECONDS = 0.2
 @bp.durable_client_input(client_name="client")
 @handled
 async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
-    body = ResearchRequest.model_validate(read_json(req))
     svc = services()
+    owner = (await caller(req, svc)).owner
+    body = ResearchRequest.model_validate(read_json(req))
     await asyncio.to_thread(_check_configuration, svc, body.mode)
     if body.callback_url:
         allowed = Settings.split_list(svc.settings.webhook_allowed_hosts)
         await asyncio.to_thread(validate_callback_url, body.callback_url, allowed)
     session_id = uuid.uuid4().hex
-    chat_id = body.chat_id or session_id
+    chat_id = chat_key(owner, body.chat_id or session_id)
     now = datetime.now(UTC)
     record = SessionRecord(
         id=session_id,
         chat_id=chat_id,
+        owner=owner,
         original_query=body.query,
         mode=body.mode,
         instance_id=session_id,
@@ -65,6 +71,7 @@ async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
         )
         await _supersede(svc, client, chat_id)
     await create_session(svc.sessions, client, record)  # frees a chat an orphan blocks
+    await asyncio.to_thread(write_owner_file, svc.memory, record)
     start = StartInput(
         session_id=session_id,
         chat_id=chat_id,
@@ -97,17 +104,19 @@ async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
 @bp.durable_client_input(client_name="client")
 @handled
 async def research_status(req: func.HttpRequest, client) -> func.HttpResponse:
-    _, view = await current_view(services(), client, route_session_id(req))
-    return json_response(view)
+    svc = services()
+    _, record = await route_session(req, svc)
+    progress, failure = await live_progress(client, record)
+    return json_response(session_view(svc, record, progress, failure))
 
 
 @bp.route(route="research/{session_id}/clarification", methods=["POST"])
 @bp.durable_client_input(client_name="client")
 @handled
 async def answer_clarification(req: func.HttpRequest, client) -> func.HttpResponse:
-    session_id = route_session_id(req)
     svc = services()
-    record = await asyncio.to_thread(svc.sessions.get, session_id)
+    _, record = await route_session(req, svc, "act")
+    session_id = record.id
     answers = ClarificationReply.model_validate(read_json(req)).as_answers()
 
     def claim(r: SessionRecord) -> None:
@@ -136,8 +145,9 @@ async def answer_clarification(req: func.HttpRequest, client) -> func.HttpRespon
 @bp.durable_client_input(client_name="client")
 @handled
 async def cancel_research(req: func.HttpRequest, client) -> func.HttpResponse:
-    session_id = route_session_id(req)
     svc = services()
+    _, owned = await route_session(req, svc, "act")
+    session_id = owned.id
     # The status change records the ``cancelled`` webhook event in the same update,
     # after any event the run recorded before; the notify below sends them in order.
     record = await asyncio.to_thread(sessions.cancel_session, svc, session_id)

@@ -12,6 +12,7 @@ import contextlib
 import logging
 from typing import Any
 
+from shared.access import public_chat_id
 from shared.models import Progress, SessionRecord, SessionStatus
 from shared.ports import Services
 from shared.sessions import session_links
@@ -53,7 +54,7 @@ def session_view(
     view: dict[str, Any] = {
         "session_id": record.id,
         "instance_id": record.instance_id,
-        "chat_id": record.chat_id,
+        "chat_id": public_chat_id(record.chat_id),
         "mode": record.mode.value,
         "query": record.original_query,
         "language": record.language,

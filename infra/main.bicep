@@ -54,6 +54,26 @@ param searchProvider string = ''
 param searxngUrl string = ''
 param webhookAllowedHosts string = ''
 
+// Sign-in (README, "Who can see what"): the Entra app registration that represents
+// the API is created once by hand; its client id is required.
+@description('How callers are identified: easyauth (App Service Authentication, default) or jwt (bearer tokens checked by the app).')
+@allowed(['easyauth', 'jwt'])
+param authMode string = 'easyauth'
+
+@minLength(1)
+@description('Application (client) id of the Entra app registration for the API (azd env set AUTH_CLIENT_ID ...).')
+param authClientId string
+
+@description('Directory (tenant) id of that app registration; default: the deployment tenant.')
+param authTenantId string = ''
+
+@description('Entra app role that may read every session (logged); empty: nobody may.')
+param authAdminRole string = ''
+
+@minValue(0)
+@description('Delete sessions older than this many days (0 = keep them).')
+param sessionRetentionDays int = 0
+
 // Secrets: stored in Key Vault only when given; never echoed in outputs.
 @secure()
 param openAiApiKey string = ''
@@ -73,6 +93,7 @@ var memoryContainerName = 'agent-sessions'
 var cosmosDatabaseName = 'deepresearch'
 var cosmosContainerName = 'sessions'
 var useDts = durableBackend == 'durableTaskScheduler'
+var effectiveAuthTenantId = !empty(authTenantId) ? authTenantId : tenant().tenantId
 
 resource rg 'Microsoft.Resources/resourceGroups@2024-03-01' = {
   name: !empty(resourceGroupName) ? resourceGroupName : '${abbrs.resourcesResourceGroups}${environmentName}'
@@ -208,6 +229,11 @@ module api 'app/api.bicep' = {
     chatModel: chatModel
     searxngUrl: searxngUrl
     webhookAllowedHosts: webhookAllowedHosts
+    authMode: authMode
+    authTenantId: effectiveAuthTenantId
+    authClientId: authClientId
+    authAdminRole: authAdminRole
+    sessionRetentionDays: sessionRetentionDays
   }
   // Key Vault references and identity-based AzureWebJobsStorage only resolve
   // once the role assignments exist.
@@ -215,6 +241,16 @@ module api 'app/api.bicep' = {
     rbac
     cosmos
   ]
+}
+
+module auth 'app/auth.bicep' = if (authMode == 'easyauth') {
+  name: 'auth'
+  scope: rg
+  params: {
+    appName: api.outputs.name
+    tenantId: effectiveAuthTenantId
+    clientId: authClientId
+  }
 }
 
 output AZURE_LOCATION string = location
@@ -233,5 +269,7 @@ output COSMOS_CONTAINER string = cosmosContainerName
 output AZURE_KEY_VAULT_NAME string = keyVault.outputs.name
 output APPLICATIONINSIGHTS_NAME string = monitoring.outputs.applicationInsightsName
 output DURABLE_BACKEND string = durableBackend
+output AUTH_MODE string = authMode
+output AUTH_TENANT_ID string = effectiveAuthTenantId
 output TASKHUB_NAME string = taskHubName
 output DURABLE_TASK_SCHEDULER_DASHBOARD_URL string = useDts ? dts.outputs.dashboardUrl : ''

@@ -20,6 +20,7 @@ from shared.search.base import SearchProvider
 from shared.stores.base import MemoryStore, SessionStore
 
 if TYPE_CHECKING:  # adapters are imported lazily, on first use
+    from shared.identity import Authenticator
     from shared.search.embeddings import EmbeddingReranker
     from shared.search.tiers import SourceTiers
 
@@ -110,6 +111,14 @@ class AppServices:
             from shared.reasoning.offline import OfflineReasoner
 
             return OfflineReasoner(self.corpus)
+
+    @cached_property
+    def authenticator(self) -> Authenticator:
+        """Who is calling, per AUTH_MODE (shared/identity.py); caches the token keys."""
+        with self._lock:
+            from shared.identity import Authenticator
+
+            return Authenticator(self.settings)
 
     @cached_property
     def webhooks(self):

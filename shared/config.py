@@ -152,6 +152,16 @@ class Settings(BaseSettings):
     # devhost only: require function keys on FUNCTION-level routes, as Azure does.
     devhost_require_keys: bool = False
 
+    # Who the caller is (shared/identity.py) and who may see a session (shared/access.py).
+    auth_mode: Literal["none", "easyauth", "jwt"] = "none"
+    auth_tenant_id: str = ""
+    auth_client_id: str = ""
+    auth_jwt_issuer: str = ""
+    auth_jwks_url: str = ""
+    auth_admin_role: str = ""
+    # Sessions older than this many days are deleted with their files and history.
+    session_retention_days: int | None = Field(None, ge=1)
+
     # Delivery.
     webhook_secret: SecretStr | None = None
     webhook_allowed_hosts: str = ""
@@ -166,6 +176,7 @@ class Settings(BaseSettings):
         "max_tokens_per_session",
         "max_cost_per_session_usd",
         "cosmos_read_timeout_seconds",
+        "session_retention_days",
         "local_corpus_path",
         "source_tiers_file",
         "pdf_font_path",

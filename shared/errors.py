@@ -9,6 +9,7 @@
     │   ├── StructuredOutputError   the model never produced valid JSON for a schema
     │   └── MemoryFileTooLarge      a memory file would grow past its size cap
     ├── ConfigurationError    a setting is missing or contradictory
+    ├── UnauthorizedError     no caller, or a caller we cannot verify   -> HTTP 401
     ├── NotFoundError         unknown session / memory file            -> HTTP 404
     ├── ConflictError         state does not allow the operation       -> HTTP 409
     │   └── ActiveSessionConflict   another deep research is active in the chat
@@ -47,6 +48,14 @@ class StructuredOutputError(PermanentError):
 
 class ConfigurationError(ResearchError):
     """Settings are missing or inconsistent; the message names the variable."""
+
+
+class UnauthorizedError(ResearchError):
+    """The request names no caller we can verify (missing, malformed, expired, forged).
+
+    Another person's session is never this: it is ``NotFoundError``, so a
+    caller cannot tell it from a session that does not exist.
+    """
 
 
 class NotFoundError(ResearchError):

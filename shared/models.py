@@ -362,13 +362,34 @@ class Progress(BaseModel):
             self.warnings.append(RunWarning(phase=phase, message=message))
 
 
+class Owner(BaseModel):
+    """Whose session this is: the principal id within its tenant (shared/identity.py).
+
+    No name or e-mail: the owner is compared, never shown. Sessions stored
+    before owners existed have none and belong to the anonymous owner.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    tenant: str = ""
+
+
+ANONYMOUS_OWNER = Owner(id="anonymous")
+
+
 class SessionRecord(BaseModel):
-    """The session document (Cosmos item / SQLite row), partition key chat_id."""
+    """The session document (Cosmos item / SQLite row), partition key chat_id.
+
+    ``chat_id`` is the owner's chat key (``shared.access.chat_key``): two people
+    using the same chat id never share a chat, its history or its active slot.
+    """
 
     model_config = ConfigDict(extra="ignore")
 
     id: str
     chat_id: str
+    owner: Owner = ANONYMOUS_OWNER
     original_query: str
     mode: Mode
     status: SessionStatus = SessionStatus.active

@@ -86,7 +86,7 @@ async def reconcile(
     updated = await asyncio.to_thread(store.update, record.id, mark_failed)
     if not marked:
         return None
-    log.warning("session %s of chat %s: %s", record.id, record.chat_id, reason)
+    log.warning("session %s: %s", record.id, reason)  # ids only: see shared/log_privacy.py
     return updated
 
 

@@ -42,6 +42,7 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from shared.access import public_chat_id
 from shared.models import SessionRecord, SessionStatus
 from shared.stores.base import SessionStore
 from shared.webhooks import WebhookEvent, WebhookEventName, WebhookSender
@@ -85,7 +86,7 @@ def record_event(
         event=event,
         sequence=sequence,
         session_id=record.id,
-        chat_id=record.chat_id,
+        chat_id=public_chat_id(record.chat_id),
         status=record.status.value,
         links=links,
         occurred_at=now.isoformat(),

@@ -157,7 +157,7 @@ class WebhookSender:
         """
         body = event.model_dump_json().encode("utf-8")
         if not self._secret:
-            log.warning("WEBHOOK_SECRET is not set: webhook %s to %s is unsigned", event.id, url)
+            log.warning("WEBHOOK_SECRET is not set: webhook %s is unsigned", event.id)
         started = time.monotonic()
         attempts, status_code, error = 0, None, None
         with self._client() as client:
@@ -188,9 +188,7 @@ class WebhookSender:
             "delivered_at": datetime.now(UTC).isoformat(),
         }
         if error is not None:
-            log.warning(
-                "webhook %s to %s failed after %d attempt(s): %s", event.id, url, attempts, error
-            )
+            log.warning("webhook %s failed after %d attempt(s)", event.id, attempts)
         return record
 
     def _client(self) -> httpx.Client:

@@ -59,6 +59,16 @@ param webhookAllowedHosts string = ''
 param maxTokensPerSession string = ''
 param maxCostPerSessionUsd string = ''
 
+// Who may see what (README, "Who can see what"): Easy Auth signs callers in (auth.bicep).
+@allowed(['easyauth', 'jwt'])
+param authMode string = 'easyauth'
+param authTenantId string
+param authClientId string
+param authAdminRole string = ''
+@description('Delete sessions older than this many days (0 = keep them).')
+@minValue(0)
+param sessionRetentionDays int = 0
+
 var useDts = durableBackend == 'durableTaskScheduler'
 
 // The Azure Storage backend needs one always-ready instance in the `durable`
@@ -103,7 +113,7 @@ resource app 'Microsoft.Web/sites@2024-04-01' = {
     }
   }
   properties: {
-    // checkov:skip=CKV_AZURE_222:A public HTTP API by design; routes require function keys and HTTPS.
+    // checkov:skip=CKV_AZURE_222:A public HTTP API by design; routes require an Entra sign-in (auth.bicep), function keys and HTTPS.
     // checkov:skip=CKV_AZURE_212:Scale to zero is the point of the plan; a minimum instance count is a fixed cost (see alwaysReadyHttp).
     // checkov:skip=CKV_AZURE_213:App Service health-check pings would keep instances alive and billed; the platform manages Flex instances.
     // checkov:skip=CKV_AZURE_17:Client certificates would break callers that use function keys (webhooks, scripts); TLS is enforced.
@@ -212,6 +222,13 @@ var codeSettings = {
   ACTIVITY_RETRY_MAX_ATTEMPTS: '3'
   // Read by devhost only; the Functions host enforces keys itself in Azure.
   DEVHOST_REQUIRE_KEYS: 'false'
+  AUTH_MODE: authMode
+  AUTH_TENANT_ID: authTenantId
+  AUTH_CLIENT_ID: authClientId
+  AUTH_JWT_ISSUER: ''
+  AUTH_JWKS_URL: ''
+  AUTH_ADMIN_ROLE: authAdminRole
+  SESSION_RETENTION_DAYS: sessionRetentionDays > 0 ? string(sessionRetentionDays) : ''
   // The package directory is read-only on Flex; /tmp is the writable scratch space.
   DATA_DIR: '/tmp/deepresearch'
   COSMOS_ENDPOINT: cosmosEndpoint
@@ -235,7 +252,7 @@ var codeSettings = {
 // checkov applies web-config rules to every Microsoft.Web/sites/config; this
 // one holds only app settings, hence the skips below.
 resource appSettings 'Microsoft.Web/sites/config@2024-04-01' = {
-  // checkov:skip=CKV_AZURE_13:EasyAuth is not supported on Flex Consumption; HTTP routes use function keys.
+  // checkov:skip=CKV_AZURE_13:Authentication is its own authsettingsV2 resource (auth.bicep); this one holds only app settings.
   // checkov:skip=CKV_AZURE_63:App Service HTTP file logs do not exist for Functions; requests are logged to Application Insights.
   parent: app
   // checkov:skip=CKV_AZURE_65:Detailed error pages are an App Service web feature; Functions errors go to Application Insights.

@@ -50,7 +50,7 @@ def web_search(svc: Services, req: WebSearchIn) -> WebSearchOut:
     try:
         results = svc.search.search(req.query, req.max_results, req.time_range)
     except PermanentError as exc:  # transient ones raise: Durable retries the activity
-        log.warning("search failed for %r: %s", req.query, exc)
+        log.warning("a search failed (%s)", type(exc).__name__)  # no query: see log_privacy
         return WebSearchOut(error=f"{type(exc).__name__}: {exc}"[:300])
     trimmed = [r.model_copy(update={"snippet": r.snippet[:SNIPPET_CHARS]}) for r in results]
     return WebSearchOut(results=trimmed[: req.max_results])

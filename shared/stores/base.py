@@ -10,7 +10,8 @@ SessionStore guarantees:
   raises ``ActiveSessionConflict`` (a conditional insert, not read-then-write);
 - ``update`` is optimistic (version / ETag): a lost race reloads, re-applies
   the mutation and retries a bounded number of times, so no write is lost;
-- moving a session to a terminal status frees the chat's active slot.
+- moving a session to a terminal status frees the chat's active slot, and so
+  does ``delete`` (which also removes the session's chat messages).
 
 MemoryStore guarantees:
 - names are ``{session_id}/{relative path}``; ids and paths are validated and
@@ -155,6 +156,17 @@ class SessionStore(Protocol):
         """Non-terminal sessions of every chat and mode, oldest first (for reconciliation)."""
         ...
 
+    def list_created_before(self, cutoff: datetime, limit: int = 100) -> list[SessionRecord]:
+        """Sessions of every chat created before ``cutoff``, up to ``limit`` (for retention)."""
+        ...
+
+    def delete(self, session_id: str) -> None:
+        """Remove the session, its chat messages and its hold on the chat's active slot.
+
+        Idempotent: a session that is already gone is not an error (a retried delete).
+        """
+        ...
+
     def append_message(self, chat_id: str, message: ChatMessage) -> None: ...
 
     def history(self, chat_id: str, limit: int) -> list[ChatMessage]:
@@ -188,6 +200,10 @@ class MemoryStore(Protocol):
 
     def list(self, session_id: str) -> list[str]:
         """Relative names under the session folder, sorted."""
+        ...
+
+    def delete_session(self, session_id: str) -> int:
+        """Remove every file of the session; returns how many there were (0 when none)."""
         ...
 
     def ping(self) -> None: ...

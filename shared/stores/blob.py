@@ -65,7 +65,7 @@ class BlobMemoryStore:
     def __init__(self, settings: Settings, max_file_bytes: int = MAX_MEMORY_FILE_BYTES) -> None:
         self._container = _open_container(settings)
         self.max_file_bytes = max_file_bytes
-        # SDK calls by kind (upload, download, list, exists, properties): storage
+        # SDK calls by kind (upload, download, list, exists, delete, properties): storage
         # transactions are billed per call. Failed calls count too.
         self.operations: Counter[str] = Counter()
         self._operations_lock = threading.Lock()
@@ -137,6 +137,23 @@ class BlobMemoryStore:
         with self._call("list", prefix):
             names = [blob.name[len(prefix) :] for blob in self._container.list_blobs(prefix)]
         return sorted(names)
+
+    def delete_session(self, session_id: str) -> int:
+        """Delete every blob under the session's prefix, one call per blob.
+
+        With soft delete on the account (the Bicep turns it on for 7 days), deleted
+        blobs stay recoverable by an operator for that long, then are gone.
+        """
+        prefix = f"{validate_session_id(session_id)}/"
+        with self._call("list", prefix):
+            names = [blob.name for blob in self._container.list_blobs(prefix)]
+        for name in names:
+            try:
+                with self._call("delete", name):
+                    self._container.delete_blob(name, delete_snapshots="include")
+            except NotFoundError:
+                pass  # removed by a concurrent delete
+        return len(names)
 
     def ping(self) -> None:
         with self._call("properties", self._container.container_name):

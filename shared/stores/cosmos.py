@@ -6,13 +6,7 @@ by ``type``:
 - ``session``: the SessionRecord JSON, ``id`` = session id, plus ``created_ts``
   (epoch seconds) so ordering does not depend on how timestamps were written;
 - ``lock``: ``_lock-active-deep-research`` in a chat's partition, pointing at
-  the chat's active deep research session. Creating it is the atomic
-  "one active deep research" check (409 = taken); it is deleted, with an ETag
-  condition, when that session reaches a terminal status. When in doubt the
-  lock is kept: a create that timed out may still land, so it is read back
-  (and re-sent: the id makes a second create idempotent) instead of freeing
-  the chat. A lock kept without cause is cleared by the next start once its
-  session is seen not to hold it; a lock freed wrongly lets two sessions in;
+  the chat's active deep research session (``cosmos_slots.py``);
 - ``message``: one chat message, ordered by ``order_key`` (zero-padded
   nanoseconds + a uuid) because JSON numbers cannot hold nanoseconds exactly.
 
@@ -27,7 +21,6 @@ transactional batch, TTL or change feed.
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 import uuid
@@ -35,6 +28,7 @@ from collections import Counter
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
+from itertools import islice
 from typing import Any, TypeVar
 
 from azure.core import MatchConditions
@@ -42,7 +36,6 @@ from azure.cosmos import exceptions as cosmos_errors
 
 from shared.config import Settings
 from shared.errors import (
-    ActiveSessionConflict,
     ConfigurationError,
     ConflictError,
     NotFoundError,
@@ -56,14 +49,9 @@ from shared.stores.base import (
     validate_session_id,
 )
 from shared.stores.cosmos_sdk import open_container, translated
+from shared.stores.cosmos_slots import ChatSlots, holds_slot
 
-log = logging.getLogger(__name__)
 MAX_UPDATE_ATTEMPTS = 10
-LOCK_ATTEMPTS = 3
-LOCK_ID = "_lock-active-deep-research"
-# A lock whose session document does not exist yet may belong to a create in
-# progress; only after this long is it taken for the leftover of a crash.
-ORPHAN_LOCK_GRACE_SECONDS = 60.0
 MAX_REMEMBERED_CHATS = 10_000
 
 _T = TypeVar("_T")
@@ -80,6 +68,7 @@ class CosmosSessionStore:
         if not settings.cosmos_endpoint:
             raise ConfigurationError("COSMOS_ENDPOINT is required for the Cosmos session store")
         self._container = open_container(settings, client_options)
+        self._slots = ChatSlots(self._container, self._call, self._read)
         self._order_lock = threading.Lock()
         self._last_order_ns = 0
         self._chat_of: dict[str, str] = {}  # session id -> chat id, see get()
@@ -97,7 +86,7 @@ class CosmosSessionStore:
 
     def create(self, record: SessionRecord) -> SessionRecord:
         validate_session_id(record.id)
-        locked = _holds_slot(record) and self._take_slot(record)
+        locked = holds_slot(record) and self._slots.take(record)
         try:
             doc = self._insert(record)
         except TransientError:
@@ -105,11 +94,11 @@ class CosmosSessionStore:
             doc = self._settle_create(record)
         except ConflictError:
             if locked:  # the id exists; free the slot only if that session does not hold it
-                self._release_idle_slot(record.chat_id, record.id)
+                self._slots.release_idle(record.chat_id, record.id)
             raise
         except BaseException:
             if locked:  # the service answered "no": nothing was written
-                self._release_slot(record.chat_id, record.id)
+                self._slots.release(record.chat_id, record.id)
             raise
         return self._remember(_record(doc))
 
@@ -161,7 +150,7 @@ class CosmosSessionStore:
         current = self.get(session_id)
         for _attempt in range(MAX_UPDATE_ATTEMPTS):
             draft = mutated_copy(current, mutate)
-            took = not _holds_slot(current) and _holds_slot(draft) and self._take_slot(draft)
+            took = not holds_slot(current) and holds_slot(draft) and self._slots.take(draft)
             try:
                 with self._call("replace"):
                     doc = self._container.replace_item(
@@ -172,17 +161,17 @@ class CosmosSessionStore:
                     )
             except cosmos_errors.CosmosAccessConditionFailedError:
                 if took:
-                    self._release_slot(draft.chat_id, draft.id)
+                    self._slots.release(draft.chat_id, draft.id)
                 current = self._read(current.chat_id, session_id)
                 continue
             except TransientError:
                 raise  # the replace may have landed: keep the slot (see the module docstring)
             except BaseException:
                 if took:
-                    self._release_slot(draft.chat_id, draft.id)
+                    self._slots.release(draft.chat_id, draft.id)
                 raise
-            if _holds_slot(current) and not _holds_slot(draft):
-                self._release_after_finish(draft)
+            if holds_slot(current) and not holds_slot(draft):
+                self._slots.release_after_finish(draft)
             return _record(doc)
         raise TransientError(
             f"session {session_id!r} kept changing; gave up after {MAX_UPDATE_ATTEMPTS} attempts"
@@ -231,6 +220,47 @@ class CosmosSessionStore:
         docs.sort(key=lambda doc: (doc.get("created_ts", 0.0), doc["id"]))
         return [self._remember(_record(doc)) for doc in docs[:limit]]
 
+    def list_created_before(self, cutoff: datetime, limit: int = 100) -> list[SessionRecord]:
+        """One cross-partition query, read only as far as ``limit`` (no TOP: see list_active)."""
+        if limit <= 0:
+            return []
+        docs = self._query(
+            "SELECT * FROM c WHERE c.type = 'session' AND c.created_ts < @cutoff",
+            {"@cutoff": cutoff.timestamp()},
+            limit=limit,
+        )
+        return [self._remember(_record(doc)) for doc in docs]
+
+    def delete(self, session_id: str) -> None:
+        """The chat messages, the chat's lock if it names the session, then the session.
+
+        Each step is idempotent; a failure part-way leaves the session document, so
+        deleting again finishes the job.
+        """
+        try:
+            record = self.get(session_id)
+        except NotFoundError:
+            return
+        chat_id = record.chat_id
+        messages = self._query(
+            "SELECT c.id FROM c WHERE c.chat_id = @chat AND c.type = 'message'"
+            " AND c.session_id = @id",
+            {"@chat": chat_id, "@id": session_id},
+            chat_id,
+        )
+        for doc in messages:
+            self._delete_item(doc["id"], chat_id)
+        self._slots.release(chat_id, session_id)
+        self._delete_item(session_id, chat_id)
+        self._chat_of.pop(session_id, None)
+
+    def _delete_item(self, item_id: str, chat_id: str) -> None:
+        try:
+            with self._call("delete"):
+                self._container.delete_item(item_id, partition_key=chat_id)
+        except NotFoundError:
+            pass
+
     # -- chat history --------------------------------------------------------------
 
     def append_message(self, chat_id: str, message: ChatMessage) -> None:
@@ -262,103 +292,6 @@ class CosmosSessionStore:
         with self._call("read"):
             self._container.read()
 
-    # -- the active deep research slot ---------------------------------------------
-
-    def _take_slot(self, record: SessionRecord) -> bool:
-        """Create the chat's lock document; 409 means another session holds the slot.
-
-        Returns whether this call created the lock (and must drop it if the
-        session write then fails). A lock that already names this session (a
-        retried create) is kept as is. A lock left behind by a session that is no
-        longer active (a crash between the session's last write and the lock's
-        deletion) is cleared once.
-        """
-        lock = {
-            "id": LOCK_ID,
-            "type": "lock",
-            "chat_id": record.chat_id,
-            "session_id": record.id,
-            "created_ts": time.time(),
-        }
-        unanswered: TransientError | None = None
-        for _attempt in range(LOCK_ATTEMPTS):
-            try:
-                with self._call("create"):
-                    self._container.create_item(lock)
-                return True
-            except (ConflictError, TransientError) as exc:
-                # 409, or no answer (the lock may have been written): look at the lock.
-                unanswered = exc if isinstance(exc, TransientError) else None
-                holder = self._lock_doc(record.chat_id)
-                if holder is None:
-                    continue  # freed meanwhile, or our write did not land: try again
-                if holder.get("session_id") == record.id:
-                    return unanswered is not None  # ours if this call wrote it
-                if not self._is_stale(holder):
-                    raise ActiveSessionConflict(record.chat_id, holder["session_id"]) from None
-                self._delete_lock(holder)
-        if unanswered is not None:
-            raise unanswered
-        raise ActiveSessionConflict(record.chat_id, None)
-
-    def _release_slot(self, chat_id: str, session_id: str) -> None:
-        """Delete the lock only while it still points at ``session_id``."""
-        holder = self._lock_doc(chat_id)
-        if holder is not None and holder.get("session_id") == session_id:
-            self._delete_lock(holder)
-
-    def _release_idle_slot(self, chat_id: str, session_id: str) -> None:
-        """Delete the lock naming ``session_id`` unless that session exists and holds it."""
-        holder = self._lock_doc(chat_id)
-        ours = holder is not None and holder.get("session_id") == session_id
-        if ours and self._is_stale(holder, grace=0.0):
-            self._delete_lock(holder)
-
-    def _release_after_finish(self, record: SessionRecord) -> None:
-        """Free the slot of a session just saved as finished; a failure leaves a stale lock.
-
-        The session write is what counts and it succeeded: the caller must not see
-        an error (and repeat a finished update) because the clean-up did not answer.
-        The next start clears a lock whose session no longer holds it.
-        """
-        try:
-            self._release_slot(record.chat_id, record.id)
-        except TransientError:
-            log.warning("lock of chat %s left for the next start to clear", record.chat_id)
-
-    def _lock_doc(self, chat_id: str) -> dict[str, Any] | None:
-        try:
-            with self._call("read"):
-                return self._container.read_item(LOCK_ID, partition_key=chat_id)
-        except NotFoundError:
-            return None
-
-    def _delete_lock(self, holder: dict[str, Any]) -> None:
-        """Delete with the lock's ETag, so a lock someone just re-took survives."""
-        try:
-            with self._call("delete"):
-                self._container.delete_item(
-                    LOCK_ID,
-                    partition_key=holder["chat_id"],
-                    etag=holder["_etag"],
-                    match_condition=MatchConditions.IfNotModified,
-                )
-        except (NotFoundError, cosmos_errors.CosmosAccessConditionFailedError):
-            pass
-
-    def _is_stale(self, holder: dict[str, Any], grace: float = ORPHAN_LOCK_GRACE_SECONDS) -> bool:
-        """Whether the lock's session no longer holds the slot.
-
-        A lock without its session document may belong to a create still on its
-        way: it is stale only after ``grace`` seconds.
-        """
-        try:
-            session = self._read(holder["chat_id"], holder["session_id"])
-        except NotFoundError:
-            age = time.time() - float(holder.get("created_ts", 0))
-            return age > grace
-        return not _holds_slot(session)
-
     # -- internals -----------------------------------------------------------------
 
     def _remember(self, record: SessionRecord) -> SessionRecord:
@@ -375,9 +308,16 @@ class CosmosSessionStore:
             raise NotFoundError(f"unknown session {session_id!r}") from None
 
     def _query(
-        self, query: str, parameters: dict[str, Any], chat_id: str | None = None
+        self,
+        query: str,
+        parameters: dict[str, Any],
+        chat_id: str | None = None,
+        limit: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Run a parameterised query, in one partition when the chat is known."""
+        """Run a parameterised query, in one partition when the chat is known.
+
+        ``limit`` stops reading result pages once that many documents arrived.
+        """
         params = [{"name": name, "value": value} for name, value in parameters.items()]
         scope: dict[str, Any] = (
             {"partition_key": chat_id}
@@ -385,7 +325,8 @@ class CosmosSessionStore:
             else {"enable_cross_partition_query": True}
         )
         with self._call("query"):
-            return list(self._container.query_items(query, parameters=params, **scope))
+            results = self._container.query_items(query, parameters=params, **scope)
+            return list(islice(results, limit))
 
     def _call(self, kind: str) -> AbstractContextManager[None]:
         """Count one SDK call of ``kind`` and translate its errors (wrap exactly one call)."""
@@ -398,10 +339,6 @@ class CosmosSessionStore:
         with self._order_lock:
             self._last_order_ns = max(time.time_ns(), self._last_order_ns + 1)
             return self._last_order_ns
-
-
-def _holds_slot(record: SessionRecord) -> bool:
-    return record.mode is Mode.deep_research and record.status in ACTIVE_STATUSES
 
 
 def _session_doc(record: SessionRecord) -> dict[str, Any]:

@@ -26,6 +26,7 @@ has no place on disk and is ignored.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -107,6 +108,18 @@ class FilesystemMemoryStore:
             if path.is_file() and not path.name.startswith(INTERNAL_PREFIX)
         ]
         return sorted(names)
+
+    def delete_session(self, session_id: str) -> int:
+        """Remove the session folder (the store's lock and temp files with it)."""
+        folder = self._folder(session_id)
+        count = len(self.list(session_id))
+        try:
+            shutil.rmtree(folder)
+        except FileNotFoundError:
+            pass  # never written, or removed by a concurrent delete
+        except OSError as exc:
+            raise TransientError(f"memory folder {session_id}: {exc}") from exc
+        return count
 
     def ping(self) -> None:
         if not self.root.is_dir() or not os.access(self.root, os.W_OK):

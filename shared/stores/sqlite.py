@@ -60,6 +60,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     doc TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_by_chat ON sessions (chat_id, created_ts);
+CREATE INDEX IF NOT EXISTS sessions_by_created ON sessions (created_ts);
 CREATE UNIQUE INDEX IF NOT EXISTS one_active_deep_research ON sessions (chat_id)
     WHERE mode = '{Mode.deep_research.value}' AND status IN ({_ACTIVE_SQL});
 CREATE TABLE IF NOT EXISTS chat_messages (
@@ -71,6 +72,7 @@ CREATE TABLE IF NOT EXISTS chat_messages (
     created_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chat_messages_by_chat ON chat_messages (chat_id, seq);
+CREATE INDEX IF NOT EXISTS chat_messages_by_session ON chat_messages (session_id);
 """
 
 
@@ -231,6 +233,33 @@ class SqliteSessionStore:
                 .fetchall()
             )
         return [_record(row) for row in rows]
+
+    def list_created_before(self, cutoff: datetime, limit: int = 100) -> list[SessionRecord]:
+        with self._errors():
+            rows = (
+                self._connection()
+                .execute(
+                    "SELECT doc, version FROM sessions WHERE created_ts < ?"
+                    " ORDER BY created_ts, rowid LIMIT ?",
+                    (cutoff.timestamp(), max(limit, 0)),
+                )
+                .fetchall()
+            )
+        return [_record(row) for row in rows]
+
+    def delete(self, session_id: str) -> None:
+        """One transaction: the session row (and with it its slot) and its chat messages."""
+        validate_session_id(session_id)
+        with self._errors():
+            connection = self._connection()
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                connection.execute("DELETE FROM chat_messages WHERE session_id = ?", (session_id,))
+                connection.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
 
     # -- chat history --------------------------------------------------------------
 

@@ -284,3 +284,18 @@ def test_blob_content_types_follow_the_extension_unless_given(azurite: AzuriteIn
     assert content_type("data.bin") == "application/octet-stream"
     assert content_type("notes.txt") == "text/plain; charset=utf-8"
     assert content_type("supervisor.md") == "text/markdown; charset=utf-8"
+
+
+def test_delete_session_removes_every_file_of_that_session_only(memory: MemoryStore) -> None:
+    memory.write(SESSION, "report.pdf", b"%PDF", "application/pdf")
+    memory.write(SESSION, "agents/agent_1.md", "# Agent", "text/markdown")
+    memory.append(SESSION, "supervisor.md", "e1", "review")
+    memory.write("sess-2", "main.md", "kept", "text/markdown")
+
+    assert memory.delete_session(SESSION) == 3
+    assert memory.delete_session(SESSION) == 0  # nothing left: not an error
+
+    assert memory.list(SESSION) == []
+    assert not memory.exists(SESSION, "report.pdf")
+    assert memory.read_text("sess-2", "main.md") == "kept"
+    assert memory.delete_session("never-written") == 0

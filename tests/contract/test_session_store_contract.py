@@ -332,3 +332,41 @@ def test_a_repeated_create_of_the_active_session_keeps_its_slot(store: SessionSt
     assert store.active_deep_research("chat-1").id == record.id
     with pytest.raises(ActiveSessionConflict):
         store.create(new_session())
+
+
+# -- deletion and retention ----------------------------------------------------------
+
+
+def test_delete_removes_the_session_its_messages_and_its_hold_on_the_chat(
+    store: SessionStore,
+) -> None:
+    doomed = store.create(new_session())  # the chat's active deep research
+    kept = store.create(new_session(mode=Mode.chat, created_at=T0 + timedelta(seconds=1)))
+    for session_id, text in ((doomed.id, "secret question"), (kept.id, "kept question")):
+        store.append_message(
+            "chat-1", ChatMessage(role="user", content=text, session_id=session_id)
+        )
+
+    store.delete(doomed.id)
+    store.delete(doomed.id)  # a retried delete is not an error
+
+    with pytest.raises(NotFoundError):
+        store.get(doomed.id)
+    assert [r.id for r in store.list_by_chat("chat-1")] == [kept.id]
+    assert [m.content for m in store.history("chat-1", 10)] == ["kept question"]
+    assert store.active_deep_research("chat-1") is None
+    store.create(new_session())  # the slot is free for a new deep research
+
+
+def test_sessions_created_before_a_cutoff_are_listed_across_chats(store: SessionStore) -> None:
+    old = {
+        store.create(new_session(chat_id=f"chat-{n}", mode=Mode.search, created_at=T0)).id
+        for n in range(3)
+    }
+    store.create(new_session(chat_id="chat-new", created_at=T0 + timedelta(days=40)))
+
+    cutoff = T0 + timedelta(days=30)
+    assert {r.id for r in store.list_created_before(cutoff)} == old
+    assert len(store.list_created_before(cutoff, limit=2)) == 2
+    assert store.list_created_before(T0) == []
+    assert store.list_created_before(cutoff, limit=0) == []

@@ -5,7 +5,13 @@ for all of them, plus negative bodies for the two POSTs that take one). The
 checks: no 5xx, and every response matches the document (documented status,
 content type, headers, and JSON body schema). Session-scoped routes run twice:
 with generated ids (404s) and with the id of a finished deep research, so the
-200 shapes of status, report, PDF and events are exercised too.
+200 shapes of status, report, PDF and events are exercised too (its DELETE
+last, since it removes the session).
+
+It runs twice: with sign-in off (``AUTH_MODE=none``, the local default) and on
+(``easyauth``, every request signed in as one person the way App Service
+Authentication passes them, plus every operation once more signed out, so
+the 401s are checked against the document as well).
 
 Generation is derandomized and does not shrink, so a run is repeatable and
 bounded; the figures are printed (run with ``-s`` to see them).
@@ -16,7 +22,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +38,10 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
+
+from devhost.host import DevHost
+from shared.config import Settings
+from tests.fakes.entra import easy_auth_headers
 
 pytestmark = pytest.mark.e2e
 
@@ -80,6 +90,7 @@ def fuzz(
     label: str,
     examples: Counter,
     statuses: Counter,
+    headers: dict[str, str] | None = None,
 ) -> str | None:
     """Run one bounded Hypothesis search; the failure text, or None."""
 
@@ -95,7 +106,9 @@ def fuzz(
     def run(case: schemathesis.Case) -> None:
         keep_it_cheap(case)
         examples[label] += 1
-        response = case.call_and_validate(base_url=base_url, checks=CHECKS, timeout=60)
+        response = case.call_and_validate(
+            base_url=base_url, headers=headers, checks=CHECKS, timeout=60
+        )
         statuses[response.status_code] += 1
 
     try:
@@ -105,20 +118,41 @@ def fuzz(
     return None
 
 
-def test_schemathesis_finds_no_server_error_and_no_response_off_the_schema(devhost, api):
-    # from_dict of the served document: from_url would leave out the schema's own route.
-    served = api.get("/api/openapi.json")
-    assert served.status_code == 200
-    schema = schemathesis.openapi.from_dict(served.json())
-    session_id = finished_deep_research(api)
-    base_url = devhost.url
+@pytest.fixture(params=["none", "easyauth"])
+def auth_mode(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def signed_in(start_devhost, data_dir, auth_mode: str) -> Iterator[tuple[DevHost, dict]]:
+    """A devhost in ``auth_mode`` and the headers of the person the requests come from."""
+    settings = Settings(
+        data_dir=data_dir, reasoner="offline", search_provider="local", auth_mode=auth_mode
+    )
+    headers = (
+        easy_auth_headers("f0220000-0000-4000-8000-000000000001") if auth_mode != "none" else {}
+    )
+    yield start_devhost(settings), headers
+
+
+def test_schemathesis_finds_no_server_error_and_no_response_off_the_schema(signed_in):
+    host, headers = signed_in
+    with httpx.Client(base_url=host.url, headers=headers, timeout=30) as api:
+        # from_dict of the served document: from_url would leave out the schema's own route.
+        served = api.get("/api/openapi.json")
+        assert served.status_code == 200
+        schema = schemathesis.openapi.from_dict(served.json())
+        session_id = finished_deep_research(api)
+    base_url = host.url
     examples: Counter = Counter()
     statuses: Counter = Counter()
     failures: list[str] = []
     operations = [result.ok() for result in schema.get_all_operations()]
-    plans: list[tuple[str, Callable[[], Any]]] = []
+    plans: list[tuple[str, Callable[[], Any], dict]] = []
     for op in operations:
-        plans.append((op.label, lambda op=op: op.as_strategy()))
+        plans.append((op.label, lambda op=op: op.as_strategy(), headers))
+        if headers:
+            plans.append((f"{op.label} [signed out]", lambda op=op: op.as_strategy(), {}))
         takes_session = any(p.name == "session_id" for p in op.path_parameters)
         if takes_session:
             fixed = {"session_id": session_id}
@@ -126,6 +160,7 @@ def test_schemathesis_finds_no_server_error_and_no_response_off_the_schema(devho
                 (
                     f"{op.label} [finished session]",
                     lambda op=op, fixed=fixed: op.as_strategy(path_parameters=fixed),
+                    headers,
                 )
             )
         if op.method.upper() == "POST" and op.body:
@@ -134,10 +169,13 @@ def test_schemathesis_finds_no_server_error_and_no_response_off_the_schema(devho
                 (
                     f"{op.label} [negative body]",
                     lambda op=op, extra=extra: op.as_strategy(GenerationMode.NEGATIVE, **extra),
+                    headers,
                 )
             )
-    for label, strategy in plans:
-        failure = fuzz(base_url, strategy(), label, examples, statuses)
+    # Deleting the finished session ends what the other plans read: it goes last.
+    plans.sort(key=lambda plan: plan[0] == "DELETE /api/research/{session_id} [finished session]")
+    for label, strategy, plan_headers in plans:
+        failure = fuzz(base_url, strategy(), label, examples, statuses, plan_headers)
         if failure:
             failures.append(failure)
 
@@ -148,10 +186,11 @@ def test_schemathesis_finds_no_server_error_and_no_response_off_the_schema(devho
     )
     for label, count in sorted(examples.items()):
         print(f"  {count:3d}  {label}")
-    assert len(operations) == 12
+    assert len(operations) == 13
     assert failures == [], "\n\n".join(failures)
     assert total >= 10 * len(plans) // 2  # the searches really ran
-    assert statuses[200] and statuses[404] and statuses[422]
+    assert statuses[200] and statuses[204] and statuses[404] and statuses[422]
+    assert bool(statuses[401]) == bool(headers)  # signed-out requests, only with sign-in on
 
 
 def test_the_served_document_is_the_committed_file(api):

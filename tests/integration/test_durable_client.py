@@ -162,6 +162,17 @@ def test_terminate_then_purge(host, client) -> None:
     assert gone.runtime_status is None  # 404: the client returns an empty status
 
 
+def test_purging_a_running_instance_deletes_nothing(host, client) -> None:
+    """Why shared/purge.py stops a run before purging it: a live history is not purged."""
+    instance_id = host.run(client.start_new("long_running"))
+    poll(host, client, instance_id, lambda s: s.custom_status == "sleeping")
+
+    assert host.run(client.purge_instance_history(instance_id)).instances_deleted == 0
+    status = host.run(client.get_status(instance_id))
+    assert status.runtime_status == OrchestrationRuntimeStatus.Running
+    host.run(client.terminate(instance_id, "cleanup"))
+
+
 def test_get_status_by_filters_on_status_and_time(host, client) -> None:
     before = datetime.now(UTC) - timedelta(seconds=1)
     running = host.run(client.start_new("long_running"))

@@ -118,11 +118,28 @@ def test_every_route_is_function_level_as_the_security_scheme_says(document):
     }
     assert unsecured == {f"/api/{route}" for route in anonymous}
     schemes = document["components"]["securitySchemes"]
-    assert {(s["in"], s["name"]) for s in schemes.values()} == {
-        ("query", "code"),
-        ("header", "x-functions-key"),
-    }
+    keys = {(s["in"], s["name"]) for s in schemes.values() if s["type"] == "apiKey"}
+    assert keys == {("query", "code"), ("header", "x-functions-key")}
     assert "devhost" in document["info"]["description"]
+
+
+def test_every_route_but_health_asks_for_an_entra_bearer_token(document):
+    """The sign-in the Bicep turns on (Easy Auth: anonymous only for /api/health)."""
+    bearer = [
+        n for n, s in document["components"]["securitySchemes"].items() if s["type"] == "http"
+    ]
+    assert bearer == ["entraBearer"]
+    assert document["components"]["securitySchemes"]["entraBearer"]["scheme"] == "bearer"
+    assert all("entraBearer" in alternative for alternative in document["security"])
+    for path, item in document["paths"].items():
+        for method, op in item.items():
+            if method == "parameters":
+                continue
+            needs_sign_in = all(
+                "entraBearer" in a for a in op.get("security", document["security"])
+            )
+            assert needs_sign_in == (path != "/api/health"), (method, path)
+            assert "401" in op["responses"], (method, path)
 
 
 @pytest.mark.parametrize("name", sorted(model_components()))

@@ -1,0 +1,35 @@
+"""The caller of an HTTP request and the sessions they may see (shared/access.py at the edge).
+
+Every route that touches a session starts with one of these; ``api.errors``
+turns ``UnauthorizedError`` into 401 and ``NotFoundError`` into 404.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import azure.functions as func
+
+from api.errors import route_session_id
+from shared.access import Action, session_for
+from shared.ports import Services
+from shared.identity import Principal
+from shared.models import SessionRecord
+
+
+async def caller(req: func.HttpRequest, svc: Services) -> Principal:
+    """The verified caller (``UnauthorizedError`` if none); jwt mode may fetch keys, in a thread."""
+    authenticator = svc.authenticator
+    if authenticator.may_block:
+        return await asyncio.to_thread(authenticator.principal, req.headers)
+    return authenticator.principal(req.headers)
+
+
+async def route_session(
+    req: func.HttpRequest, svc: Services, action: Action = "read"
+) -> tuple[Principal, SessionRecord]:
+    """The caller and the ``{session_id}`` session, if they may ``action`` it (else 404)."""
+    principal = await caller(req, svc)
+    session_id = route_session_id(req)
+    record = await asyncio.to_thread(session_for, svc, principal, session_id, action)
+    return principal, record

@@ -1,0 +1,71 @@
+"""Deleting sessions (shared/purge.py): by their owner over HTTP, and by retention on a timer.
+
+- ``DELETE /api/research/{session_id}``: the owner only (an admin may read
+  other people's sessions, not delete them); 204 when everything is gone, 404
+  for an unknown session or someone else's.
+- ``purge_expired_sessions``: daily, and at host start-up (devhost runs
+  timers only then), removes sessions older than ``SESSION_RETENTION_DAYS``.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+
+import azure.durable_functions as df
+import azure.functions as func
+
+from api.caller import route_session
+from api.errors import handled
+from api.maintenance import runtime_status_reader
+from shared.bootstrap import services
+from shared.purge import purge_expired, purge_session
+
+bp = df.Blueprint()
+log = logging.getLogger(__name__)
+RETENTION_SCHEDULE = "0 30 3 * * *"  # NCRONTAB: 03:30 UTC every day
+
+
+@bp.route(route="research/{session_id}", methods=["DELETE"])
+@bp.durable_client_input(client_name="client")
+@handled
+async def delete_research(req: func.HttpRequest, client) -> func.HttpResponse:
+    svc = services()
+    _, record = await route_session(req, svc, "act")
+    purged = await purge_session(svc, DurableInstances(client), record, "deleted by its owner")
+    log.info(
+        "deleted session %s: %d instance histories, %d files",
+        purged.session_id,
+        purged.instances,
+        purged.files,
+    )
+    return func.HttpResponse(status_code=204)
+
+
+@bp.timer_trigger(arg_name="timer", schedule=RETENTION_SCHEDULE, run_on_startup=True)
+@bp.durable_client_input(client_name="client")
+async def purge_expired_sessions(timer: func.TimerRequest, client) -> None:
+    purged = await purge_expired(services(), DurableInstances(client), datetime.now(UTC))
+    if purged:
+        log.info("retention: deleted %d session(s)", len(purged))
+
+
+class DurableInstances:
+    """``shared.purge.Instances`` over the real ``DurableOrchestrationClient``."""
+
+    def __init__(self, client) -> None:
+        self._client = client
+        self._status_of = runtime_status_reader(client)
+
+    async def runtime_status(self, instance_id: str) -> str | None:
+        return await self._status_of(instance_id)
+
+    async def terminate(self, instance_id: str, reason: str) -> None:
+        try:
+            await self._client.terminate(instance_id, reason)
+        except Exception as exc:  # the SDK raises bare Exception for 404/410: already over
+            log.info("terminate %s: %s", instance_id, exc)
+
+    async def purge(self, instance_id: str) -> int:
+        result = await self._client.purge_instance_history(instance_id)
+        return int(result.instances_deleted)
