@@ -12,9 +12,9 @@ import azure.functions as func
 
 from api.errors import route_session_id
 from shared.access import Action, session_for
-from shared.ports import Services
 from shared.identity import Principal
 from shared.models import SessionRecord
+from shared.ports import Services
 
 
 async def caller(req: func.HttpRequest, svc: Services) -> Principal:

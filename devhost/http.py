@@ -71,7 +71,7 @@ class HttpFront:
                 ("DELETE", "/instances/{id}", self._purge),
             ):
                 app.router.add_route(method, prefix + path, self._guard(handler, guarded))
-        app.router.add_route("*", "/{tail:.*}", self._api)
+        app.router.add_route("*", r"/{tail:[\s\S]*}", self._api)
         return app
 
     # -- the client binding ------------------------------------------------------

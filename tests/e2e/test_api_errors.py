@@ -167,3 +167,10 @@ def test_a_second_deep_research_in_a_chat_is_409_naming_the_active_one(api: http
     error = assert_error(second, 409, "active_session")
     assert error["details"][0]["active_session_id"] == first.json()["session_id"]
     assert len(api.get(f"/api/chats/{CHAT}/sessions").json()["sessions"]) == 1
+
+
+def test_a_path_with_a_newline_reaches_the_function_and_gets_a_json_404(api):
+    """Route parameters may hold any character but '/': the host must not answer itself."""
+    response = api.get("/api/research/a%0Ab")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
