@@ -13,6 +13,7 @@ from typing import Protocol
 
 from shared.config import Settings
 from shared.fetch.base import Fetcher
+from shared.identity import Authenticator
 from shared.reasoning.base import Reasoner
 from shared.search.base import Reranker, SearchProvider
 from shared.search.tiers import SourceTiers
@@ -49,3 +50,6 @@ class Services(Protocol):
 
     @property
     def webhooks(self) -> WebhookSender: ...
+
+    @property
+    def authenticator(self) -> Authenticator: ...

@@ -105,7 +105,8 @@ def test_operation_ids_are_the_function_names(document):
 
 
 def test_every_route_is_function_level_as_the_security_scheme_says(document):
-    """Except the web page's static files, which are anonymous and say so (``security: []``)."""
+    """Except the web page's static files: no function key (a page cannot carry one), only
+    the platform's sign-in where it is on (``security: [{entraBearer: []}]``)."""
     levels = {r.route: r.auth_level for r in index(function_app.app).routes}
     anonymous = {route for route, level in levels.items() if level != "function"}
     assert anonymous == {"ui", "ui/{asset}"}
@@ -114,7 +115,11 @@ def test_every_route_is_function_level_as_the_security_scheme_says(document):
         path
         for path, item in document["paths"].items()
         for key, operation in item.items()
-        if key != "parameters" and operation.get("security") == []
+        if key != "parameters"
+        and not any(
+            "functionKeyHeader" in a or "functionKeyQuery" in a
+            for a in operation.get("security", document["security"])
+        )
     }
     assert unsecured == {f"/api/{route}" for route in anonymous}
     schemes = document["components"]["securitySchemes"]
@@ -124,7 +129,8 @@ def test_every_route_is_function_level_as_the_security_scheme_says(document):
 
 
 def test_every_route_but_health_asks_for_an_entra_bearer_token(document):
-    """The sign-in the Bicep turns on (Easy Auth: anonymous only for /api/health)."""
+    """The sign-in the Bicep turns on (Easy Auth: anonymous only for /api/health; the web
+    page too needs it, through the browser's sign-in cookie)."""
     bearer = [
         n for n, s in document["components"]["securitySchemes"].items() if s["type"] == "http"
     ]
