@@ -217,5 +217,6 @@ def _synthesize(
         min_words=words[0],
         max_words=words[1],
         name=name,
+        warnings=[w.message for w in run.progress.warnings],
     )
     return AnswerOut.model_validate((yield from step(context, names.SYNTHESIZE, request)))

@@ -114,6 +114,8 @@ class SynthesizedAnswer(BaseModel):
     sources: list[Source] = Field(default_factory=list)
     follow_up_questions: list[str] = Field(default_factory=list)
     language: str = "en"
+    # what the answer had to do without (a failed search, an unreadable page, a fallback)
+    limitations: list[str] = Field(default_factory=list)
 
 
 # -- deep research phases ------------------------------------------------------

@@ -134,6 +134,7 @@ class SynthesizeIn(BaseModel):
     min_words: int
     max_words: int
     name: str = "answer"
+    warnings: list[str] = Field(default_factory=list)  # the run's so far, for the answer
 
 
 class AnswerOut(Metered):

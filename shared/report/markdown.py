@@ -171,6 +171,8 @@ def render_answer_markdown(answer: SynthesizedAnswer, query: str, mode: str) -> 
     ]
     if answer.key_points:
         parts.append(f"## {t['key_points']}\n\n{_bullets(answer.key_points)}")
+    if answer.limitations:
+        parts.append(f"## {t['limitations']}\n\n{_bullets(answer.limitations)}")
     if answer.sources:
         parts.append(f"## {t['sources']}\n\n{render_sources(answer.sources, t)}")
     if answer.follow_up_questions:

@@ -108,6 +108,7 @@ def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
         req.query, summaries, req.language, req.min_words, req.max_words
     )
     answer.language = req.language
+    answer.limitations = req.warnings
     mode = "deep_search" if req.name == "deep_search" else "search"
     ref = save_answer(svc, req.session_id, req.name, answer, req.query, mode)
     return AnswerOut(

@@ -349,6 +349,21 @@ def test_search_modes_search_in_parallel_then_synthesize(name: str, mode: str) -
     assert flow.output["status"] == "completed" and flow.output["answer_ref"] == "s1/answer.md"
 
 
+def test_a_failed_search_reaches_the_status_and_the_answer() -> None:
+    def provider_down(name: str, request: Any) -> Any:
+        if name == names.WEB_SEARCH and request["query"] == "yield":
+            return WebSearchOut(error="TransientError: search API answered 503").model_dump()
+        return respond(name, request)
+
+    flow = run(names.SEARCH, start_input("search")).run_activities(provider_down)
+
+    synthesize = next(s for s in flow.scheduled if s.name == names.SYNTHESIZE)
+    assert synthesize.input["warnings"] == [
+        "search for 'yield' failed: TransientError: search API answered 503"
+    ]
+    assert [w["phase"] for w in flow.custom_status["warnings"]] == ["searching"]
+
+
 # -- determinism ----------------------------------------------------------------------------
 
 
