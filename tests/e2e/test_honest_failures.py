@@ -14,7 +14,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from shared.config import Settings
 from tests.e2e.polling import TERMINAL, wait_for
+from tests.e2e.serve_process import free_port
 from tests.e2e.test_faults import llm_settings, schema_of, two_agent_responder
 from tests.fakes.openai_server import FakeOpenAIServer, RecordedRequest, Reply, error
 
@@ -109,3 +111,29 @@ def test_a_transient_failure_is_retried_by_durable_and_recovers(start_devhost, t
     assert view["status"] == "completed" and "error" not in view, view
     assert view["warnings"] == [] and view["degraded"] is False, view["warnings"]
     assert view["progress"]["findings"] >= 1
+
+
+def test_a_search_provider_that_is_down_is_in_the_status_and_the_answer(start_devhost, data_dir):
+    """Nothing listens where SearXNG should be: the search still answers, and says why
+    it has nothing (status warnings, degraded, the answer's Limitations)."""
+    down = f"http://127.0.0.1:{free_port()}"
+    settings = Settings(
+        data_dir=data_dir,
+        reasoner="offline",
+        search_provider="searxng",
+        searxng_url=down,
+        activity_retry_max_attempts=1,
+    )
+    host = start_devhost(settings)
+    with httpx.Client(base_url=host.url, timeout=30) as api:
+        started = api.post(
+            "/api/research", json={"query": "How do generators work?", "mode": "search"}
+        )
+        view = wait_for(api, started.json()["session_id"], TERMINAL, timeout=120)
+        answer = api.get(f"/api/research/{view['session_id']}/report", params={"format": "md"})
+    assert view["status"] == "completed" and view["degraded"] is True, view
+    failed = [w["message"] for w in view["warnings"] if w["phase"] == "searching"]
+    assert failed and all("searxng unreachable" in m for m in failed), view["warnings"]
+    limitations = answer.text.split("## Limitations", 1)
+    assert len(limitations) == 2, answer.text
+    assert failed[0] in limitations[1]
