@@ -16,6 +16,7 @@ import azure.functions as func
 
 from api.caller import caller
 from api.errors import HttpError, handled, json_response
+from api.transport import http_function
 from api.views import session_view
 from shared.access import chat_key, visible
 from shared.bootstrap import services
@@ -26,6 +27,7 @@ OPENAPI_FILE = Path(__file__).with_name("openapi.json")
 
 
 @bp.route(route="health", methods=["GET"])
+@http_function
 @handled
 async def health(req: func.HttpRequest) -> func.HttpResponse:
     svc = services()
@@ -47,6 +49,7 @@ async def health(req: func.HttpRequest) -> func.HttpResponse:
 
 
 @bp.route(route="chats/{chat_id}/sessions", methods=["GET"])
+@http_function
 @handled
 async def chat_sessions(req: func.HttpRequest) -> func.HttpResponse:
     svc = services()
@@ -60,6 +63,7 @@ async def chat_sessions(req: func.HttpRequest) -> func.HttpResponse:
 
 
 @bp.route(route="openapi.json", methods=["GET"])
+@http_function
 @handled
 async def openapi(req: func.HttpRequest) -> func.HttpResponse:
     document = json.loads(OPENAPI_FILE.read_text(encoding="utf-8"))

@@ -30,6 +30,7 @@ import azure.durable_functions as df
 import azure.functions as func
 
 from api.errors import error_response
+from api.transport import http_function
 
 bp = df.Blueprint()
 STATIC = Path(__file__).with_name("static")
@@ -65,6 +66,7 @@ HEADERS = {
 
 
 @bp.route(route="ui", methods=["GET"], auth_level=func.AuthLevel.ANONYMOUS)
+@http_function
 def web_page(req: func.HttpRequest) -> func.HttpResponse:
     url = urlsplit(req.url)
     if url.path.endswith("/"):  # /api/ui/ would resolve the page's relative URLs a level down
@@ -74,6 +76,7 @@ def web_page(req: func.HttpRequest) -> func.HttpResponse:
 
 
 @bp.route(route="ui/{asset}", methods=["GET"], auth_level=func.AuthLevel.ANONYMOUS)
+@http_function
 def web_asset(req: func.HttpRequest) -> func.HttpResponse:
     name = req.route_params.get("asset", "")
     if name not in ASSETS:

@@ -18,6 +18,7 @@ import azure.functions as func
 from api.caller import route_session
 from api.errors import handled
 from api.maintenance import runtime_status_reader
+from api.transport import http_function
 from shared.bootstrap import services
 from shared.purge import purge_expired, purge_session
 
@@ -28,6 +29,7 @@ RETENTION_SCHEDULE = "0 30 3 * * *"  # NCRONTAB: 03:30 UTC every day
 
 @bp.route(route="research/{session_id}", methods=["DELETE"])
 @bp.durable_client_input(client_name="client")
+@http_function
 @handled
 async def delete_research(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()

@@ -8,31 +8,34 @@ never get one (cancelled, superseded, failed before writing, a chat without a
 PDF): that is a 409 ``conflict`` naming the status, so a client stops waiting
 without reading message text.
 
-The stream is Server-Sent Events served as long-polling responses: a response
-carries one event and ends as soon as the session changed (or after ~25 s
-with a keep-alive comment), and EventSource reconnects with ``Last-Event-ID``
-after ``retry`` ms. Event ids encode the state the client has seen, so a
-reconnect resumes without repeats; once the client has seen a terminal state
-the answer is 204, which tells EventSource to stop reconnecting.
+The progress stream is Server-Sent Events in one of two shapes, chosen by
+``HTTP_STREAMING`` (``api/transport.py`` says why it is an app-wide choice):
 
-Why not one long streamed response: the Python worker streams HTTP only
-through the FastAPI extension (``azurefunctions-extensions-http-fastapi``)
-with its own request and response types, while every route here (and
-devhost) speaks ``func.HttpRequest`` / ``func.HttpResponse``. Long-polling
-works unchanged in devhost and on Flex Consumption, each response stays far
-below the 230 s HTTP limit, and plain pollers can use ``GET research/{id}``.
+- streamed: one response stays open and carries every change as it happens,
+  with a keep-alive comment every ``KEEPALIVE_SECONDS`` of quiet, and ends
+  when the session does (or after ``STREAM_MAX_SECONDS``);
+- long-polling (the default, and the fallback where the extension cannot
+  run): a response carries one event and ends as soon as the session
+  changed, or after ~25 s with a keep-alive comment.
+
+Both send ``retry`` and event ids that encode the state the client has seen,
+so EventSource reconnects with ``Last-Event-ID`` and resumes without repeats;
+once the client has seen a terminal state the answer is 204, which tells
+EventSource to stop reconnecting.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 
 import azure.durable_functions as df
 import azure.functions as func
 
 from api.caller import route_session
 from api.errors import HttpError, handled
+from api.transport import STREAMING, event_stream, http_function
 from api.views import current_view
 from shared.bootstrap import services
 from shared.errors import ConflictError, NotFoundError
@@ -40,11 +43,16 @@ from shared.models import Mode, SessionRecord
 
 bp = df.Blueprint()
 FORMATS = {"md": ("text/markdown", "md"), "json": ("application/json", "json")}
-STREAM_SECONDS = 25.0
+LONG_POLL_SECONDS = 25.0  # far below the 230 s an Azure HTTP response may take
+STREAM_MAX_SECONDS = 3600.0  # one streamed response; the client then resumes
+KEEPALIVE_SECONDS = 15.0  # proxies drop idle connections; a comment keeps them open
 POLL_SECONDS = 0.5
+RETRY_MS = 500
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
 @bp.route(route="research/{session_id}/report", methods=["GET"])
+@http_function
 @handled
 async def research_report(req: func.HttpRequest) -> func.HttpResponse:
     svc = services()
@@ -65,6 +73,7 @@ async def research_report(req: func.HttpRequest) -> func.HttpResponse:
 
 
 @bp.route(route="research/{session_id}/report.pdf", methods=["GET"])
+@http_function
 @handled
 async def research_report_pdf(req: func.HttpRequest) -> func.HttpResponse:
     svc = services()
@@ -78,31 +87,65 @@ async def research_report_pdf(req: func.HttpRequest) -> func.HttpResponse:
 
 @bp.route(route="research/{session_id}/events", methods=["GET"])
 @bp.durable_client_input(client_name="client")
+@http_function
 @handled
 async def research_events(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()
     _, owned = await route_session(req, svc)
-    session_id = owned.id
     last = req.headers.get("Last-Event-ID") or req.params.get("last_event_id")
+    record, view = await current_view(svc, client, owned.id)
+    if record.status.is_terminal and state_id(view) == last:
+        return func.HttpResponse(status_code=204)  # seen the end: EventSource stops here
+    if STREAMING:
+        return event_stream(_stream(svc, client, owned.id, last), SSE_HEADERS)
+    return await _long_poll(svc, client, owned.id, last)
+
+
+async def _stream(svc, client, session_id: str, last: str | None) -> AsyncIterator[str]:
+    """Every change as it happens, a keep-alive comment when nothing happens, until the
+    session is over (or ``STREAM_MAX_SECONDS``: the client resumes with Last-Event-ID)."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + STREAM_SECONDS
+    ends = loop.time() + STREAM_MAX_SECONDS
+    quiet_since = loop.time()
+    yield f"retry: {RETRY_MS}\n\n"
+    while loop.time() < ends:
+        record, view = await current_view(svc, client, session_id)
+        event_id = state_id(view)
+        if event_id != last:
+            yield _event(view, event_id, last)
+            last, quiet_since = event_id, loop.time()
+        elif record.status.is_terminal:
+            return
+        elif loop.time() - quiet_since >= KEEPALIVE_SECONDS:
+            yield ": keep-alive\n\n"
+            quiet_since = loop.time()
+        await asyncio.sleep(POLL_SECONDS)
+
+
+async def _long_poll(svc, client, session_id: str, last: str | None) -> func.HttpResponse:
+    """One event, as soon as the session changes, or a keep-alive after ``LONG_POLL_SECONDS``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + LONG_POLL_SECONDS
     while True:
         record, view = await current_view(svc, client, session_id)
         event_id = state_id(view)
         if event_id != last:
-            body = (
-                f"retry: 500\nid: {event_id}\nevent: {event_name(view, last)}\n"
-                f"data: {json.dumps(view, default=str)}\n\n"
-            )
+            body = f"retry: {RETRY_MS}\n" + _event(view, event_id, last)
             break
         if record.status.is_terminal:
-            return func.HttpResponse(status_code=204)  # seen the end: EventSource stops here
+            return func.HttpResponse(status_code=204)
         if loop.time() >= deadline:
-            body = "retry: 500\n: no change\n\n"
+            body = f"retry: {RETRY_MS}\n: no change\n\n"
             break
         await asyncio.sleep(POLL_SECONDS)
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return func.HttpResponse(body, status_code=200, mimetype="text/event-stream", headers=headers)
+    return func.HttpResponse(
+        body, status_code=200, mimetype="text/event-stream", headers=SSE_HEADERS
+    )
+
+
+def _event(view: dict, event_id: str, last: str | None) -> str:
+    name = event_name(view, last)
+    return f"id: {event_id}\nevent: {name}\ndata: {json.dumps(view, default=str)}\n\n"
 
 
 def state_id(view: dict) -> str:

@@ -21,6 +21,7 @@ from api.caller import caller, route_session
 from api.errors import handled, json_response, read_json
 from api.maintenance import create_session
 from api.schemas import ClarificationReply, ResearchRequest
+from api.transport import http_function
 from api.views import live_progress, session_view
 from shared import names, sessions
 from shared.access import chat_key, write_owner_file
@@ -39,6 +40,7 @@ POLL_SECONDS = 0.2
 
 @bp.route(route="research", methods=["POST"])
 @bp.durable_client_input(client_name="client")
+@http_function
 @handled
 async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()
@@ -102,6 +104,7 @@ async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
 
 @bp.route(route="research/{session_id}", methods=["GET"])
 @bp.durable_client_input(client_name="client")
+@http_function
 @handled
 async def research_status(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()
@@ -112,6 +115,7 @@ async def research_status(req: func.HttpRequest, client) -> func.HttpResponse:
 
 @bp.route(route="research/{session_id}/clarification", methods=["POST"])
 @bp.durable_client_input(client_name="client")
+@http_function
 @handled
 async def answer_clarification(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()
@@ -143,6 +147,7 @@ async def answer_clarification(req: func.HttpRequest, client) -> func.HttpRespon
 
 @bp.route(route="research/{session_id}/cancel", methods=["POST"])
 @bp.durable_client_input(client_name="client")
+@http_function
 @handled
 async def cancel_research(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()

@@ -26,6 +26,7 @@ from typing import Any
 import azure.functions as func
 from aiohttp import web
 
+from devhost import http_v2
 from devhost.bindings import call_function
 from devhost.engine import Engine, InstanceExists
 from devhost.host_config import DEFAULT_ROUTE_PREFIX
@@ -136,8 +137,10 @@ class HttpFront:
         except web.HTTPRequestEntityTooLarge:
             message = f"request body is over {MAX_BODY_BYTES} bytes"
             return _error(413, "payload_too_large", message)
-        response = await call_function(route.func, self._arguments(route, request, params, body))
-        return _to_aiohttp(response)
+        v2 = http_v2.uses_v2(route.func, route.request_param)
+        arguments = self._arguments(route, request, params, body, v2)
+        response = await call_function(route.func, arguments)
+        return await http_v2.send(response, request) if v2 else _to_aiohttp(response)
 
     def _function_path(self, tail: str) -> str | None:
         """The route part of a request path, or None when it is outside the route prefix."""
@@ -154,16 +157,25 @@ class HttpFront:
         return _error(404, "not_found", f"no function for {request.method} {request.path}")
 
     def _arguments(
-        self, route: HttpRoute, request: web.Request, params: dict[str, str], body: bytes
+        self,
+        route: HttpRoute,
+        request: web.Request,
+        params: dict[str, str],
+        body: bytes,
+        v2: bool,
     ) -> dict[str, Any]:
-        http_request = func.HttpRequest(
-            method=request.method,
-            url=str(request.url),
-            headers=dict(request.headers),
-            params=dict(request.query),
-            route_params=params,
-            body=body,
-        )
+        """The trigger's request (FastAPI's under HTTP v2) and the client binding, if any."""
+        if v2:
+            http_request = http_v2.fastapi_request(request, params, body)
+        else:
+            http_request = func.HttpRequest(
+                method=request.method,
+                url=str(request.url),
+                headers=dict(request.headers),
+                params=dict(request.query),
+                route_params=params,
+                body=body,
+            )
         kwargs: dict[str, Any] = {route.request_param: http_request}
         if route.client_param:
             kwargs[route.client_param] = self.client_binding()

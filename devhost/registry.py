@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from devhost import http_v2
+
 
 @dataclass(frozen=True)
 class HttpRoute:
@@ -114,6 +116,7 @@ def _index(app: Any) -> Registry:
                     client_param=_client_param(fn),
                 )
             )
+    http_v2.check_app(registry.routes)
     return registry
 
 

@@ -151,6 +151,10 @@ class Settings(BaseSettings):
 
     # devhost only: require function keys on FUNCTION-level routes, as Azure does.
     devhost_require_keys: bool = False
+    # Stream /events through the FastAPI extension. Read from the environment at import
+    # by api/transport.py (it decides the functions' signatures); listed here to be
+    # documented and validated with the rest.
+    http_streaming: bool = False
 
     # Who the caller is (shared/identity.py) and who may see a session (shared/access.py).
     auth_mode: Literal["none", "easyauth", "jwt"] = "none"

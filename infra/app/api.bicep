@@ -41,6 +41,9 @@ param alwaysReadyHttp int = 0
 @description('Worker threads for sync functions; keep in line with host.json durableTask concurrency.')
 param pythonThreadCount int = 16
 
+@description('Stream /events as one open SSE response (the FastAPI extension, app-wide); false = long-polling.')
+param httpStreaming bool = false
+
 // Settings read by shared/config.py (one per Settings field).
 param reasoner string = ''
 param searchProvider string = ''
@@ -169,6 +172,8 @@ var schedulerSettings = {
   AzureFunctionsJobHost__extensions__durableTask__storageProvider__connectionStringName: 'DURABLE_TASK_SCHEDULER_CONNECTION_STRING'
 }
 var durableTaskSchedulerSettings = useDts ? schedulerSettings : {}
+// The worker loads the FastAPI extension (HTTP streaming) only with init indexing on.
+var streamingSettings = httpStreaming ? { PYTHON_ENABLE_INIT_INDEXING: '1' } : {}
 
 // Every field of shared.config.Settings, upper-cased. Empty string = unset
 // (Settings treats blank optional values as None); numbers are the code defaults.
@@ -222,6 +227,7 @@ var codeSettings = {
   ACTIVITY_RETRY_MAX_ATTEMPTS: '3'
   // Read by devhost only; the Functions host enforces keys itself in Azure.
   DEVHOST_REQUIRE_KEYS: 'false'
+  HTTP_STREAMING: httpStreaming ? 'true' : 'false'
   AUTH_MODE: authMode
   AUTH_TENANT_ID: authTenantId
   AUTH_CLIENT_ID: authClientId
@@ -261,7 +267,7 @@ resource appSettings 'Microsoft.Web/sites/config@2024-04-01' = {
   // checkov:skip=CKV_AZURE_80:A Python app; no .NET Framework version applies.
   // checkov:skip=CKV_AZURE_88:Flex Consumption has no Azure Files content share; the package lives in a blob container.
   // checkov:skip=CKV_AZURE_222:A public HTTP API by design; routes require function keys and HTTPS.
-  properties: union(hostSettings, durableTaskSchedulerSettings, codeSettings)
+  properties: union(hostSettings, durableTaskSchedulerSettings, streamingSettings, codeSettings)
 }
 
 output name string = app.name

@@ -40,7 +40,7 @@ PHASE_ORDER = [
 AMBIGUOUS_QUERY = "exceptions"  # short: the offline reasoner asks clarifying questions
 ANSWER = "How Python raises and handles exceptions with try, except, finally and raise"
 RUN_TIMEOUT = 180.0
-KEEP_ALIVE_S = 24.0  # api/reports.py holds a quiet reconnect ~25 s (STREAM_SECONDS)
+KEEP_ALIVE_S = 24.0  # api/reports.py holds a quiet reconnect ~25 s (LONG_POLL_SECONDS)
 DOCUMENT = json.loads(
     (Path(__file__).resolve().parents[2] / "api" / "openapi.json").read_text(encoding="utf-8")
 )
