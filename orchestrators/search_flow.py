@@ -73,14 +73,18 @@ def search_flow(
 ) -> Generator[Any, Any, tuple[AnswerOut, Usage]]:
     """The answer (stored as ``answer_name`` in the session folder) and what it cost."""
     run = yield from _plan(context, inp, progress)
-    for iteration in range(1, iterations + 1):
-        more = iteration < iterations
-        read = yield from _iteration(context, run, iteration, more)
-        if not read:
-            break
-        if more and run.summary_refs:
-            yield from _follow_up(context, run)
-    answer = yield from _synthesize(context, run, words, answer_name)
+    try:
+        for iteration in range(1, iterations + 1):
+            more = iteration < iterations
+            read = yield from _iteration(context, run, iteration, more)
+            if not read:
+                break
+            if more and run.summary_refs:
+                yield from _follow_up(context, run)
+        answer = yield from _synthesize(context, run, words, answer_name)
+    except Exception as exc:  # the session is billed what the flow spent before the failure
+        exc.usage = run.usage + (getattr(exc, "usage", None) or Usage())
+        raise
     return answer, run.usage + answer.usage
 
 

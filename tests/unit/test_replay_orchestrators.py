@@ -364,6 +364,27 @@ def test_a_failed_search_reaches_the_status_and_the_answer() -> None:
     assert [w["phase"] for w in flow.custom_status["warnings"]] == ["searching"]
 
 
+def test_a_search_that_fails_late_still_reports_what_it_spent() -> None:
+    planned = Usage(llm_calls=1, prompt_tokens=200, completion_tokens=30)
+    refused = Usage(llm_calls=1, prompt_tokens=900, completion_tokens=0)
+
+    def synthesis_refused(name: str, request: Any) -> Any:
+        if name == names.PLAN_QUERIES:
+            out = PlanQueriesOut(rewritten="g", queries=["generators", "yield"], usage=planned)
+            return out.model_dump(mode="json")
+        if name == names.SYNTHESIZE:
+            failure = StepFailure(error="PermanentError: LLM endpoint answered 400", usage=refused)
+            return {FAILURE_KEY: failure.model_dump(mode="json")}
+        return respond(name, request)
+
+    flow = run(names.SEARCH, start_input("search")).run_activities(synthesis_refused)
+
+    done = next(s for s in flow.scheduled if s.name == names.COMPLETE_SESSION)
+    assert done.input["status"] == "failed"
+    assert done.input["usage"]["prompt_tokens"] == 1100  # planning and the refused call
+    assert done.input["usage"]["llm_calls"] == 2
+
+
 # -- determinism ----------------------------------------------------------------------------
 
 
