@@ -11,6 +11,7 @@ the default when no LLM endpoint is configured and what end-to-end tests run.
 
 from __future__ import annotations
 
+import keyword
 import re
 
 from shared import lexical
@@ -46,6 +47,8 @@ _PRONOUN_TEXT = (
 )
 _PRONOUNS = frozenset(_PRONOUN_TEXT.split())
 
+CARRIED_MIN_IDF = 1.0
+
 
 class OfflineReasoner:
     """Reasoner over the local corpus and the pages handed in; see module docstring."""
@@ -71,26 +74,33 @@ class OfflineReasoner:
     # -- chat and search modes ------------------------------------------------
 
     def answer(self, query: str, history: list[ChatMessage], language: str) -> SynthesizedAnswer:
+        """Quotes from the best documents; a question in another language than the corpus
+        is searched for the words that carry over (identifiers, English terms), and the
+        answer says so in the user's language."""
         t = texts_for(language)
         resolved = self.rewrite_query(query, history, language)
-        docs = self.corpus.best_documents(resolved, 3)
+        carried = self._carried_terms(resolved) if _foreign(language) else []
+        search = " ".join(carried) if _foreign(language) else resolved
+        docs = self.corpus.best_documents(search, 3) if search else []
         pool: list[tuple[str, list[str], Page]] = []
         for doc in docs:
             sentences, tokens = self._sentences(doc)
             pool.extend(zip(sentences, tokens, [doc] * len(sentences), strict=True))
-        ranked = lexical.rank_sentences(
-            resolved, [p[0] for p in pool], 5, tokens=[p[1] for p in pool]
-        )
-        chosen = [pool[i] for i, _ in ranked]
+        focus = f"{search} {docs[0].title}" if carried and docs else resolved
+        ranked = lexical.rank_sentences(focus, [p[0] for p in pool], 5, tokens=[p[1] for p in pool])
+        chosen = [pool[i] for i, score in ranked if score > 0]
         if not chosen:
+            none = t["answer_untranslatable"] if _foreign(language) else t["answer_none"]
             return SynthesizedAnswer(
-                reasoning=t["answer_reasoning"].format(docs=0),
-                answer=t["answer_none"],
-                language=language,
+                reasoning=t["answer_reasoning"].format(docs=0), answer=none, language=language
             )
         titles = list(dict.fromkeys(doc.title for _, _, doc in chosen))
         sentences = [s for s, _, _ in chosen]
-        body = t["answer_intro"].format(titles="; ".join(titles)) + "\n\n" + " ".join(sentences)
+        intro = t["answer_intro"].format(titles="; ".join(titles))
+        if carried:
+            terms = ", ".join(f"“{term}”" for term in carried)
+            intro = t["answer_carried"].format(terms=terms) + "\n\n" + intro
+        body = intro + "\n\n" + " ".join(sentences)
         return SynthesizedAnswer(
             reasoning=t["answer_reasoning"].format(docs=len(titles)),
             answer=body,
@@ -99,6 +109,18 @@ class OfflineReasoner:
             follow_up_questions=self.follow_up_questions(resolved, body, language),
             language=language,
         )
+
+    def _carried_terms(self, question: str) -> list[str]:
+        """The words of a question in another language that the English corpus can match:
+        Python keywords (``with``, ``yield``) and Latin-script terms that are distinctive
+        in it (idf of at least ``CARRIED_MIN_IDF``: "Python" names every document)."""
+        words = dict.fromkeys(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", question))
+        idf = self.corpus.idf
+        return [
+            w
+            for w in words
+            if keyword.iskeyword(w.lower()) or idf.get(w.lower(), 0.0) >= CARRIED_MIN_IDF
+        ]
 
     def rewrite_query(self, query: str, history: list[ChatMessage], language: str) -> str:
         """Append the previous question's key phrases when the new one leans on it."""
@@ -263,3 +285,8 @@ class OfflineReasoner:
             for k in ("fq_generic_examples", "fq_generic_pitfalls", "fq_generic_alternatives")
         ]
         return unique_texts(questions)[: max(3, min(5, len(phrases) + 1))]
+
+
+def _foreign(language: str) -> bool:
+    """Whether the user's language is not the corpus's (the default corpus is English)."""
+    return (language or "en").split("-")[0].lower() != "en"

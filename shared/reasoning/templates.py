@@ -54,6 +54,11 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "answer_none": "The local reference has nothing on this question; offline chat "
         "answers come only from the local reference.",
         "answer_reasoning": "Offline extractive answer from {docs} local reference documents.",
+        "answer_carried": "The local reference is in English, so it was searched for the "
+        "words of the question that carry over ({terms}); the quotes below are in English.",
+        "answer_untranslatable": "The local reference is in English and the question has no "
+        "English term to search it for; ask again naming the construct in English (for "
+        "example “with” or “yield”).",
         "synth_none": "No source could be read for this question.",
         "synth_reasoning": "Extractive synthesis: {sentences} sentences from {cited} of "
         "{total} sources, ranked by BM25 relevance, near-duplicates removed.",
@@ -146,6 +151,11 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "answer_none": "В локальном справочнике нет ответа на этот вопрос; офлайн-ответы "
         "в чате берутся только из локального справочника.",
         "answer_reasoning": "Офлайн-ответ, извлечённый из документов справочника: {docs}.",
+        "answer_carried": "Локальный справочник написан на английском, поэтому поиск шёл по "
+        "словам вопроса, которые в нём встречаются ({terms}); цитаты ниже — на английском.",
+        "answer_untranslatable": "Локальный справочник написан на английском, а в вопросе нет "
+        "английских терминов, по которым его можно искать; задайте вопрос ещё раз, назвав "
+        "конструкцию по-английски (например, «with» или «yield»).",
         "synth_none": "Не удалось прочитать ни одного источника по этому вопросу.",
         "synth_reasoning": "Экстрактивный синтез: предложений {sentences} из {cited} "
         "источников (всего {total}), ранжирование BM25, дубликаты удалены.",

@@ -310,3 +310,15 @@ def test_follow_up_questions_are_about_topics_and_sources(offline):
     questions = offline.write_report(material).follow_up_questions
     assert questions[0] == "What do other sources say about Nesting?"
     assert "What does “Doc 1” say about the with statement call a context manager?" in questions
+
+
+def test_a_question_in_another_language_is_searched_for_the_words_that_carry_over(offline):
+    answer = offline.answer("Как работает оператор with в Python?", [], "ru")
+    assert answer.answer.startswith("Локальный справочник написан на английском")
+    assert "(“with”)" in answer.answer  # "Python" names every document: not a search term
+    assert "The with statement" in answer.answer  # quotes from the with statement's page
+
+
+def test_a_question_with_nothing_that_carries_over_says_so_in_its_language(offline):
+    answer = offline.answer("Как работают менеджеры контекста?", [], "ru")
+    assert answer.answer == texts_for("ru")["answer_untranslatable"]
