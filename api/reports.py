@@ -46,8 +46,17 @@ POLL_SECONDS = 0.5
 @bp.route(route="research/{session_id}/report", methods=["GET"])
 @handled
 async def research_report(req: func.HttpRequest) -> func.HttpResponse:
-    session_id = route_session_id(req)
     fmt = req.params.get("format", "md")
+    data = await read_report(route_session_id(req), fmt)
+    mimetype, _ = FORMATS[fmt]
+    return func.HttpResponse(data, status_code=200, mimetype=mimetype, charset="utf-8")
+
+
+async def read_report(session_id: str, fmt: str) -> bytes:
+    """The report (an answer in the other modes) of a finished session, as ``md`` or ``json``.
+
+    The HTTP route and the MCP tool both read it here.
+    """
     if fmt not in FORMATS:
         raise HttpError(
             422,
@@ -59,9 +68,8 @@ async def research_report(req: func.HttpRequest) -> func.HttpResponse:
     record = await asyncio.to_thread(svc.sessions.get, session_id)
     stem = "report" if record.mode == Mode.deep_research else "answer"
     _require_terminal(record, stem)
-    mimetype, ext = FORMATS[fmt]
-    data = await _read(svc, record, f"{stem}.{ext}", stem)
-    return func.HttpResponse(data, status_code=200, mimetype=mimetype, charset="utf-8")
+    _, ext = FORMATS[fmt]
+    return await _read(svc, record, f"{stem}.{ext}", stem)
 
 
 @bp.route(route="research/{session_id}/report.pdf", methods=["GET"])

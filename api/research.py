@@ -1,8 +1,11 @@
 """The research API: start, status, clarification, cancel.
 
-Every route is ``AuthLevel.FUNCTION`` in Azure (the DFApp default). Handlers
-validate, touch the session store (in a thread: store SDKs are synchronous)
-and talk to Durable only through the real ``DurableOrchestrationClient``.
+Each route is a thin HTTP shell around a use-case function (``start``,
+``answer``, ``cancel``) that the MCP tools (``api/mcp_tools.py``) call too,
+so both entry points share one logic. Every route is ``AuthLevel.FUNCTION``
+in Azure (the DFApp default). Handlers validate, touch the session store (in
+a thread: store SDKs are synchronous) and talk to Durable only through the
+real ``DurableOrchestrationClient``.
 """
 
 from __future__ import annotations
@@ -38,6 +41,19 @@ POLL_SECONDS = 0.2
 @handled
 async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
     body = ResearchRequest.model_validate(read_json(req))
+    record = await start(client, body)
+    view = session_view(services(), record)
+    if record.status.is_terminal:
+        return json_response(view)
+    headers = {"Location": view["links"]["status"], "Retry-After": "2"}
+    return json_response(view, status=202, headers=headers)
+
+
+async def start(client, body: ResearchRequest) -> SessionRecord:
+    """Create a session and start its orchestration (the HTTP route and the MCP tool).
+
+    Waits up to ``body.wait_seconds`` for the result or the clarifying questions.
+    """
     svc = services()
     await asyncio.to_thread(_check_configuration, svc, body.mode)
     if body.callback_url:
@@ -65,7 +81,7 @@ async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
         )
         await _supersede(svc, client, chat_id)
     await create_session(svc.sessions, client, record)  # frees a chat an orphan blocks
-    start = StartInput(
+    start_input = StartInput(
         session_id=session_id,
         chat_id=chat_id,
         query=body.query,
@@ -79,18 +95,14 @@ async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
         await client.start_new(
             names.ORCHESTRATOR_BY_MODE[body.mode.value],
             record.instance_id,
-            start.model_dump(mode="json"),
+            start_input.model_dump(mode="json"),
         )
     except Exception:
         await asyncio.to_thread(svc.sessions.update, session_id, _mark_failed("could not start"))
         raise
     if body.wait_seconds:
         record = await _wait(svc, session_id, body.wait_seconds)
-        if record.status.is_terminal:
-            return json_response(session_view(svc, record))
-    view = session_view(svc, record)
-    headers = {"Location": view["links"]["status"], "Retry-After": "2"}
-    return json_response(view, status=202, headers=headers)
+    return record
 
 
 @bp.route(route="research/{session_id}", methods=["GET"])
@@ -106,9 +118,15 @@ async def research_status(req: func.HttpRequest, client) -> func.HttpResponse:
 @handled
 async def answer_clarification(req: func.HttpRequest, client) -> func.HttpResponse:
     session_id = route_session_id(req)
+    reply = ClarificationReply.model_validate(read_json(req))
+    record = await answer(client, session_id, reply)
+    return json_response(session_view(services(), record), status=202)
+
+
+async def answer(client, session_id: str, reply: ClarificationReply) -> SessionRecord:
+    """Hand the answers to the waiting run, once (ConflictError when nothing waits)."""
     svc = services()
-    record = await asyncio.to_thread(svc.sessions.get, session_id)
-    answers = ClarificationReply.model_validate(read_json(req)).as_answers()
+    answers = reply.as_answers()
 
     def claim(r: SessionRecord) -> None:
         if r.status != SessionStatus.waiting_clarification:
@@ -129,14 +147,19 @@ async def answer_clarification(req: func.HttpRequest, client) -> func.HttpRespon
 
         await asyncio.to_thread(svc.sessions.update, session_id, release)
         raise
-    return json_response(session_view(svc, record), status=202)
+    return record
 
 
 @bp.route(route="research/{session_id}/cancel", methods=["POST"])
 @bp.durable_client_input(client_name="client")
 @handled
 async def cancel_research(req: func.HttpRequest, client) -> func.HttpResponse:
-    session_id = route_session_id(req)
+    record = await cancel(client, route_session_id(req))
+    return json_response(session_view(services(), record), status=202)
+
+
+async def cancel(client, session_id: str) -> SessionRecord:
+    """Stop a live run and tell its webhook (ConflictError once it has finished)."""
     svc = services()
     # The status change records the ``cancelled`` webhook event in the same update,
     # after any event the run recorded before; the notify below sends them in order.
@@ -149,7 +172,7 @@ async def cancel_research(req: func.HttpRequest, client) -> func.HttpResponse:
             f"{session_id}:notify-cancelled",
             note.model_dump(mode="json"),
         )
-    return json_response(session_view(svc, record), status=202)
+    return record
 
 
 async def _supersede(svc, client, chat_id: str) -> None:
