@@ -14,7 +14,7 @@ import azure.functions as func
 from activities import research as research_activities
 from activities import search as search_activities
 from activities import session as session_activities
-from api import maintenance, mcp_tools, meta, reports
+from api import maintenance, mcp_tools, meta, reports, webhooks
 from api import research as research_api
 from orchestrators import chat, deep_research, notify, replay_timestamps, search
 
@@ -27,6 +27,7 @@ for blueprint in (
     meta.bp,
     maintenance.bp,
     mcp_tools.bp,
+    webhooks.bp,
     chat.bp,
     search.bp,
     deep_research.bp,

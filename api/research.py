@@ -55,7 +55,7 @@ async def start(client, body: ResearchRequest) -> SessionRecord:
     Waits up to ``body.wait_seconds`` for the result or the clarifying questions.
     """
     svc = services()
-    await asyncio.to_thread(_check_configuration, svc, body.mode)
+    await asyncio.to_thread(_check_configuration, svc, body.mode, bool(body.callback_url))
     if body.callback_url:
         allowed = Settings.split_list(svc.settings.webhook_allowed_hosts)
         await asyncio.to_thread(validate_callback_url, body.callback_url, allowed)
@@ -201,12 +201,14 @@ async def _wait(svc, session_id: str, seconds: float) -> SessionRecord:
         await asyncio.sleep(POLL_SECONDS)
 
 
-def _check_configuration(svc, mode: Mode) -> None:
+def _check_configuration(svc, mode: Mode, webhook: bool) -> None:
     """Build what the run will need now: a missing setting is a 400 naming it, not a
     run that fails (or quietly finds nothing) minutes later. Built once per worker."""
     svc.reasoner  # noqa: B018 - building it is the check
     if mode != Mode.chat:
         svc.search  # noqa: B018
+    if webhook:
+        svc.webhooks  # noqa: B018 - a malformed WEBHOOK_SECRET
 
 
 def _mark_failed(reason: str):

@@ -15,6 +15,7 @@ from typing import Any
 from shared.bootstrap import Services
 from shared.models import Progress, SessionRecord, SessionStatus
 from shared.sessions import session_links
+from shared.webhook_outbox import delivery_summary
 
 log = logging.getLogger(__name__)
 FAILED_RUNTIME = {"Failed", "Terminated"}
@@ -82,6 +83,8 @@ def session_view(
         view["result"] = record.result
     if record.error or failure:
         view["error"] = record.error or failure
+    if record.callback_url:
+        view["webhook"] = delivery_summary(record)
     return view
 
 

@@ -17,7 +17,15 @@ from shared.bootstrap import Services
 from shared.errors import ConflictError
 from shared.models import ChatMessage, FinalReport, Mode, SessionRecord, SessionStatus
 from shared.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
-from shared.webhook_outbox import EVENT_BY_STATUS, event_id, flush, record_event, set_status
+from shared.webhook_outbox import (
+    EVENT_BY_STATUS,
+    event_id,
+    flush,
+    record_event,
+    request_redelivery,
+    set_status,
+)
+from shared.webhooks import WebhookEvent
 
 
 def session_links(svc: Services, session_id: str) -> dict[str, str]:
@@ -119,6 +127,28 @@ def cancel_session(svc: Services, session_id: str) -> SessionRecord:
             raise ConflictError(f"session {session_id} is already {r.status.value}")
 
     return svc.sessions.update(session_id, cancel)
+
+
+def redeliver_last_event(svc: Services, session_id: str) -> tuple[SessionRecord, WebhookEvent]:
+    """Make the session's last webhook event pending again (ConflictError if it cannot be)."""
+    chosen: list[WebhookEvent] = []
+
+    def mark(r: SessionRecord) -> None:
+        chosen[:] = [request_redelivery(r)]
+
+    record = svc.sessions.update(session_id, mark)
+    return record, chosen[0]
+
+
+def undo_redelivery(svc: Services, session_id: str, event: WebhookEvent) -> None:
+    """Settle ``event`` again with its last record when its redelivery could not be started."""
+
+    def undo(r: SessionRecord) -> None:
+        records = [d for d in r.webhook_deliveries if d.get("event_id") == event.id]
+        if records and all(d.get("replaced") for d in records):
+            records[-1].pop("replaced", None)
+
+    svc.sessions.update(session_id, undo)
 
 
 def notify(svc: Services, req: NotifyIn) -> dict:

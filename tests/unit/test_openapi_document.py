@@ -175,6 +175,24 @@ VIEWS = {
         },
     ),
     "failed": _record(status=SessionStatus.failed, error="boom"),
+    "webhook failed": _record(
+        status=SessionStatus.completed,
+        callback_url="https://receiver.example/hook",
+        webhook_events=[{"id": "s1:completed", "event": "completed", "sequence": 1}],
+        webhook_deliveries=[
+            {
+                "event_id": "s1:completed",
+                "event": "completed",
+                "attempts": 4,
+                "status_code": 500,
+                "ok": False,
+                "error": "HTTP 500",
+                "delivered_at": "2025-01-02T03:04:05+00:00",
+                "sequence": 1,
+            }
+        ],
+    ),
+    "webhook not yet sent": _record(callback_url="https://receiver.example/hook"),
 }
 
 
