@@ -47,9 +47,11 @@ test-integration: setup node-deps system-deps
 test-e2e: setup node-deps system-deps
 	$(PY) -m pytest -q tests/e2e $(PYTEST_ARGS)
 
+# lint-imports checks the layers declared in pyproject.toml ([tool.importlinter]).
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-logo
 
 format: setup
 	$(VENV)/bin/ruff format .

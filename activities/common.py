@@ -15,10 +15,11 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from shared.bootstrap import Services, services
+from shared.bootstrap import services
 from shared.errors import ConfigurationError, ResearchError, TransientError
+from shared.llm_endpoint.usage import metered
 from shared.payloads import FAILURE_KEY, StepFailure
-from shared.reasoning.usage import metered
+from shared.ports import Services
 
 In = TypeVar("In", bound=BaseModel)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import azure.durable_functions as df
 
 from activities.common import run_step
-from shared.answers import chat_answer as answer_chat
 from shared.payloads import (
     AnswerOut,
     ChatIn,
@@ -16,7 +15,8 @@ from shared.payloads import (
     SynthesizeIn,
     WebSearchIn,
 )
-from shared.search import steps
+from shared.research import search_steps
+from shared.research.answers import chat_answer as answer_chat
 
 bp = df.Blueprint()
 
@@ -33,29 +33,29 @@ def chat_answer(payload: dict) -> dict:
 
 @bp.activity_trigger(input_name="payload")
 def plan_queries(payload: dict) -> dict:
-    return run_step(payload, PlanQueriesIn, steps.plan_queries)
+    return run_step(payload, PlanQueriesIn, search_steps.plan_queries)
 
 
 @bp.activity_trigger(input_name="payload")
 def web_search(payload: dict) -> dict:
-    return run_step(payload, WebSearchIn, steps.web_search)
+    return run_step(payload, WebSearchIn, search_steps.web_search)
 
 
 @bp.activity_trigger(input_name="payload")
 def select_sources(payload: dict) -> dict:
-    return run_step(payload, SelectSourcesIn, steps.select_sources)
+    return run_step(payload, SelectSourcesIn, search_steps.select_sources)
 
 
 @bp.activity_trigger(input_name="payload")
 def scrape_page(payload: dict) -> dict:
-    return run_step(payload, ScrapeIn, steps.scrape_page)
+    return run_step(payload, ScrapeIn, search_steps.scrape_page)
 
 
 @bp.activity_trigger(input_name="payload")
 def follow_up_queries(payload: dict) -> dict:
-    return run_step(payload, FollowUpIn, steps.follow_up_queries)
+    return run_step(payload, FollowUpIn, search_steps.follow_up_queries)
 
 
 @bp.activity_trigger(input_name="payload")
 def synthesize(payload: dict) -> dict:
-    return run_step(payload, SynthesizeIn, steps.synthesize)
+    return run_step(payload, SynthesizeIn, search_steps.synthesize)

@@ -12,8 +12,8 @@ import contextlib
 import logging
 from typing import Any
 
-from shared.bootstrap import Services
 from shared.models import Progress, SessionRecord, SessionStatus
+from shared.ports import Services
 from shared.sessions import session_links
 from shared.webhook_outbox import delivery_summary
 
@@ -69,6 +69,8 @@ def session_view(
             "message": progress.message,
         },
         "warnings": [w.model_dump(mode="json") for w in progress.warnings],
+        # what a client branches on: did anything the answer rests on fail or get cut?
+        "degraded": bool(progress.warnings or record.error or failure),
         "usage": record.usage.model_dump(mode="json"),
         "created_at": record.created_at.isoformat(),
         "updated_at": record.updated_at.isoformat(),

@@ -82,7 +82,7 @@ METHODS = """## Methods
 - **Everything runs through devhost** (`DevHost(settings, port=0)`, a fresh
   `DATA_DIR` per run, SQLite + filesystem stores), started and driven over its
   HTTP API. Search is the local corpus (BM25 over CPython's `pydoc_data`
-  topics). Each devhost is warmed up first (`Services.warm_up()`: corpus index,
+  topics). Each devhost is warmed up first (`AppServices.warm_up()`: corpus index,
   imports, fonts), as a worker that has served a request is; the warm-up row
   is the first, cold one (it builds the corpus index).
 - **Fake LLM** (`bench/fake_llm.py`): the tests' OpenAI-protocol fake

@@ -22,6 +22,7 @@ from bench import engine_app, history
 from bench.budgets import bench_budgets
 from bench.fake_llm import LatencyLLM
 from bench.load import POLLERS, run_load
+from bench.precision import bench_precision
 from bench.results import (
     RECORDED,
     SCRATCH,
@@ -345,6 +346,8 @@ def run_all() -> list[Row]:
     rows += bench_engine()
     step("offline deep research")
     rows += bench_offline()
+    step("offline citation precision")
+    rows += bench_precision()
     llm = LatencyLLM(LATENCY).start()
     try:
         step(f"deep research against a {LATENCY * 1000:.0f} ms fake LLM, {OVERHEAD_RUNS} runs")

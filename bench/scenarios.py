@@ -38,7 +38,7 @@ def offline_settings(data_dir: Path) -> Settings:
 class Bench:
     """One devhost on a fresh data dir, with counting stores around the real ones.
 
-    The worker is warmed up before anything is timed (``Services.warm_up``:
+    The worker is warmed up before anything is timed (``AppServices.warm_up``:
     the corpus index, imports, fonts), as in a warm worker: otherwise the first
     session pays seconds of one-off CPU and hides what the orchestration itself
     costs. ``warmup`` keeps that time.

@@ -1,5 +1,6 @@
 """The composition root: builds every service from Settings, lazily, once.
 
+It fills in the ``shared.ports.Services`` bundle the use cases work with.
 Activities, HTTP handlers, devhost and tests all ask ``services()`` for what
 they need. Nothing is built at import time (the Functions worker imports every
 module while indexing); each adapter is built on first use and cached for the
@@ -23,8 +24,8 @@ if TYPE_CHECKING:  # adapters are imported lazily, on first use
     from shared.search.tiers import SourceTiers
 
 
-class Services:
-    """Lazily built adapters for one Settings."""
+class AppServices:
+    """``shared.ports.Services`` for one Settings: each adapter built on first use."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -108,7 +109,7 @@ class Services:
                 return LLMReasoner(self.settings)
             from shared.reasoning.offline import OfflineReasoner
 
-            return OfflineReasoner(self.settings, corpus=self.corpus)
+            return OfflineReasoner(self.corpus)
 
     @cached_property
     def webhooks(self):
@@ -140,23 +141,23 @@ class Services:
         detect_language("warm up the language profiles")
 
 
-_services: Services | None = None
+_services: AppServices | None = None
 _guard = threading.Lock()
 
 
-def configure(settings: Settings | None = None) -> Services:
+def configure(settings: Settings | None = None) -> AppServices:
     """Replace the process-wide services (devhost start-up, tests)."""
     global _services
     with _guard:
-        _services = Services(settings or Settings())
+        _services = AppServices(settings or Settings())
         return _services
 
 
-def services() -> Services:
+def services() -> AppServices:
     """The process-wide services, built from the environment on first use."""
     global _services
     if _services is None:
         with _guard:
             if _services is None:
-                _services = Services(Settings())
+                _services = AppServices(Settings())
     return _services

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from shared.answers import load_answer
-from shared.bootstrap import Services
 from shared.errors import ConflictError
 from shared.models import ChatMessage, FinalReport, Mode, SessionRecord, SessionStatus
 from shared.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
+from shared.ports import Services
+from shared.research.answers import load_answer
 from shared.webhook_outbox import (
     EVENT_BY_STATUS,
     event_id,

@@ -11,7 +11,7 @@ Rules every implementation keeps:
 - text inside pages is data, never an instruction;
 - raise ``TransientError`` / ``StructuredOutputError`` from ``shared.errors``
   when a step cannot be produced; the caller decides how to degrade.
-Token usage is recorded into the current ``shared.reasoning.usage`` meter.
+Token usage is recorded into the current ``shared.llm_endpoint.usage`` meter.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ Layers, each with one job:
   code fences and tried again with the validation error fed back, up to
   ``max_structured_output_retries`` repairs; then ``StructuredOutputError``.
 - **usage**: every response (repairs included) is recorded in the current
-  usage meter with its estimated cost (``pricing.py``).
+  usage meter with its estimated cost (``shared/llm_endpoint/``).
 
 With Azure OpenAI a "model" is a deployment name; the SDK then calls
 ``/openai/deployments/{model}/chat/completions?api-version=...``.
@@ -46,8 +46,8 @@ from shared.errors import (
     StructuredOutputError,
     TransientError,
 )
-from shared.reasoning import usage
-from shared.reasoning.pricing import cost_of
+from shared.llm_endpoint.client import build_openai_client
+from shared.llm_endpoint.usage import record_call
 from shared.reasoning.wire_schema import schema_name, wire_schema
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,6 @@ Messages = list[dict[str, str]]
 MAX_BACKOFF_SECONDS = 20.0
 _RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 _FENCE = re.compile(r"^\s*```[a-zA-Z0-9_-]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
-_AZURE_SCOPE = "https://cognitiveservices.azure.com/.default"
 
 SCHEMA_INSTRUCTION = (
     "Reply with one JSON object only (no prose, no code fences) that validates against "
@@ -69,34 +68,6 @@ REPAIR_INSTRUCTION = (
     "Validation error:\n{error}\n"
     "Reply again with the corrected JSON object only."
 )
-
-
-def build_openai_client(settings: Settings) -> openai.OpenAI:
-    """The SDK client for the configured endpoint; the SDK's own retries are off."""
-    common: dict[str, Any] = {"timeout": settings.llm_timeout_seconds, "max_retries": 0}
-    if settings.azure_openai_endpoint:
-        if settings.azure_openai_api_key:
-            auth: dict[str, Any] = {"api_key": settings.azure_openai_api_key.get_secret_value()}
-        else:
-            from azure.identity import DefaultAzureCredential, get_bearer_token_provider
-
-            provider = get_bearer_token_provider(DefaultAzureCredential(), _AZURE_SCOPE)
-            auth = {"azure_ad_token_provider": provider}
-        return openai.AzureOpenAI(
-            azure_endpoint=settings.azure_openai_endpoint,
-            api_version=settings.azure_openai_api_version,
-            **auth,
-            **common,
-        )
-    if settings.openai_api_key:
-        api_key = settings.openai_api_key.get_secret_value()
-    elif settings.openai_base_url:
-        api_key = "not-needed"  # local servers (Ollama, vLLM) ignore the key
-    else:
-        raise ConfigurationError(
-            "no LLM endpoint: set OPENAI_API_KEY, OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT"
-        )
-    return openai.OpenAI(api_key=api_key, base_url=settings.openai_base_url or None, **common)
 
 
 def strip_fences(text: str) -> str:
@@ -261,7 +232,7 @@ def _record_usage(model: str, reply: Any) -> None:
     used = getattr(reply, "usage", None)
     prompt = int(getattr(used, "prompt_tokens", 0) or 0)
     completion = int(getattr(used, "completion_tokens", 0) or 0)
-    usage.record(prompt, completion, cost_of(model, prompt, completion))
+    record_call(model, prompt, completion)
 
 
 def _short_error(exc: ValidationError, message: Any) -> str:

@@ -1,7 +1,7 @@
 """OfflineReasoner: the embedded, LLM-free mind (deterministic, extractive, no network).
 
 Every answer is built from sentences the sources wrote, chosen by BM25
-relevance and Maximal Marginal Relevance (``shared.reasoning.extractive``);
+relevance and Maximal Marginal Relevance (``shared.lexical``);
 the only prose of its own is the fixed wording in ``templates``. Decisions
 (clarify, plan, agent steps, supervision) follow simple, documented rules
 (``offline_research``), the report is assembled in ``offline_report``,
@@ -12,9 +12,8 @@ the default when no LLM endpoint is configured and what end-to-end tests run.
 from __future__ import annotations
 
 import re
-import threading
 
-from shared.config import Settings
+from shared import lexical
 from shared.models import (
     AgentAction,
     AgentProfile,
@@ -35,11 +34,11 @@ from shared.models import (
     SynthesizedAnswer,
     Todo,
 )
-from shared.reasoning import extractive, offline_report, offline_research
-from shared.reasoning.extractive import BRACKET_NUMBER, leads, script_language, unique_texts
+from shared.reasoning import offline_report, offline_research
 from shared.reasoning.offline_report import CITATION, cite
+from shared.reasoning.offline_text import BRACKET_NUMBER, leads, script_language, unique_texts
 from shared.reasoning.templates import subject_of, texts_for
-from shared.search.local import LocalCorpusSearch
+from shared.search.base import Corpus
 
 _PRONOUN_TEXT = (
     "it this that they them its these those he she him her "
@@ -53,18 +52,8 @@ class OfflineReasoner:
 
     name = "offline"
 
-    def __init__(self, settings: Settings, corpus: LocalCorpusSearch | None = None) -> None:
-        self._settings = settings
-        self._corpus = corpus
-        self._lock = threading.Lock()
-
-    @property
-    def corpus(self) -> LocalCorpusSearch:
-        if self._corpus is None:
-            with self._lock:
-                if self._corpus is None:
-                    self._corpus = LocalCorpusSearch(self._settings)
-        return self._corpus
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
 
     # -- sentences ------------------------------------------------------------
 
@@ -72,8 +61,8 @@ class OfflineReasoner:
         """Usable sentences of a page with their content tokens (corpus cache first)."""
         cached = self.corpus.sentences_of(page) if page.url.startswith("corpus://") else None
         if cached is None:
-            sentences = extractive.split_sentences(page.text, script_language(page.text))
-            tokens = [extractive.content_tokens(s) for s in sentences]
+            sentences = lexical.split_sentences(page.text, script_language(page.text))
+            tokens = [lexical.content_tokens(s) for s in sentences]
         else:
             sentences, tokens = cached
         keep = [i for i, s in enumerate(sentences) if not BRACKET_NUMBER.search(s)]
@@ -89,7 +78,7 @@ class OfflineReasoner:
         for doc in docs:
             sentences, tokens = self._sentences(doc)
             pool.extend(zip(sentences, tokens, [doc] * len(sentences), strict=True))
-        ranked = extractive.rank_sentences(
+        ranked = lexical.rank_sentences(
             resolved, [p[0] for p in pool], 5, tokens=[p[1] for p in pool]
         )
         chosen = [pool[i] for i, _ in ranked]
@@ -123,16 +112,16 @@ class OfflineReasoner:
             ),
             None,
         )
-        leans = len(extractive.content_tokens(clean)) < 3 or bool(words & _PRONOUNS)
+        leans = len(lexical.content_tokens(clean)) < 3 or bool(words & _PRONOUNS)
         if previous is None or not leans:
             return clean
-        extra = extractive.key_phrases([previous], 3, exclude=[clean])
+        extra = lexical.key_phrases([previous], 3, exclude=[clean])
         return f"{clean.rstrip('?!. ')} {' '.join(extra)}".strip() if extra else clean
 
     def search_queries(self, query: str, n: int, language: str) -> list[str]:
         t = texts_for(language)
         subject = subject_of(query)
-        concepts = extractive.candidate_phrases(query) or [subject]
+        concepts = lexical.candidate_phrases(query) or [subject]
         phrases = self.corpus.key_phrases(query, 4)
         candidates = [
             " ".join(query.split()),
@@ -151,14 +140,14 @@ class OfflineReasoner:
         texts = [s.summary for s in summaries] + [
             x for s in summaries for x in s.relevant_sentences
         ]
-        phrases = extractive.key_phrases(texts, max(n, 0) * 2, idf=self.corpus.idf, exclude=[query])
+        phrases = lexical.key_phrases(texts, max(n, 0) * 2, idf=self.corpus.idf, exclude=[query])
         fallback = (f"{subject} {t[k]}" for k in ("q_examples", "q_pitfalls", "q_how_it_works"))
         queries = unique_texts([*(f"{subject} {p}" for p in phrases), *fallback], skip=[query])
         return queries[: max(n, 0)]
 
     def summarize_page(self, query: str, page: Page, language: str) -> PageSummary:
         sentences, tokens = self._sentences(page)
-        ranked = extractive.rank_sentences(query, sentences, 5, tokens=tokens)
+        ranked = lexical.rank_sentences(query, sentences, 5, tokens=tokens)
         relevant = [sentences[i] for i, _ in ranked]
         in_order = [sentences[i] for i in sorted(i for i, _ in ranked[:3])]
         summary = " ".join(in_order) or " ".join(page.text.split()[:60])
@@ -177,9 +166,9 @@ class OfflineReasoner:
         t = texts_for(language)
         pool: list[tuple[str, int]] = []
         for n, summary in enumerate(summaries, start=1):
-            sentences = summary.relevant_sentences or extractive.split_sentences(summary.summary)
+            sentences = summary.relevant_sentences or lexical.split_sentences(summary.summary)
             pool.extend((s, n) for s in sentences if not BRACKET_NUMBER.search(s))
-        ranked = extractive.rank_sentences(query, [s for s, _ in pool], len(pool))
+        ranked = lexical.rank_sentences(query, [s for s, _ in pool], len(pool))
         ranked = ranked or leads([n for _, n in pool])
         picked: list[str] = []
         cited: set[int] = set()
@@ -252,12 +241,16 @@ class OfflineReasoner:
         return offline_report.critique(report, material)
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
-        return offline_report.write_report(material, self.follow_up_questions)
+        name, documents = self.corpus.describe()
+        note = texts_for(material.context.language)["engine_note"].format(
+            corpus=name, documents=documents
+        )
+        return offline_report.write_report(material, note, self.follow_up_questions)
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
         t = texts_for(language)
         subject = subject_of(query)
-        phrases = extractive.key_phrases(
+        phrases = lexical.key_phrases(
             [CITATION.sub(" ", text)], 4, idf=self.corpus.idf, exclude=[query]
         )
         forms = ("fq_relate", "fq_pitfalls", "fq_when", "fq_examples")

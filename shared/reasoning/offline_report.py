@@ -5,7 +5,9 @@ key findings (globally de-duplicated, each cited with the compressed
 numbering), a section from the deep search when it is part of the evidence,
 an executive summary and a conclusion that lead with sentences *moved* out of
 the sections (so no sentence appears twice), and honest fixed sections
-(open questions, limitations, method) only as needed to reach three.
+(open questions, method, scope) only as needed to reach three. The Limitations say
+first that an extractive engine wrote it over a fixed corpus, without a model;
+the confidence comes from how many independent sources each section rests on.
 
 How the primary text (draft_report.md or main.md) helps an extractive writer:
 it cannot paraphrase a draft, but the draft and main.md's key insights record
@@ -21,17 +23,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from shared import lexical
 from shared.models import (
+    Confidence,
     Critique,
     FinalReport,
     Finding,
     KeyFinding,
     ReportMaterial,
     ReportSection,
+    Source,
 )
-from shared.reasoning import extractive
-from shared.reasoning.extractive import BRACKET_NUMBER
-from shared.reasoning.templates import fixed_headings, subject_of, texts_for
+from shared.reasoning.offline_text import BRACKET_NUMBER, unique_texts
+from shared.reasoning.templates import fixed_headings, subject_of, texts_for, topic_heading
 
 CITATION = re.compile(r"\[(\d+)\]")
 MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")
@@ -42,6 +46,7 @@ RELEVANT_SHARE = 0.4  # deep search sentences scoring below this share of the be
 DEEP_SEARCH_AGENT = 0  # compress files the deep search answer as agent 0's finding
 
 Cited = tuple[str, list[int]]
+FollowUps = Callable[[str, str, str], list[str]]
 
 
 def cite(sentence: str, ns: list[int]) -> str:
@@ -65,7 +70,7 @@ def endorsed_sentences(primary: str) -> set[str]:
         line = line.strip().removeprefix("- ").strip()
         if not line or line.startswith(("#", "**", "<!--")):
             continue
-        keys.update(sentence_key(s) for s in extractive.split_sentences(line))
+        keys.update(sentence_key(s) for s in lexical.split_sentences(line))
     return keys
 
 
@@ -79,29 +84,29 @@ def is_deep_search(finding: Finding) -> bool:
 
 
 def write_report(
-    material: ReportMaterial, follow_up_questions: Callable[[str, str, str], list[str]]
+    material: ReportMaterial, engine_note: str, follow_up_questions: FollowUps
 ) -> FinalReport:
-    """See module docstring; ``follow_up_questions(query, text, language)`` is the reasoner's."""
+    """See module docstring. ``engine_note`` says how the report was made (it opens the
+    Limitations); ``follow_up_questions(query, text, language)`` is the reasoner's fallback."""
     context = material.context
     t = texts_for(context.language)
     sections, gaps = topic_sections(material)
-    summary_lead = [items.pop(0) for _, items in sections[:4] if len(items) >= 2]
+    subject = subject_of(context.query)
+    # before sentences move to the summary and conclusion: what each section rests on
+    support = {heading: _sources_of(items) for heading, items in sections}
+    summary_lead = _summary_lead(sections, context.query)
     ordered = sorted(sections, key=lambda s: -len(s[1]))
     closing = [ordered[0][1].pop(0)] if ordered and len(ordered[0][1]) >= 3 else []
     cited = sorted(
         {n for _, items in sections for _, ns in items for n in ns}
         | {n for _, ns in summary_lead + closing for n in ns}
     )
-    confidence = (
-        "high" if len(cited) >= 4 and len(sections) >= 3 else "medium" if len(cited) >= 2 else "low"
-    )
-    topics = ", ".join(h for h, _ in sections)
+    confidence = _confidence(support, gaps + material.gaps)
     summary = (t["summary_intro"] if sections else t["summary_empty"]).format(
         query=context.query, sources=len(cited), topics=len(sections)
     )
     conclusion = [cite(s, ns) for s, ns in closing]
-    if topics:
-        conclusion.append(t["conclusion_covered"].format(topics=topics))
+    conclusion.append(_strongest(support, t))
     conclusion.append(
         t["conclusion_confidence"].format(
             confidence=t[f"confidence_{confidence}"], sources=len(cited)
@@ -112,22 +117,92 @@ def write_report(
     report_sections = [ReportSection(heading=h, content=_paragraphs(i)) for h, i in sections]
     report_sections += _fixed_sections(material, t, gaps, len(report_sections))
     body = " ".join([summary, *(s.content for s in report_sections)])
+    sources = [s for s in material.sources if s.n in cited]
     return FinalReport(
-        title=t["report_title"].format(subject=_capitalized(subject_of(context.query))),
+        title=t["report_title"].format(subject=_capitalized(subject)),
         executive_summary=" ".join([summary, *(cite(s, ns) for s, ns in summary_lead)]),
         sections=report_sections,
         conclusion=" ".join(conclusion),
-        sources=[s for s in material.sources if s.n in cited],
+        sources=sources,
         confidence_level=confidence,
-        follow_up_questions=follow_up_questions(context.query, body, context.language),
+        follow_up_questions=_follow_ups(material, sources, gaps, subject)
+        or follow_up_questions(context.query, body, context.language),
         language=context.language,
+        limitations=_limitations(material, t, engine_note),
     )
+
+
+def _summary_lead(sections: list[tuple[str, list[Cited]]], query: str) -> list[Cited]:
+    """The first sentence of each of the first four sections that is about the question
+    (shares two of its words, or its only one), moved out of its section; sections with
+    one sentence keep it."""
+    words = set(lexical.content_tokens(query))
+    needed = min(2, len(words))
+    lead = []
+    for _, items in sections[:4]:
+        if len(items) < 2:
+            continue
+        for i, (sentence, _) in enumerate(items):
+            if len(words & set(lexical.content_tokens(sentence))) >= needed:
+                lead.append(items.pop(i))
+                break
+    return lead
+
+
+def _sources_of(items: list[Cited]) -> int:
+    return len({n for _, ns in items for n in ns})
+
+
+def _confidence(support: dict[str, int], gaps: list[str]) -> Confidence:
+    """From the evidence, never from counts alone: ``high`` only when every planned topic
+    was researched and every section rests on at least three independent sources;
+    ``medium`` when most topics were researched and at least half of the sections rest
+    on two or more; otherwise ``low``."""
+    if not support:
+        return "low"
+    counts = list(support.values())
+    coverage = len(counts) / (len(counts) + len(gaps))
+    corroborated = sum(1 for c in counts if c >= 2)
+    if not gaps and min(counts) >= 3:
+        return "high"
+    if coverage >= 0.5 and corroborated * 2 >= len(counts):
+        return "medium"
+    return "low"
+
+
+def _strongest(support: dict[str, int], t: dict[str, str]) -> str:
+    """The (at most two) sections that rest on the most independent sources, if any rests
+    on more than one."""
+    ranked = sorted(((c, h) for h, c in support.items() if c >= 2), key=lambda item: -item[0])[:2]
+    if not ranked:
+        return t["conclusion_thin"]
+    named = ", ".join(f"{h} ({t['sources_count'].format(n=c)})" for c, h in ranked)
+    return t["conclusion_covered"].format(topics=named)
+
+
+def _follow_ups(
+    material: ReportMaterial, sources: list[Source], gaps: list[str], subject: str
+) -> list[str]:
+    """Real questions: what the unresearched topics hold, and how the cited documents that
+    are not about the subject itself relate to it."""
+    t = texts_for(material.context.language)
+    subject_words = set(lexical.content_tokens(subject))
+    questions = [
+        t["fq_gap"].format(phrase=topic_heading(gap, material.context.language)) for gap in gaps[:2]
+    ]
+    for source in sources:
+        words = set(lexical.content_tokens(source.title))
+        if source.title and words and not words <= subject_words:
+            questions.append(t["fq_source"].format(phrase=source.title, subject=subject))
+    questions.append(t["fq_generic_pitfalls"].format(subject=subject))
+    return unique_texts(questions)[:5] if len(questions) >= 3 else []
 
 
 def topic_sections(material: ReportMaterial) -> tuple[list[tuple[str, list[Cited]]], list[str]]:
     """Cited, globally de-duplicated key findings grouped by topic (endorsed ones first),
     then the deep search's most relevant sentences; and the topics left empty."""
-    t = texts_for(material.context.language)
+    language = material.context.language
+    t = texts_for(language)
     endorsed = endorsed_sentences(material.primary)
     groups: dict[str, list[Finding]] = {}
     order: dict[str, tuple[int, int]] = {}
@@ -142,15 +217,13 @@ def topic_sections(material: ReportMaterial) -> tuple[list[tuple[str, list[Cited
         items = _fresh_items(material, [k for f in groups[topic] for k in f.key_findings], seen)
         items.sort(key=lambda item: sentence_key(item[0]) not in endorsed)  # stable
         if items:
-            sections.append((topic, items[:ITEMS_PER_SECTION]))
+            sections.append((_unique_heading(topic, sections, language), items[:ITEMS_PER_SECTION]))
         else:
             gaps.append(topic)
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
     deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
     if deep:
-        ranked = extractive.rank_sentences(
-            material.context.query, [k.text for k in deep], len(deep)
-        )
+        ranked = lexical.rank_sentences(material.context.query, [k.text for k in deep], len(deep))
         best = ranked[0][1] if ranked else 0.0
         relevant = [deep[i] for i, score in ranked if score >= RELEVANT_SHARE * best] or deep
         items = _fresh_items(material, relevant, seen)[:DEEP_SEARCH_ITEMS]
@@ -162,15 +235,19 @@ def topic_sections(material: ReportMaterial) -> tuple[list[tuple[str, list[Cited
 def _fresh_items(
     material: ReportMaterial, keys: list[KeyFinding], seen: list[frozenset[str]]
 ) -> list[Cited]:
-    """Key findings with a known source and no near-duplicate already used (``seen`` grows)."""
+    """Key findings with a known source, about the question (sharing a word with it; a
+    quote that shares none is off-topic however well it ranked in its document) and no
+    near-duplicate already used (``seen`` grows)."""
     numbers = {s.url: s.n for s in material.sources}
+    about = frozenset(lexical.content_tokens(material.context.query))
+    need = min(2, len(about) - 1) if len(about) >= 3 else 1
     items: list[Cited] = []
     for key in keys:
         ns = sorted({numbers[u] for u in key.source_urls if u in numbers})
-        tokens = frozenset(extractive.content_tokens(key.text))
-        if not ns or BRACKET_NUMBER.search(key.text) or not tokens:
+        tokens = frozenset(lexical.content_tokens(key.text))
+        if not ns or BRACKET_NUMBER.search(key.text) or len(tokens & about) < need:
             continue
-        if any(extractive.jaccard(tokens, other) >= 0.6 for other in seen):
+        if any(lexical.jaccard(tokens, other) >= 0.6 for other in seen):
             continue
         seen.append(tokens)
         items.append((key.text, ns))
@@ -180,27 +257,36 @@ def _fresh_items(
 def _fixed_sections(
     material: ReportMaterial, t: dict[str, str], gaps: list[str], have: int
 ) -> list[ReportSection]:
-    """Honest padding: open questions, limitations, method, as needed to reach three."""
+    """Honest padding: open questions, method, scope, as needed to reach three sections."""
     out = []
     gaps = gaps + material.gaps  # topics without evidence, then phases and agents that failed
     if gaps or have < 3:
-        body = (
-            t["open_questions_body"].format(gaps="; ".join(gaps))
-            if gaps
-            else t["open_questions_none"]
-        )
+        if gaps:
+            body = t["open_questions_body"].format(gaps="; ".join(gaps))
+        else:
+            body = t["open_questions_none"] if have else t["finding_none"]
         out.append(ReportSection(heading=t["open_questions"], content=body))
-    timed_out = material.context.clarification_timed_out
-    if timed_out or have + len(out) < 3:
-        lines = [t["limitations_body"]]
-        if len(material.findings) < 3:
-            lines.append(t["limitations_thin"].format(findings=len(material.findings)))
-        if timed_out:
-            lines.append(t["clarification_timed_out"])
-        out.append(ReportSection(heading=t["limitations"], content=" ".join(lines)))
     if have + len(out) < 3:
         out.append(ReportSection(heading=t["method"], content=t["method_body"]))
+    if have + len(out) < 3:
+        out.append(ReportSection(heading=t["scope"], content=t["scope_body"]))
     return out
+
+
+def _limitations(material: ReportMaterial, t: dict[str, str], engine_note: str) -> list[str]:
+    """How the report was made, then what it had to do without."""
+    lines = [engine_note]
+    if len(material.findings) < 3:
+        lines.append(t["limitations_thin"].format(findings=len(material.findings)))
+    if material.context.clarification_timed_out:
+        lines.append(t["clarification_timed_out"])
+    return lines
+
+
+def _unique_heading(topic: str, sections: list[tuple[str, list[Cited]]], language: str) -> str:
+    """The topic's subject as heading, or its full title when another section has it."""
+    heading = topic_heading(topic, language)
+    return topic if any(h == heading for h, _ in sections) else heading
 
 
 def critique(report: FinalReport, material: ReportMaterial) -> Critique:

@@ -10,7 +10,7 @@ Why topics are anchored in different documents: every topic of a question
 shares its subject, so searches for "subject + aspect" all return the same
 two best documents and a report would cite two sources. The plan therefore
 gives each topic a query aimed at one of the other documents about the
-question's concepts (``LocalCorpusSearch.focus_documents``); the agent reads
+question's concepts (``Corpus.focus_documents``); the agent reads
 that document and the best one of its broad search.
 """
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from shared import lexical
 from shared.models import (
     AgentAction,
     AgentProfile,
@@ -38,8 +39,7 @@ from shared.models import (
     Todo,
     TopicCoverage,
 )
-from shared.reasoning import extractive
-from shared.reasoning.extractive import unique_texts
+from shared.reasoning.offline_text import leads, unique_texts
 from shared.reasoning.templates import (
     DECOMPOSITIONS,
     profiles_for,
@@ -48,7 +48,7 @@ from shared.reasoning.templates import (
     subject_of,
     texts_for,
 )
-from shared.search.local import FocusDocument, LocalCorpusSearch
+from shared.search.base import Corpus, FocusDocument
 
 KEY_FINDINGS_PER_FINDING = 6
 KEY_FINDINGS_PER_PAGE = 4
@@ -63,7 +63,7 @@ def clarify(context: ResearchContext) -> ClarificationRequest:
     if context.clarification_answers:
         return ClarificationRequest(needed=False, reason=t["clarify_reason_answered"])
     short = len(context.query.split()) < SHORT_QUERY_WORDS
-    vague = len(extractive.content_tokens(context.query)) < 3
+    vague = len(lexical.content_tokens(context.query)) < 3
     if not (short or vague):
         return ClarificationRequest(needed=False, reason=t["clarify_reason_clear"])
     subject = subject_of(context.query)
@@ -81,7 +81,7 @@ def analyze(context: ResearchContext) -> QueryAnalysis:
     """Shape by pattern; complexity from length and the number of distinct concepts."""
     query = context.query
     kind = query_type_of(query)
-    concepts = unique_texts(extractive.candidate_phrases(query))[:6]
+    concepts = unique_texts(lexical.candidate_phrases(query))[:6]
     words = len(query.split())
     sides = len(re.split(r"\s+(?:vs\.?|versus|or|и|или|против)\s+|,", query))
     if words > 15 or len(concepts) >= 4 or (kind == "comparison" and sides >= 3):
@@ -111,7 +111,7 @@ def _anchors(focus: list[FocusDocument]) -> list[FocusDocument]:
 
 
 def plan(
-    corpus: LocalCorpusSearch, context: ResearchContext, analysis: QueryAnalysis, max_topics: int
+    corpus: Corpus, context: ResearchContext, analysis: QueryAnalysis, max_topics: int
 ) -> ResearchPlan:
     t = texts_for(context.language)
     subject = subject_of(context.query)
@@ -228,10 +228,10 @@ def write_finding(
         sentences, tokens = sentences_of(page)
         pool.extend(zip(sentences, tokens, [page] * len(sentences), strict=True))
     query = f"{todo.topic} {state.context.query}"
-    ranked = extractive.rank_sentences(
+    ranked = lexical.rank_sentences(
         query, [p[0] for p in pool], len(pool), tokens=[p[1] for p in pool]
     )
-    ranked = ranked or extractive.leads([p[2].url for p in pool])
+    ranked = ranked or leads([p[2].url for p in pool])
     per_page: dict[str, int] = {}
     key_findings: list[KeyFinding] = []
     for i, _ in ranked:
@@ -326,7 +326,7 @@ def _concepts(subject: str) -> list[str]:
     ["context managers", "with statement"] (split at conjunctions, articles dropped)."""
     parts = re.split(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b)\s*", subject)
     parts = [re.sub(r"^(?:the|a|an)\s+", "", p.strip(), flags=re.I) for p in parts]
-    return [p for p in parts if len(extractive.content_tokens(p)) >= 1]
+    return [p for p in parts if len(lexical.content_tokens(p)) >= 1]
 
 
 def _lower_first(title: str) -> str:

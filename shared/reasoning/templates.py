@@ -19,6 +19,9 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "open_questions": "Open questions",
         "limitations": "Limitations",
         "method": "Method",
+        "scope": "Scope",
+        "scope_body": "The report covers only what the sources read say about the question; "
+        "what they do not mention is listed under Open questions.",
         "deep_search_heading": "Further evidence from the deep search",
         "report_title": "{subject}: research report",
         # report prose
@@ -26,15 +29,17 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "{topics} topics.",
         "summary_empty": "No source could be read for “{query}”, so this report has no findings.",
         "conclusion_covered": "The evidence is strongest on: {topics}.",
+        "conclusion_thin": "No section rests on more than one source.",
+        "sources_count": "{n} sources",
         "conclusion_confidence": "Overall confidence is {confidence}, based on {sources} "
         "cited sources.",
         "conclusion_gaps": "Aspects still open: {gaps}.",
         "open_questions_body": "These aspects were not covered by the sources read: {gaps}.",
         "open_questions_none": "The sources read covered every planned topic; the follow-up "
         "questions below point to adjacent aspects.",
-        "limitations_body": "This report was assembled offline and extractively: every "
-        "sentence in the sections is quoted from a cited source, and no claim was verified "
-        "beyond those sources.",
+        "engine_note": "Written offline by the extractive engine over the local corpus "
+        "“{corpus}” ({documents} documents), without a language model: every sentence is "
+        "quoted from a cited source, and no claim was checked beyond those sources.",
         "limitations_thin": "Only {findings} research findings were available, so coverage "
         "is thin.",
         "clarification_timed_out": "The clarifying questions went unanswered, so the research "
@@ -99,11 +104,16 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "fq_generic_examples": "What are practical examples of {subject}?",
         "fq_generic_pitfalls": "What are common mistakes with {subject}?",
         "fq_generic_alternatives": "What alternatives to {subject} exist?",
+        "fq_source": "What does “{phrase}” say about {subject}?",
+        "fq_gap": "What do other sources say about {phrase}?",
     },
     "ru": {
         "open_questions": "Открытые вопросы",
         "limitations": "Ограничения",
         "method": "Методика",
+        "scope": "Охват",
+        "scope_body": "Отчёт охватывает только то, что прочитанные источники говорят по "
+        "вопросу; то, о чём они молчат, перечислено в разделе «Открытые вопросы».",
         "deep_search_heading": "Дополнительные сведения из глубокого поиска",
         "report_title": "{subject}: исследовательский отчёт",
         "summary_intro": "Этот отчёт отвечает на вопрос «{query}» по {sources} источникам "
@@ -111,15 +121,18 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "summary_empty": "Ни один источник по вопросу «{query}» прочитать не удалось, "
         "поэтому выводов в отчёте нет.",
         "conclusion_covered": "Лучше всего подтверждены темы: {topics}.",
+        "conclusion_thin": "Ни один раздел не опирается больше чем на один источник.",
+        "sources_count": "источников: {n}",
         "conclusion_confidence": "Общая уверенность: {confidence}; процитировано источников: "
         "{sources}.",
         "conclusion_gaps": "Остались открытыми: {gaps}.",
         "open_questions_body": "Прочитанные источники не раскрыли следующие аспекты: {gaps}.",
         "open_questions_none": "Прочитанные источники охватили все запланированные темы; "
         "вопросы ниже указывают на смежные аспекты.",
-        "limitations_body": "Отчёт собран офлайн и экстрактивно: каждое предложение в "
-        "разделах взято из процитированного источника, и утверждения не проверялись за их "
-        "пределами.",
+        "engine_note": "Отчёт написан офлайн экстрактивным движком по локальному корпусу "
+        "«{corpus}» (документов: {documents}), без языковой модели: каждое предложение "
+        "разделов — цитата из указанного источника на языке корпуса, и утверждения не "
+        "проверялись за пределами этих источников.",
         "limitations_thin": "Доступно только результатов исследования: {findings}, поэтому "
         "охват неполный.",
         "clarification_timed_out": "Уточняющие вопросы остались без ответа, поэтому "
@@ -178,6 +191,8 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "fq_generic_examples": "Какие есть практические примеры для темы «{subject}»?",
         "fq_generic_pitfalls": "Какие типичные ошибки встречаются в теме «{subject}»?",
         "fq_generic_alternatives": "Какие есть альтернативы для темы «{subject}»?",
+        "fq_source": "Что говорится в «{phrase}» о теме «{subject}»?",
+        "fq_gap": "Что говорят другие источники о теме «{phrase}»?",
     },
 }
 
@@ -301,7 +316,7 @@ def fixed_headings() -> frozenset[str]:
     return frozenset(
         texts[key]
         for texts in TEXTS.values()
-        for key in ("open_questions", "limitations", "method")
+        for key in ("open_questions", "limitations", "method", "scope")
     )
 
 
@@ -382,3 +397,22 @@ def split_comparison(subject: str, fallback: list[str]) -> tuple[str, str]:
     if len(parts) == 2 and all(p.strip() for p in parts):
         return parts[0].strip(), parts[1].strip()
     return subject, fallback[0] if fallback else "…"
+
+
+def topic_heading(title: str, language: str) -> str:
+    """A report heading for a planned topic: what it is about, without the plan's template
+    ("Pitfalls and edge cases: objects, values and types" -> "Objects, values and types").
+
+    The template names the aspect a topic was *planned* to cover; an extractive writer
+    cannot promise its quotes cover that aspect, so the heading names only the subject."""
+    texts = texts_for(language)
+    for key, template in texts.items():
+        if not key.startswith("topic_") or key == "topic_comparison":
+            continue
+        head, _, tail = template.partition("{")
+        rest = tail.partition("}")[2]
+        if (head or rest) and title.startswith(head) and title.endswith(rest):
+            core = title[len(head) : len(title) - len(rest)].strip()
+            if core:
+                return core[:1].upper() + core[1:]
+    return title

@@ -22,11 +22,11 @@ import re
 
 from pydantic import BaseModel
 
-from shared.bootstrap import Services
+from shared import lexical
 from shared.errors import NotFoundError
 from shared.models import Finding, KeyFinding, Source, SynthesizedAnswer
 from shared.payloads import CompressIn, CompressOut
-from shared.reasoning import extractive
+from shared.ports import Services
 from shared.report.citations import CITATION_RE, cited_numbers
 from shared.research.supervisor import load_finding
 from shared.search.pipeline import normalize_url
@@ -50,7 +50,7 @@ def deep_search_finding(answer: SynthesizedAnswer) -> Finding:
     urls = {s.n: s.url for s in answer.sources}
     key_findings = []
     for paragraph in answer.answer.split("\n\n"):
-        for sentence in extractive.segment(paragraph, answer.language):
+        for sentence in lexical.segment(paragraph, answer.language):
             cited = sorted(n for n in cited_numbers(sentence) if n in urls)
             text = re.sub(r"\s+([.!?…])", r"\1", CITATION_RE.sub("", sentence)).strip()
             text = " ".join(text.split())

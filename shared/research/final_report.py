@@ -16,10 +16,10 @@ from __future__ import annotations
 import logging
 import re
 
-from shared.bootstrap import Services
 from shared.errors import NotFoundError, PermanentError
 from shared.models import FinalReport, ReportMaterial, ReportSection, ResearchContext
 from shared.payloads import ContextIn, CritiqueOut, PdfIn, PdfOut, ReportIn, ReportOut
+from shared.ports import Services
 from shared.report.citations import (
     dedupe_sentences,
     enforce_citations,
@@ -155,7 +155,7 @@ def _finalize(
     report, problems = enforce_citations(report, evidence.sources)
     report = renumber_by_first_citation(dedupe_sentences(report))
     report.language = ctx.language
-    report.limitations = _limitations(req)
+    report.limitations = [*report.limitations, *_limitations(req)]
     if ctx.clarification_timed_out:
         report.warnings.append(
             "The clarifying questions went unanswered before the timeout; "

@@ -6,7 +6,6 @@ a comparison two to four, a complex question up to ``DEEP_RESEARCH_NUM_AGENTS``.
 
 from __future__ import annotations
 
-from shared.bootstrap import Services
 from shared.models import Todo
 from shared.payloads import (
     ClarifyOut,
@@ -16,6 +15,7 @@ from shared.payloads import (
     SpawnAgentsIn,
     SpawnAgentsOut,
 )
+from shared.ports import Services
 from shared.research import memory_files
 
 MAX_TOPICS = 6

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import logging
 
-from shared.bootstrap import Services
 from shared.errors import PermanentError, ResearchError
-from shared.fetch.cache import fetch_cached
 from shared.models import AgentState, Finding, Observation, Page
 from shared.payloads import ResearcherIn, ResearcherOut
+from shared.ports import Services
 from shared.research import memory_files
+from shared.research.page_cache import fetch_cached
 from shared.search.pipeline import normalize_url
 
 log = logging.getLogger(__name__)

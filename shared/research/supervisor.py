@@ -7,9 +7,9 @@ todos for the orchestrator's queue.
 
 from __future__ import annotations
 
-from shared.bootstrap import Services
 from shared.models import Finding
 from shared.payloads import SupervisorIn, SupervisorOut
+from shared.ports import Services
 from shared.research import memory_files
 
 

@@ -16,10 +16,9 @@ import math
 import openai
 
 from shared.config import Settings
+from shared.llm_endpoint.client import build_openai_client
+from shared.llm_endpoint.usage import record_call
 from shared.models import SearchResult
-from shared.reasoning.llm_client import build_openai_client
-from shared.reasoning.pricing import cost_of
-from shared.reasoning.usage import record
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +47,7 @@ class EmbeddingReranker:
             return results
         usage = getattr(response, "usage", None)
         tokens = getattr(usage, "prompt_tokens", 0) or 0
-        record(tokens, 0, cost_of(model, tokens, 0))
+        record_call(model, tokens, 0)
         vectors = [item.embedding for item in sorted(response.data, key=lambda d: d.index)]
         scored = [(_cosine(vectors[0], vec), i) for i, vec in enumerate(vectors[1:])]
         order = [i for _, i in sorted(scored, key=lambda pair: (-pair[0], pair[1]))]

@@ -1,6 +1,7 @@
 """LocalCorpusSearch: BM25 search and ``corpus://`` fetching over a local corpus.
 
-It is both a ``SearchProvider`` and a ``Fetcher``, so a run with no network
+It is a ``Corpus`` (a ``SearchProvider`` whose documents can be read closely)
+and a ``Fetcher``, so a run with no network
 and no search key still searches, reads and cites real documents. The
 default corpus is the Python language reference that ships with CPython
 (``pydoc_data.topics``: one document per topic, ``corpus://python-reference/<topic>``);
@@ -28,10 +29,11 @@ from urllib.parse import quote, unquote, urlsplit
 
 from rank_bm25 import BM25Okapi
 
+from shared import lexical
 from shared.config import Settings
 from shared.errors import FetchRefused, NotFoundError
 from shared.models import Page, SearchResult, TimeRange
-from shared.reasoning import extractive
+from shared.search.base import FocusDocument
 
 DEFAULT_CORPUS = "python-reference"
 CACHE_VERSION = "local-corpus-v2"  # bump when cleaning or splitting changes
@@ -50,16 +52,6 @@ class CorpusDocument:
     text: str
     sentences: tuple[str, ...]
     sentence_tokens: list[list[str]]
-
-
-@dataclass(frozen=True)
-class FocusDocument:
-    """A corpus document a research topic is anchored in, with its characteristic phrase."""
-
-    url: str
-    title: str
-    phrase: str
-    about: bool  # mentions one of the query's multi-word concepts
 
 
 @dataclass
@@ -153,20 +145,20 @@ def _document(corpus: str, key: str, raw: str, is_default: bool) -> CorpusDocume
         title, text = _parse_html(raw)
     else:
         title, text = _parse_text(raw, suffix)
-    sentences = extractive.split_sentences(text, "en")
+    sentences = lexical.split_sentences(text, "en")
     return CorpusDocument(
         url=f"corpus://{corpus}/{quote(key, safe='/')}",
         title=title or _readable(Path(key).stem),
         text=text,
         sentences=sentences,
-        sentence_tokens=[extractive.content_tokens(s) for s in sentences],
+        sentence_tokens=[lexical.content_tokens(s) for s in sentences],
     )
 
 
 def _build(corpus: str, pairs: list[tuple[str, str]], is_default: bool) -> CorpusIndex:
     docs = [_document(corpus, key, raw, is_default) for key, raw in pairs]
-    body_tokens = [extractive.tokenize(d.title + "\n" + d.text) or ["\x00"] for d in docs]
-    title_tokens = [extractive.tokenize(d.title) or ["\x00"] for d in docs]
+    body_tokens = [lexical.tokenize(d.title + "\n" + d.text) or ["\x00"] for d in docs]
+    title_tokens = [lexical.tokenize(d.title) or ["\x00"] for d in docs]
     n = len(docs)
     df: dict[str, int] = {}
     for tokens in body_tokens:
@@ -187,7 +179,7 @@ def _build(corpus: str, pairs: list[tuple[str, str]], is_default: bool) -> Corpu
 
 
 class LocalCorpusSearch:
-    """SearchProvider + Fetcher over the local corpus; safe to share between threads."""
+    """Corpus + Fetcher over the local corpus; safe to share between threads."""
 
     name = "local"
 
@@ -195,7 +187,7 @@ class LocalCorpusSearch:
         self._settings = settings
         self._index: CorpusIndex | None = None
         self._lock = threading.Lock()
-        self._scorers: dict[int, extractive.Bm25Scorer] = {}  # per document, over its sentences
+        self._scorers: dict[int, lexical.Bm25Scorer] = {}  # per document, over its sentences
 
     # -- index lifecycle --
 
@@ -260,13 +252,13 @@ class LocalCorpusSearch:
         return ranked
 
     def _rank_tokens(self, query: str) -> list[tuple[int, float]]:
-        tokens = extractive.tokenize(query)
+        tokens = lexical.tokenize(query)
         if not tokens:
             return []
         index = self.index
         body = index.body.get_scores(tokens)
         titles = index.titles.get_scores(tokens)
-        content = set(extractive.content_tokens(query))
+        content = set(lexical.content_tokens(query))
         scored = []
         for i in range(len(index.documents)):
             shares = content.intersection(index.body.doc_freqs[i]) if content else True
@@ -277,7 +269,7 @@ class LocalCorpusSearch:
 
     def _snippet(self, i: int, query: str) -> str:
         doc = self.index.documents[i]
-        best = self._sentence_scores(i, extractive.content_tokens(query))
+        best = self._sentence_scores(i, lexical.content_tokens(query))
         if doc.sentences and max(best) > 0:
             text = doc.sentences[max(range(len(best)), key=lambda j: (best[j], -j))]
         else:
@@ -288,9 +280,7 @@ class LocalCorpusSearch:
         """BM25 of document ``i``'s sentences for the query (model built once per document)."""
         scorer = self._scorers.get(i)
         if scorer is None:  # a race only builds the same scorer twice
-            scorer = self._scorers[i] = extractive.Bm25Scorer(
-                self.index.documents[i].sentence_tokens
-            )
+            scorer = self._scorers[i] = lexical.Bm25Scorer(self.index.documents[i].sentence_tokens)
         return scorer.scores(query_tokens)
 
     # -- Fetcher --
@@ -309,7 +299,7 @@ class LocalCorpusSearch:
                 return index.documents[index.by_url[candidate]]
         raise NotFoundError(f"no such document in corpus {index.name!r}: {url}")
 
-    # -- helpers for the offline reasoner --
+    # -- Corpus: reading documents closely (the offline reasoner) --
 
     def documents(self) -> list[Page]:
         return [Page(url=d.url, title=d.title, text=d.text) for d in self.index.documents]
@@ -333,14 +323,14 @@ class LocalCorpusSearch:
     def key_phrases(self, query: str, k: int, docs: int = 2) -> list[str]:
         """Characteristic phrases of the best documents for ``query``, minus the query's words."""
         index = self.index
-        query_tokens = extractive.content_tokens(query)
+        query_tokens = lexical.content_tokens(query)
         texts: list[str] = []
         for i, _ in self._rank(query)[:docs]:
             doc = index.documents[i]
             scores = self._sentence_scores(i, query_tokens)
             order = sorted(range(len(scores)), key=lambda j: (-scores[j], j))[:15]
             texts.extend(doc.sentences[j] for j in sorted(order) if scores[j] > 0)
-        return extractive.key_phrases(texts, k, idf=index.idf, exclude=[query])
+        return lexical.key_phrases(texts, k, idf=index.idf, exclude=[query])
 
     def focus_documents(
         self, query: str, k: int, concepts: Sequence[str] = ()
@@ -355,11 +345,11 @@ class LocalCorpusSearch:
         """
         index = self.index
         wanted = [p for p in concepts if p.strip()] or [
-            p for p in extractive.candidate_phrases(query) if len(p.split()) >= 2
+            p for p in lexical.candidate_phrases(query) if len(p.split()) >= 2
         ]
-        patterns = [f" {' '.join(extractive.tokenize(p))} " for p in wanted]
+        patterns = [f" {' '.join(lexical.tokenize(p))} " for p in wanted]
         patterns = [p for p in patterns if p.strip()]
-        query_tokens = extractive.content_tokens(query)
+        query_tokens = lexical.content_tokens(query)
         ranked = [i for i, _ in self._rank(query)[: max(k, 0) * 4 + 10]]
         mentions = {i: _mentions(index.documents[i], patterns) for i in ranked}
         order = sorted(ranked, key=lambda i: -mentions[i])  # stable: BM25 order within
@@ -370,11 +360,14 @@ class LocalCorpusSearch:
             scores = self._sentence_scores(i, query_tokens)
             best = sorted(range(len(scores)), key=lambda j: (-scores[j], j))[:12]
             texts = [doc.sentences[j] for j in sorted(best) if scores[j] > 0] or [doc.title]
-            phrases = extractive.key_phrases(texts, 1, idf=index.idf, exclude=taken)
+            phrases = lexical.key_phrases(texts, 1, idf=index.idf, exclude=taken)
             phrase = phrases[0] if phrases else doc.title.lower()
             taken.append(phrase)
             out.append(FocusDocument(doc.url, doc.title, phrase, about=mentions[i] > 0))
         return out
+
+    def describe(self) -> tuple[str, int]:
+        return self.index.name, len(self.index.documents)
 
     @property
     def idf(self) -> dict[str, float]:
@@ -383,5 +376,5 @@ class LocalCorpusSearch:
 
 def _mentions(doc: CorpusDocument, patterns: list[str]) -> int:
     """How many of the space-padded token ``patterns`` occur in ``doc``'s text."""
-    text = f" {' '.join(extractive.tokenize(doc.text))} "
+    text = f" {' '.join(lexical.tokenize(doc.text))} "
     return sum(1 for p in patterns if p in text)

@@ -8,24 +8,20 @@ a run some recall, not the whole answer. It raises only when every provider
 failed (transient if any failure was transient, so the orchestrator's retry
 still makes sense).
 
-The HTTP adapters share :func:`raise_for_status` and :func:`transport_errors`
-so 429/5xx/timeouts become ``TransientError`` (with ``retry_after``) and other
-4xx ``PermanentError`` in exactly one place.
+The provider modules are imported here lazily, by name; what the HTTP ones
+share lives in ``provider_http.py``, so none of them imports this module.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 
-import httpx
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
 from shared.config import Settings
 from shared.errors import ConfigurationError, PermanentError, ResearchError, TransientError
-from shared.fetch.http import parse_retry_after
 from shared.models import SearchResult, TimeRange
 from shared.search.base import SearchProvider
 from shared.search.pipeline import rrf_fuse
@@ -35,7 +31,6 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3
 BASE_DELAY_SECONDS = 0.25
 MAX_DELAY_SECONDS = 4.0
-PROVIDER_TIMEOUT_SECONDS = 20.0
 KNOWN_PROVIDERS = ("tavily", "searxng", "brave", "duckduckgo", "ddg", "local")
 
 
@@ -131,40 +126,6 @@ class FusedSearch:
                 raise TransientError(f"every search provider failed: {summary}")
             raise PermanentError(f"every search provider failed: {summary}")
         return rrf_fuse(ranked)[:max_results]
-
-
-def raise_for_status(response: httpx.Response, provider: str) -> None:
-    """Map an HTTP error status to our errors: 429/5xx transient, other 4xx permanent."""
-    status = response.status_code
-    if status < 400:
-        return
-    if status == 429 or status >= 500:
-        raise TransientError(
-            f"{provider} answered HTTP {status}",
-            retry_after=parse_retry_after(
-                response.headers.get("retry-after")
-                or response.headers.get("x-ratelimit-reset", "").split(",")[0]
-            ),
-        )
-    raise PermanentError(f"{provider} answered HTTP {status}: {response.text[:200]}")
-
-
-@contextmanager
-def transport_errors(provider: str) -> Iterator[None]:
-    """Translate httpx transport failures and unreadable JSON raised inside the block."""
-    try:
-        yield
-    except httpx.TimeoutException as exc:
-        raise TransientError(f"{provider} timed out") from exc
-    except httpx.TransportError as exc:
-        raise TransientError(f"{provider} unreachable: {exc}") from exc
-    except ValueError as exc:  # JSON decoding
-        raise TransientError(f"{provider} sent an unreadable response: {exc}") from exc
-
-
-def http_client(timeout: float = PROVIDER_TIMEOUT_SECONDS) -> httpx.Client:
-    """A client for a configured provider endpoint (trusted, so no SSRF guard here)."""
-    return httpx.Client(timeout=httpx.Timeout(timeout))
 
 
 def _canonical(name: str) -> str:

@@ -14,7 +14,7 @@ from datetime import date
 from shared.config import Settings
 from shared.errors import ConfigurationError
 from shared.models import SearchResult, TimeRange
-from shared.search.providers import http_client, raise_for_status, transport_errors
+from shared.search.provider_http import http_client, raise_for_status, transport_errors
 
 
 class SearxngSearch:

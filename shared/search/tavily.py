@@ -11,7 +11,7 @@ from __future__ import annotations
 from shared.config import Settings
 from shared.errors import ConfigurationError
 from shared.models import SearchResult, TimeRange
-from shared.search.providers import http_client, raise_for_status, transport_errors
+from shared.search.provider_http import http_client, raise_for_status, transport_errors
 
 DEFAULT_BASE_URL = "https://api.tavily.com"
 MAX_RESULTS = 20

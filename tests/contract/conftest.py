@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from shared import lexical
 from shared.config import Settings
 from shared.models import (
     Finding,
@@ -26,7 +27,6 @@ from shared.models import (
     ResearchContext,
     Source,
 )
-from shared.reasoning import extractive
 from shared.reasoning.base import Reasoner
 from shared.search.local import LocalCorpusSearch
 
@@ -54,7 +54,7 @@ def shared_corpus() -> LocalCorpusSearch:
 def _offline(tmp_path: Path) -> Reasoner:
     from shared.reasoning.offline import OfflineReasoner
 
-    return OfflineReasoner(Settings(data_dir=tmp_path), corpus=shared_corpus())
+    return OfflineReasoner(shared_corpus())
 
 
 def _llm(tmp_path: Path) -> Reasoner:
@@ -93,7 +93,7 @@ def fixture_pages() -> list[Page]:
 def fixture_summaries() -> list[PageSummary]:
     out = []
     for page in fixture_pages():
-        sentences = list(extractive.split_sentences(page.text))[:4]
+        sentences = list(lexical.split_sentences(page.text))[:4]
         out.append(
             PageSummary(
                 url=page.url,
@@ -123,7 +123,7 @@ def fixture_findings(language: str = "en") -> list[Finding]:
     for i, topic in enumerate(TOPICS[language], start=1):
         keys = []
         for page in (pages[(i - 1) % 3], pages[i % 3]):
-            for sentence in list(extractive.split_sentences(page.text))[i : i + 3]:
+            for sentence in list(lexical.split_sentences(page.text))[i : i + 3]:
                 keys.append(KeyFinding(text=sentence, source_urls=[page.url]))
         findings.append(
             Finding(

@@ -64,6 +64,7 @@ def run_with(start_devhost, tmp_path: Path, refusing: Refusing) -> tuple[dict, d
 
 def assert_told(view: dict, markdown: str, phase: str, words: str) -> None:
     assert phase in [w["phase"] for w in view["warnings"]], view["warnings"]
+    assert view["degraded"] is True  # what a client branches on
     limitations = markdown.split("## Limitations", 1)
     assert len(limitations) == 2, "the report has no Limitations section"
     assert words in limitations[1].split("\n## ", 1)[0], limitations[1][:600]
@@ -106,5 +107,5 @@ def test_a_transient_failure_is_retried_by_durable_and_recovers(start_devhost, t
     assert host.engine.stats["activity_failed:plan_research"] == 1
     assert host.engine.stats["activity:plan_research"] == 1  # the retry succeeded
     assert view["status"] == "completed" and "error" not in view, view
-    assert view["warnings"] == [], view["warnings"]
+    assert view["warnings"] == [] and view["degraded"] is False, view["warnings"]
     assert view["progress"]["findings"] >= 1

@@ -99,7 +99,7 @@ def test_an_agent_starts_follows_answers_and_reads_a_deep_research(devhost: DevH
     assert done["status"] == "completed", done.get("error")
     assert done["clarification"]["answers"] == ["generators, Python 3.12"]
     assert done["next_step"].startswith("Read the result with get_research_report")
-    assert markdown.startswith("# ") and "## Sources" in markdown
+    assert markdown.startswith("# ") and "**Query:** python" in markdown
     over_http = api.get(f"/api/research/{sid}/report", params={"format": "md"})
     assert markdown == over_http.text  # the same use case behind both doors
 

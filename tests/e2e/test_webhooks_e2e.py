@@ -17,7 +17,7 @@ import httpx
 import pytest
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from shared.bootstrap import Services
+from shared.bootstrap import AppServices
 from shared.config import Settings
 from shared.models import SessionRecord
 from tests.fakes.webhook_receiver import ReceivedRequest, WebhookReceiver, closed_port_url
@@ -89,7 +89,7 @@ def events(receiver: WebhookReceiver) -> list[str]:
 
 
 def session(host, session_id: str) -> SessionRecord:
-    return Services(host.settings).sessions.get(session_id)
+    return AppServices(host.settings).sessions.get(session_id)
 
 
 def test_a_receiver_follows_clarification_and_completion(host, client, webhook_receiver):

@@ -10,8 +10,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from shared.config import Settings
+from shared.llm_endpoint.usage import metered
 from shared.models import SearchResult
-from shared.reasoning.usage import metered
 from shared.search.embeddings import EmbeddingReranker
 
 VOCABULARY = ("context", "manager", "loop", "iterator")

@@ -10,6 +10,7 @@ import pytest
 
 from shared.config import Settings
 from shared.errors import PermanentError, StructuredOutputError, TransientError
+from shared.llm_endpoint.usage import metered
 from shared.models import (
     AgentProfile,
     AgentState,
@@ -23,7 +24,6 @@ from shared.models import (
 )
 from shared.reasoning.llm import LLMReasoner
 from shared.reasoning.llm_client import LLMClient
-from shared.reasoning.usage import metered
 from tests.fakes import openai_server
 from tests.fakes.openai_server import (
     FakeOpenAIServer,

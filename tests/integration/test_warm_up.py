@@ -1,4 +1,4 @@
-"""Services.warm_up: the once-per-worker costs are paid up front, and nothing is spent."""
+"""AppServices.warm_up: the once-per-worker costs are paid up front, and nothing is spent."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from shared.bootstrap import Services
+from shared.bootstrap import AppServices
 from shared.config import Settings
 from tests.fakes.openai_server import FakeOpenAIServer
 
@@ -16,7 +16,7 @@ BUILT_ONCE = ("search", "fetcher", "reasoner", "corpus")
 def test_warm_up_builds_the_adapters_a_session_needs(
     data_dir: Path, offline_settings: Settings
 ) -> None:
-    svc = Services(offline_settings)
+    svc = AppServices(offline_settings)
     svc.warm_up()
 
     assert set(BUILT_ONCE) <= set(vars(svc))  # cached: the first session reuses them
@@ -34,7 +34,7 @@ def test_warm_up_of_the_llm_reasoner_sends_nothing_to_the_model(
         openai_base_url=fake_openai.base_url,
         openai_api_key=SecretStr("test-key"),
     )
-    svc = Services(settings)
+    svc = AppServices(settings)
     svc.warm_up()
 
     assert "reasoner" in vars(svc)

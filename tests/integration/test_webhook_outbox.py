@@ -17,7 +17,7 @@ import pytest
 from standardwebhooks.webhooks import Webhook
 
 from shared import sessions
-from shared.bootstrap import Services
+from shared.bootstrap import AppServices
 from shared.config import Settings
 from shared.errors import ConflictError
 from shared.models import Mode, SessionRecord, SessionStatus
@@ -29,13 +29,13 @@ SECRET = "whsec_" + base64.b64encode(b"outbox-secret-of-thirty-two-byte").decode
 
 
 @pytest.fixture
-def svc(tmp_path: Path) -> Services:
-    return Services(
+def svc(tmp_path: Path) -> AppServices:
+    return AppServices(
         Settings(data_dir=tmp_path, webhook_allowed_hosts="127.0.0.1", webhook_secret=SECRET)
     )
 
 
-def _create(svc: Services, callback_url: str | None) -> SessionRecord:
+def _create(svc: AppServices, callback_url: str | None) -> SessionRecord:
     now = datetime.now(UTC)
     record = SessionRecord(
         id=SID,
@@ -51,7 +51,7 @@ def _create(svc: Services, callback_url: str | None) -> SessionRecord:
     return record
 
 
-def _ask_for_clarification(svc: Services) -> None:
+def _ask_for_clarification(svc: AppServices) -> None:
     """What the orchestrator's update_session activity does before its notify."""
     sessions.update_session(
         svc,
@@ -63,7 +63,7 @@ def _ask_for_clarification(svc: Services) -> None:
     )
 
 
-def _notify(svc: Services, event: str) -> dict:
+def _notify(svc: AppServices, event: str) -> dict:
     return sessions.notify(svc, NotifyIn(session_id=SID, event=event))
 
 
@@ -74,7 +74,7 @@ def _bodies(receiver: WebhookReceiver) -> list[dict]:
 
 
 def test_a_cancel_before_the_clarification_notify_still_sends_both_in_order(
-    svc: Services, webhook_receiver: WebhookReceiver
+    svc: AppServices, webhook_receiver: WebhookReceiver
 ):
     _create(svc, webhook_receiver.url)
     _ask_for_clarification(svc)
@@ -96,7 +96,7 @@ def test_a_cancel_before_the_clarification_notify_still_sends_both_in_order(
 
 
 def test_a_cancel_racing_an_in_flight_clarification_delivery_keeps_the_order(
-    svc: Services,
+    svc: AppServices,
 ):
     receiver = WebhookReceiver(hold_first=True).start()
     try:
@@ -135,7 +135,7 @@ def test_a_cancel_racing_an_in_flight_clarification_delivery_keeps_the_order(
 
 
 def test_sequence_numbers_grow_through_a_whole_run_and_retries_send_nothing_twice(
-    svc: Services, webhook_receiver: WebhookReceiver
+    svc: AppServices, webhook_receiver: WebhookReceiver
 ):
     _create(svc, webhook_receiver.url)
     _ask_for_clarification(svc)
@@ -161,7 +161,7 @@ def test_sequence_numbers_grow_through_a_whole_run_and_retries_send_nothing_twic
 
 
 def test_an_undeliverable_event_is_not_resent_after_a_later_one(
-    svc: Services, webhook_receiver: WebhookReceiver
+    svc: AppServices, webhook_receiver: WebhookReceiver
 ):
     webhook_receiver.fail_first, webhook_receiver.fail_status = 1, 400
     _create(svc, webhook_receiver.url)
@@ -179,7 +179,7 @@ def test_an_undeliverable_event_is_not_resent_after_a_later_one(
 
 
 def test_a_dead_senders_lease_expires_and_the_next_notify_takes_over(
-    svc: Services, webhook_receiver: WebhookReceiver
+    svc: AppServices, webhook_receiver: WebhookReceiver
 ):
     _create(svc, webhook_receiver.url)
     _ask_for_clarification(svc)
@@ -194,7 +194,7 @@ def test_a_dead_senders_lease_expires_and_the_next_notify_takes_over(
     assert [b["event"] for b in _bodies(webhook_receiver)] == ["clarification_requested"]
 
 
-def test_sessions_without_a_callback_record_no_events(svc: Services):
+def test_sessions_without_a_callback_record_no_events(svc: AppServices):
     _create(svc, None)
     _ask_for_clarification(svc)
     sessions.cancel_session(svc, SID)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.bootstrap import Services
+from shared.bootstrap import AppServices
 from shared.config import Settings
 from shared.errors import PermanentError, TransientError
 from shared.models import (
@@ -58,8 +58,8 @@ class FakeReasoner:
 
 
 @pytest.fixture
-def svc(tmp_path) -> Services:
-    services = Services(Settings(data_dir=tmp_path, reasoner="offline", search_provider="local"))
+def svc(tmp_path) -> AppServices:
+    services = AppServices(Settings(data_dir=tmp_path, reasoner="offline", search_provider="local"))
     finding = Finding(
         agent_id=1,
         topic="How it works",
@@ -79,13 +79,13 @@ def _context() -> ResearchContext:
     return ResearchContext(session_id=SID, query="How does the with statement work?")
 
 
-def _write(svc: Services, fake: FakeReasoner, **request) -> tuple[str, FinalReport]:
+def _write(svc: AppServices, fake: FakeReasoner, **request) -> tuple[str, FinalReport]:
     svc.__dict__["reasoner"] = fake
     out = generate_final_report(svc, ReportIn(context=_context(), **request))
     return out.basis, FinalReport.model_validate_json(svc.memory.read(SID, REPORT_JSON))
 
 
-def _write_main_and_draft(svc: Services, draft: str) -> None:
+def _write_main_and_draft(svc: AppServices, draft: str) -> None:
     svc.memory.write(SID, memory_files.MAIN, "# Research Session - Main Index\n", "text/markdown")
     svc.memory.write(SID, memory_files.DRAFT, draft, "text/markdown")
 

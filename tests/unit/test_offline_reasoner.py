@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from shared.config import Settings
 from shared.models import (
     AgentProfile,
     AgentState,
@@ -12,7 +11,9 @@ from shared.models import (
     Finding,
     KeyFinding,
     Observation,
+    ReportMaterial,
     ResearchContext,
+    Source,
     Todo,
 )
 from shared.reasoning.offline import OfflineReasoner
@@ -27,8 +28,8 @@ from tests.contract.conftest import (
 
 
 @pytest.fixture
-def offline(tmp_path) -> OfflineReasoner:
-    return OfflineReasoner(Settings(data_dir=tmp_path), corpus=shared_corpus())
+def offline() -> OfflineReasoner:
+    return OfflineReasoner(shared_corpus())
 
 
 def _context(query: str = DEFAULT_QUESTION, language: str = "en", **extra) -> ResearchContext:
@@ -205,10 +206,11 @@ def test_supervisor_adds_todos_for_thin_topics_and_finishes_when_covered(offline
     assert "(corpus://x/a)" in done.draft_section  # cited with markdown links
 
 
-def test_report_mentions_unanswered_clarification(offline):
+def test_report_limitations_name_the_engine_and_the_unanswered_clarification(offline):
     report = offline.write_report(fixture_material(clarification_timed_out=True))
-    text = " ".join(s.content for s in report.sections)
-    assert texts_for("en")["clarification_timed_out"] in text
+    assert report.limitations[0].startswith("Written offline by the extractive engine")
+    assert "without a language model" in report.limitations[0]
+    assert texts_for("en")["clarification_timed_out"] in report.limitations
 
 
 def test_critique_rejects_citations_outside_the_material(offline):
@@ -235,3 +237,76 @@ def test_a_question_sharing_no_words_with_the_pages_still_quotes_them(offline):
     )
     finding = offline.write_finding(state, pages)
     assert finding.key_findings and finding.key_findings[0].source_urls == [pages[0].url]
+
+
+def _material_with(topics: dict[str, list[tuple[str, str]]], **extra) -> ReportMaterial:
+    """Report material whose findings quote the given (sentence, url) pairs per topic."""
+    urls = sorted({url for items in topics.values() for _, url in items})
+    findings = [
+        Finding(
+            agent_id=i,
+            topic=topic,
+            topic_id=i,
+            todo_id=f"t{i}",
+            summary=items[0][0],
+            key_findings=[KeyFinding(text=s, source_urls=[u]) for s, u in items],
+        )
+        for i, (topic, items) in enumerate(topics.items(), start=1)
+    ]
+    return ReportMaterial(
+        context=ResearchContext(
+            session_id="s", query="How does the with statement call a context manager?"
+        ),
+        findings=findings,
+        sources=[Source(n=n, url=u, title=f"Doc {n}") for n, u in enumerate(urls, 1)],
+        **extra,
+    )
+
+
+WITH = [
+    ("The with statement calls the context manager's enter method first.", "corpus://x/a"),
+    ("A context manager's exit method runs even when the block raises.", "corpus://x/b"),
+    ("The with statement stores the manager's exit method before the block.", "corpus://x/c"),
+]
+NESTED = [
+    ("Several context managers in one with statement behave like nested ones.", "corpus://x/a"),
+    ("An async with statement awaits the context manager's enter method.", "corpus://x/b"),
+    ("The context manager may suppress the exception by returning true.", "corpus://x/c"),
+]
+
+
+def test_confidence_comes_from_independent_sources_per_section(offline):
+    three = {"How it works: the with statement": WITH, "Key concepts: nesting": NESTED}
+    assert offline.write_report(_material_with(three)).confidence_level == "high"
+    one_source = {
+        "How it works: the with statement": WITH,
+        "Examples: enter methods": [(WITH[0][0].replace("first", "at once"), "corpus://x/a")],
+    }
+    report = offline.write_report(_material_with(one_source))
+    assert report.confidence_level == "medium"  # a section resting on one source is not high
+    assert "strongest on: The with statement (3 sources)." in report.conclusion
+    assert "Enter methods" not in report.conclusion  # one source is not "strong"
+    failed = offline.write_report(_material_with(three, gaps=["the critic failed"]))
+    assert failed.confidence_level == "medium"  # a failed phase caps confidence
+
+
+def test_headings_name_the_subject_not_the_plan_template(offline):
+    report = offline.write_report(_material_with({"Pitfalls and edge cases: exit methods": WITH}))
+    assert report.sections[0].heading == "Exit methods"
+
+
+def test_off_topic_quotes_are_not_cited(offline):
+    off = ("Every object has an identity, a type and a value.", "corpus://x/objects")
+    report = offline.write_report(_material_with({"Key concepts: with": [*WITH, off]}))
+    assert "identity" not in " ".join(s.content for s in report.sections)
+    assert all(s.url != "corpus://x/objects" for s in report.sources)
+
+
+def test_follow_up_questions_are_about_topics_and_sources(offline):
+    material = _material_with({"Key concepts: with": WITH})
+    material.primary = (
+        "### 1. Key concepts: with (priority 1)\n### 2. Examples: nesting (priority 2)\n"
+    )
+    questions = offline.write_report(material).follow_up_questions
+    assert questions[0] == "What do other sources say about Nesting?"
+    assert "What does “Doc 1” say about the with statement call a context manager?" in questions

@@ -25,7 +25,7 @@ from api.errors import error_response
 from api.schemas import ClarificationReply, ResearchRequest
 from api.views import session_view
 from devhost.registry import index
-from shared.bootstrap import Services
+from shared.bootstrap import AppServices
 from shared.config import Settings
 from shared.models import (
     AgentProgress,
@@ -198,14 +198,14 @@ VIEWS = {
 
 @pytest.mark.parametrize("case", sorted(VIEWS))
 def test_the_session_view_schema_matches_what_the_code_returns(document, tmp_path, case):
-    svc = Services(Settings(data_dir=tmp_path, reasoner="offline", search_provider="local"))
+    svc = AppServices(Settings(data_dir=tmp_path, reasoner="offline", search_provider="local"))
     view = json.loads(json.dumps(session_view(svc, VIEWS[case]), default=str))
     errors = [e.message for e in validator_for(document, "SessionView").iter_errors(view)]
     assert errors == []
 
 
 def test_the_session_view_schema_refuses_an_undocumented_field(document, tmp_path):
-    svc = Services(Settings(data_dir=tmp_path, reasoner="offline", search_provider="local"))
+    svc = AppServices(Settings(data_dir=tmp_path, reasoner="offline", search_provider="local"))
     view = session_view(svc, _record()) | {"surprise": 1}
     assert not validator_for(document, "SessionView").is_valid(view)
 

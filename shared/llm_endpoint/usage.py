@@ -1,9 +1,10 @@
 """Per-activity token accounting without threading a meter through every call.
 
-An activity opens ``metered()``; the LLM adapter calls ``record(...)`` after
-each response; the activity returns ``meter.usage`` in its small result so the
-orchestrator can sum usage deterministically from history and enforce the
-session budget. A context variable keeps concurrent activities apart.
+An activity opens ``metered()``; whatever calls the endpoint (the LLM
+reasoner's chat completions, the embedding reranker) calls ``record_call(...)``
+after each response; the activity returns ``meter.usage`` in its small result
+so the orchestrator can sum usage deterministically from history and enforce
+the session budget. A context variable keeps concurrent activities apart.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from shared.llm_endpoint.pricing import cost_of
 from shared.models import Usage
 
 
@@ -33,8 +35,9 @@ def metered() -> Iterator[UsageMeter]:
         _meter.reset(token)
 
 
-def record(prompt_tokens: int, completion_tokens: int, cost: float) -> None:
-    """Add one LLM call to the current meter (no-op outside ``metered()``)."""
+def record_call(model: str, prompt_tokens: int, completion_tokens: int) -> None:
+    """Add one call to ``model``, priced, to the current meter (no-op outside ``metered()``)."""
+    cost = cost_of(model, prompt_tokens, completion_tokens)  # warns once for an unknown model
     meter = _meter.get()
     if meter is not None:
         meter.usage = meter.usage + Usage(

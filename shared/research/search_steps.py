@@ -12,10 +12,7 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
-from shared.answers import SUMMARY_CHARS, save_answer
-from shared.bootstrap import Services
 from shared.errors import PermanentError
-from shared.fetch.cache import fetch_cached
 from shared.models import PageSummary, TimeRange
 from shared.payloads import (
     AnswerOut,
@@ -31,6 +28,9 @@ from shared.payloads import (
     WebSearchIn,
     WebSearchOut,
 )
+from shared.ports import Services
+from shared.research.answers import SUMMARY_CHARS, save_answer
+from shared.research.page_cache import fetch_cached
 from shared.search import pipeline
 from shared.search.temporal import parse_time_range
 

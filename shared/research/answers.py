@@ -7,8 +7,8 @@ through Durable.
 
 from __future__ import annotations
 
-from shared.bootstrap import Services
 from shared.models import ChatMessage, SynthesizedAnswer
+from shared.ports import Services
 from shared.report.markdown import render_answer_markdown
 
 SUMMARY_CHARS = 1500

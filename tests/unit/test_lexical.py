@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.reasoning import extractive
+from shared import lexical
 
 DOC = """The "with" statement
 ********************
@@ -20,7 +20,7 @@ operation, with methods defined by a context manager. It guarantees cleanup.
 
 
 def test_split_sentences_keeps_prose_and_drops_code_and_grammar():
-    sentences = extractive.split_sentences(DOC)
+    sentences = lexical.split_sentences(DOC)
     assert sentences[0].startswith('The "with" statement is used to wrap the execution')
     assert "e.g. a file operation" in sentences[0]  # an abbreviation does not end a sentence
     assert not any("::=" in s or ">>>" in s or "f.read" in s for s in sentences)
@@ -28,21 +28,21 @@ def test_split_sentences_keeps_prose_and_drops_code_and_grammar():
 
 
 def test_tokens_fold_plurals_and_dunders():
-    assert extractive.tokenize("Context Managers __exit__") == ["context", "manager", "exit"]
-    assert "the" not in extractive.content_tokens("the context manager")
+    assert lexical.tokenize("Context Managers __exit__") == ["context", "manager", "exit"]
+    assert "the" not in lexical.content_tokens("the context manager")
 
 
 def test_bm25_prefers_the_matching_sentence_and_zeroes_unrelated_ones():
     docs = [["list", "append", "item"], ["context", "manager", "enter"], ["loop", "break"]]
-    scores = extractive.bm25_scores(["context", "manager"], docs)
+    scores = lexical.bm25_scores(["context", "manager"], docs)
     assert scores[1] > 0 and scores[0] == 0 and scores[2] == 0
 
 
 def test_a_reused_bm25_scorer_scores_each_query_as_a_fresh_one_would():
     docs = [["list", "append", "item"], ["context", "manager", "enter"], ["loop", "break"]]
-    scorer = extractive.Bm25Scorer(docs)
+    scorer = lexical.Bm25Scorer(docs)
     for query in (["context", "manager"], ["loop"], ["append", "break"], ["nothing"]):
-        assert scorer.scores(query) == extractive.bm25_scores(query, docs)
+        assert scorer.scores(query) == lexical.bm25_scores(query, docs)
     assert scorer.scores(["loop"])[2] > 0 and scorer.scores(["nothing"]) == [0.0, 0.0, 0.0]
 
 
@@ -52,17 +52,17 @@ def test_mmr_never_picks_near_duplicates():
         "A context manager defines the runtime context of the with statement.",
         "The exit method may suppress an exception raised inside the block.",
     ]
-    picked = extractive.rank_sentences("context manager runtime exception", sentences, 3)
+    picked = lexical.rank_sentences("context manager runtime exception", sentences, 3)
     indices = [i for i, _ in picked]
     assert len(indices) == 2
     assert {0, 1} & set(indices) and 2 in indices
 
 
 def test_near_duplicate_detection():
-    assert extractive.is_near_duplicate(
+    assert lexical.is_near_duplicate(
         "The with statement wraps a block.", "The with statement wraps the block!"
     )
-    assert not extractive.is_near_duplicate(
+    assert not lexical.is_near_duplicate(
         "The with statement wraps a block.", "Exceptions propagate out of the block."
     )
 
@@ -73,6 +73,6 @@ def test_key_phrases_skip_the_query_words_and_prefer_repeated_phrases():
         "The runtime context is left by __exit__.",
         "A context manager sets up the runtime context.",
     ]
-    phrases = extractive.key_phrases(texts, 3, exclude=["context manager"])
+    phrases = lexical.key_phrases(texts, 3, exclude=["context manager"])
     assert phrases[0] == "runtime context"
     assert "context manager" not in phrases

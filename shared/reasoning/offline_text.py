@@ -1,0 +1,42 @@
+"""Small text rules the offline reasoner's modules share.
+
+General text tools (tokens, sentences, BM25, key phrases) are in
+``shared/lexical.py``; these are the reasoner's own conventions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+# A sentence with "[3]" in it (list indexing in code prose) would read as a citation.
+BRACKET_NUMBER = re.compile(r"\[\d+\]")
+
+
+def unique_texts(items: Iterable[str], skip: Iterable[str] = ()) -> list[str]:
+    """Case- and space-insensitive de-duplication keeping first occurrences, minus ``skip``."""
+    seen = {" ".join(s.lower().split()) for s in skip}
+    out = []
+    for item in items:
+        key = " ".join(item.lower().split())
+        if key and key not in seen:
+            seen.add(key)
+            out.append(" ".join(item.split()))
+    return out
+
+
+def leads(groups: Sequence[object]) -> list[tuple[int, float]]:
+    """Fallback ranking when no sentence shares a word with the query (another language):
+    the opening sentences of each group (source) in turn, rather than nothing."""
+    firsts: dict[object, list[int]] = {}
+    for i, group in enumerate(groups):
+        firsts.setdefault(group, []).append(i)
+    order = [idxs[rank] for rank in range(3) for idxs in firsts.values() if rank < len(idxs)]
+    return [(i, 0.0) for i in order]
+
+
+def script_language(text: str) -> str:
+    """ "ru" for mostly Cyrillic text, else "en": the sentence splitter's rules differ."""
+    sample = [c for c in text[:2000] if c.isalpha()]
+    cyrillic = sum("\u0400" <= c <= "\u04ff" for c in sample)
+    return "ru" if sample and cyrillic / len(sample) > 0.5 else "en"
