@@ -37,9 +37,9 @@ import azure.durable_functions as df
 from azure.functions import McpPropertyType
 from mcp.types import CallToolResult, TextContent
 
-from api import reports, research
+from api import plan, reports, research
 from api.errors import ClientError, classify, known_session_id
-from api.schemas import ClarificationReply, ResearchRequest
+from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
 from api.views import current_view, session_view
 from shared.bootstrap import services
 
@@ -48,6 +48,8 @@ bp = df.Blueprint()
 SESSION_ID = "The session id that start_research returned."
 NEXT_STEP = {
     "waiting_clarification": "Answer the clarification questions with answer_clarification.",
+    "waiting_plan_approval": "Show the user the plan (topics, queries, num_agents) and call "
+    "review_plan with action approve, edit (with topics and/or num_agents) or cancel.",
     "completed": "Read the result with get_research_report.",
     "failed": "Read what could be written with get_research_report; 'error' says what failed.",
     "cancelled": "Nothing more will happen in this session.",
@@ -209,3 +211,42 @@ async def get_research_report(session_id: str, format: str = "md") -> dict:
     if format == "json":
         return json.loads(data)
     return data.decode("utf-8")
+
+
+@bp.function_name("mcp_review_plan")  # the HTTP route is review_research_plan
+@bp.mcp_tool(use_result_schema=True)
+@bp.mcp_tool_property(arg_name="session_id", description=SESSION_ID)
+@bp.mcp_tool_property(arg_name="action", description="approve, edit or cancel.")
+@bp.mcp_tool_property(
+    arg_name="topics",
+    description="For edit: the whole new topic list, each {id (a planned topic's id; omit "
+    "for a new topic), title, queries (optional), priority (optional, 1-5)}; 1-6 topics.",
+    property_type=McpPropertyType.OBJECT,
+    is_required=False,
+    as_array=True,
+)
+@bp.mcp_tool_property(
+    arg_name="num_agents",
+    description="For edit: how many agents research the plan (at most plan.max_agents).",
+    property_type=McpPropertyType.INTEGER,  # the SDK reads `int | None` as a string
+    is_required=False,
+)
+@bp.durable_client_input(client_name="client")
+@tool_result
+async def review_plan(
+    session_id: str,
+    action: str,
+    client: df.DurableOrchestrationClient,
+    topics: list[dict] | None = None,
+    num_agents: int | None = None,
+) -> dict:
+    """
+    Approve, edit or cancel the plan of a deep research whose status is
+    waiting_plan_approval (started with options.require_plan_approval). The plan is in
+    get_research_status's 'plan'. The research then goes on with the approved or edited
+    plan, or is cancelled.
+    """
+    fields = {"action": action, "topics": topics, "num_agents": num_agents}
+    decision = PlanDecision.model_validate({k: v for k, v in fields.items() if v is not None})
+    record = await plan.review(client, known_session_id(session_id), decision)
+    return with_next_step(session_view(services(), record))

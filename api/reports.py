@@ -135,6 +135,8 @@ def event_name(view: dict, last: str | None) -> str:
         return status
     if status == "waiting_clarification":
         return "clarification_requested"
+    if status == "waiting_plan_approval":
+        return "plan_ready"
     previous = (last or "").split(".")
     if len(previous) < 4 or previous[1] != view["phase"]:
         return "phase"

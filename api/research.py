@@ -190,12 +190,15 @@ async def _terminate(client, instance_id: str, reason: str) -> None:
 
 
 async def _wait(svc, session_id: str, seconds: float) -> SessionRecord:
-    """Poll until the session ends, needs the user (clarification) or time is up."""
+    """Poll until the session ends, needs the user (clarification, plan) or time is up."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     while True:
         record = await asyncio.to_thread(svc.sessions.get, session_id)
-        needs_user = record.status == SessionStatus.waiting_clarification
+        needs_user = record.status in (
+            SessionStatus.waiting_clarification,
+            SessionStatus.waiting_plan_approval,
+        )
         if record.status.is_terminal or needs_user or loop.time() >= deadline:
             return record
         await asyncio.sleep(POLL_SECONDS)

@@ -50,7 +50,12 @@ def update_session(svc: Services, req: UpdateSessionIn) -> dict:
     links = session_links(svc, req.session_id)
 
     def mutate(record: SessionRecord) -> None:
-        if req.status is not None:
+        # A retried update never takes back a plan decision the user made meanwhile.
+        decided = record.plan_approval is not None and record.plan_approval.outcome != "waiting"
+        if req.plan_approval is not None and not decided:
+            record.plan_approval = req.plan_approval
+        replan = req.status == SessionStatus.waiting_plan_approval and decided
+        if req.status is not None and not replan:
             set_status(record, req.status, links, datetime.now(UTC))
         if req.progress is not None:
             record.progress = req.progress

@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 
 EVENT_BY_STATUS: dict[SessionStatus, WebhookEventName] = {
     SessionStatus.waiting_clarification: "clarification_requested",
+    SessionStatus.waiting_plan_approval: "plan_ready",
     SessionStatus.completed: "completed",
     SessionStatus.failed: "failed",
     SessionStatus.cancelled: "cancelled",

@@ -32,6 +32,7 @@ TOOLS = {
     "answer_clarification",
     "cancel_research",
     "get_research_report",
+    "review_plan",
 }
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 
@@ -221,3 +222,39 @@ def test_with_keys_required_only_the_mcp_system_key_or_the_master_key_opens_it(
     assert post(**{"x-functions-key": keys["function"]}).status_code == 401
     assert asyncio.run(listed(keys["mcp_extension"])) >= TOOLS
     assert asyncio.run(listed(keys["master"])) >= TOOLS
+
+
+def test_an_agent_reviews_a_plan_through_a_tool(devhost: DevHost) -> None:
+    async def scenario() -> tuple[dict, CallToolResult, CallToolResult, dict]:
+        async with connect(devhost.mcp_url) as session:
+            started = await call(
+                session,
+                "start_research",
+                query="How do Python context managers work?",
+                options={
+                    "require_plan_approval": True,
+                    "enable_clarifying_questions": False,
+                    "num_agents": 2,
+                },
+            )
+            sid = started.structuredContent["session_id"]
+            waiting = await follow(session, sid, {"waiting_plan_approval"} | TERMINAL)
+            unsure = await call(session, "review_plan", session_id=sid, action="maybe")
+            first = waiting["plan"]["topics"][0]
+            edited = await call(
+                session,
+                "review_plan",
+                session_id=sid,
+                action="edit",
+                topics=[{"id": first["id"], "title": first["title"]}],
+                num_agents=1,
+            )
+            return waiting, unsure, edited, await follow(session, sid, TERMINAL)
+
+    waiting, unsure, edited, done = asyncio.run(scenario())
+
+    assert waiting["status"] == "waiting_plan_approval" and "review_plan" in waiting["next_step"]
+    assert unsure.isError and "action" in unsure.content[0].text
+    assert not edited.isError, edited.content
+    assert done["status"] == "completed", done.get("error")
+    assert done["plan"]["status"] == "edited" and len(done["plan"]["topics"]) == 1

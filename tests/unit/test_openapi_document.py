@@ -22,7 +22,7 @@ from pydantic.json_schema import models_json_schema
 
 import function_app
 from api.errors import error_response
-from api.schemas import ClarificationReply, ResearchRequest
+from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
 from api.views import session_view
 from devhost.registry import index
 from shared.bootstrap import AppServices
@@ -44,6 +44,7 @@ REF_TEMPLATE = "#/components/schemas/{model}"
 MODELS = [
     (ResearchRequest, "validation"),
     (ClarificationReply, "validation"),
+    (PlanDecision, "validation"),
     (SynthesizedAnswer, "serialization"),
     (FinalReport, "serialization"),
     (AgentProgress, "serialization"),
@@ -133,6 +134,7 @@ def test_request_bodies_reference_the_request_models(document):
     assert body_ref("/api/research/{session_id}/clarification") == (
         "#/components/schemas/ClarificationReply"
     )
+    assert body_ref("/api/research/{session_id}/plan") == "#/components/schemas/PlanDecision"
 
 
 def _record(**changes) -> SessionRecord:
