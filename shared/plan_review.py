@@ -32,10 +32,10 @@ from shared.models import PlanApproval, ResearchPlan, ResearchTopic, SessionReco
 from shared.payloads import ContextIn, PlanReviewOut
 from shared.ports import Services
 from shared.research import memory_files
+from shared.research.phases import MAX_TOPICS
 from shared.sessions import session_links
 from shared.webhook_outbox import set_status
 
-MAX_TOPICS = 6
 MAX_QUERIES = 5
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 REVIEW_ENTRY = "plan-review"
@@ -171,12 +171,15 @@ def _difference(before: ResearchTopic | None, after: ResearchTopic) -> list[str]
 def _check_topics(edits: list[TopicEdit], old: dict[int, ResearchTopic]) -> None:
     if not 1 <= len(edits) <= MAX_TOPICS:
         raise _invalid(["topics"], f"a plan has 1-{MAX_TOPICS} topics, not {len(edits)}")
-    ids = [e.id for e in edits if e.id is not None]
+    seen: set[int] = set()
     for n, edit in enumerate(edits):
-        if edit.id is not None and edit.id not in old:
+        if edit.id is None:
+            continue
+        if edit.id not in old:
             raise _invalid(["topics", n, "id"], f"the plan has no topic {edit.id}")
-        if edit.id is not None and ids.count(edit.id) > 1:
+        if edit.id in seen:
             raise _invalid(["topics", n, "id"], f"topic {edit.id} appears twice")
+        seen.add(edit.id)
 
 
 def _agents(approval: PlanApproval, wanted: int | None, topics: int) -> int:

@@ -31,7 +31,10 @@ from shared.models import (
     AgentProgress,
     FinalReport,
     Mode,
+    PlanApproval,
     Progress,
+    ResearchPlan,
+    ResearchTopic,
     SessionRecord,
     SessionStatus,
     SynthesizedAnswer,
@@ -195,6 +198,15 @@ VIEWS = {
         ],
     ),
     "webhook not yet sent": _record(callback_url="https://receiver.example/hook"),
+    "plan waiting": _record(
+        status=SessionStatus.waiting_plan_approval,
+        plan_approval=PlanApproval(
+            plan=ResearchPlan(topics=[ResearchTopic(id=1, title="Basics", queries=["q"])]),
+            num_agents=1,
+            max_agents=4,
+            deadline=datetime(2025, 1, 3, tzinfo=UTC),
+        ),
+    ),
 }
 
 
