@@ -5,6 +5,7 @@ from __future__ import annotations
 import azure.durable_functions as df
 
 from activities.common import run_step
+from shared import plan_review
 from shared.payloads import (
     CompressIn,
     ContextIn,
@@ -28,6 +29,11 @@ def clarify(payload: dict) -> dict:
 @bp.activity_trigger(input_name="payload")
 def plan_research(payload: dict) -> dict:
     return run_step(payload, PlanResearchIn, phases.plan_research)
+
+
+@bp.activity_trigger(input_name="payload")
+def record_plan_review(payload: dict) -> dict:
+    return run_step(payload, ContextIn, plan_review.record_review)
 
 
 @bp.activity_trigger(input_name="payload")

@@ -12,9 +12,11 @@ import azure.functions as func
 
 from api.errors import route_session_id
 from shared.access import Action, session_for
-from shared.identity import Principal
+from shared.identity import ANONYMOUS, Principal
 from shared.models import SessionRecord
 from shared.ports import Services
+
+MCP_OWNER_ID = "mcp-system-key"  # the owner of sessions started through MCP tools
 
 
 async def caller(req: func.HttpRequest, svc: Services) -> Principal:
@@ -33,3 +35,13 @@ async def route_session(
     session_id = route_session_id(req)
     record = await asyncio.to_thread(session_for, svc, principal, session_id, action)
     return principal, record
+
+
+def tool_caller(svc: Services) -> Principal:
+    """Who calls an MCP tool. The extension admits only holders of its system key and
+    passes no identity, so with sign-in on the key's holders are one owner of their own
+    (``MCP_OWNER_ID``): they see the sessions they started through MCP and nobody
+    else's. Without sign-in (``AUTH_MODE=none``) everyone is the one anonymous owner."""
+    if svc.settings.auth_mode == "none":
+        return ANONYMOUS
+    return Principal(id=MCP_OWNER_ID, tenant=svc.settings.auth_tenant_id)

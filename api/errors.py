@@ -16,6 +16,7 @@ import functools
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 
 import azure.functions as func
 from pydantic import ValidationError
@@ -76,7 +77,11 @@ def read_json(req: func.HttpRequest) -> dict:
 
 def route_session_id(req: func.HttpRequest) -> str:
     """The ``{session_id}`` route value; a malformed id is an unknown session (404)."""
-    session_id = req.route_params.get("session_id", "")
+    return known_session_id(req.route_params.get("session_id", ""))
+
+
+def known_session_id(session_id: str) -> str:
+    """``session_id`` if well formed; otherwise NotFoundError, as for an unknown one."""
     try:
         return validate_session_id(session_id)
     except InvalidInputError as exc:
@@ -87,46 +92,58 @@ def _details(exc: ValidationError) -> list[dict]:
     return [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
 
 
+@dataclass(frozen=True)
+class ClientError:
+    """What a caller is told about a failure: the same for an HTTP route and an MCP tool."""
+
+    status: int
+    code: str
+    message: str
+    details: list = field(default_factory=list)
+    headers: dict | None = None
+
+
+def classify(exc: Exception, where: str) -> ClientError:
+    """Our error hierarchy, mapped once; anything unexpected is logged and kept vague."""
+    if isinstance(exc, HttpError):
+        return ClientError(exc.status, exc.code, str(exc), exc.details)
+    if isinstance(exc, ValidationError):
+        fields = ", ".join(".".join(str(p) for p in e["loc"]) for e in exc.errors())
+        return ClientError(422, "validation_error", f"invalid fields: {fields}", _details(exc))
+    if isinstance(exc, InvalidInputError):
+        return ClientError(422, "validation_error", str(exc), exc.details)
+    if isinstance(exc, ConfigurationError):  # the message names the setting to fix
+        return ClientError(400, "configuration_error", str(exc))
+    if isinstance(exc, UnauthorizedError):
+        return ClientError(401, "unauthorized", str(exc), headers={"WWW-Authenticate": "Bearer"})
+    if isinstance(exc, NotFoundError):
+        return ClientError(404, "not_found", str(exc))
+    if isinstance(exc, ActiveSessionConflict):
+        chat_id = public_chat_id(exc.chat_id)
+        details = [{"chat_id": chat_id, "active_session_id": exc.active_session_id}]
+        message = f"chat {chat_id!r} already has an active deep research session"
+        return ClientError(409, "active_session", message, details)
+    if isinstance(exc, ConflictError):
+        return ClientError(409, "conflict", str(exc))
+    if isinstance(exc, TransientError):
+        log.warning("transient failure in %s: %s", where, exc)
+        message = "temporarily unavailable; retry shortly"
+        return ClientError(503, "unavailable", message, headers={"Retry-After": "1"})
+    log.error("unhandled error in %s", where, exc_info=exc)
+    return ClientError(500, "internal_error", "internal error; see the server log")
+
+
 def handled(fn: Callable[..., Awaitable[func.HttpResponse]]):
-    """Map our errors to HTTP; anything unexpected is a logged 500 without internals."""
+    """Map our errors to HTTP (``classify``); a client mistake never becomes a 5xx."""
 
     @functools.wraps(fn)
     async def wrapper(*args, **kwargs) -> func.HttpResponse:
         try:
             return await fn(*args, **kwargs)
-        except HttpError as exc:
-            return error_response(exc.status, exc.code, str(exc), exc.details)
-        except ValidationError as exc:
-            fields = ", ".join(".".join(str(p) for p in e["loc"]) for e in exc.errors())
+        except Exception as exc:
+            error = classify(exc, fn.__name__)
             return error_response(
-                422, "validation_error", f"invalid fields: {fields}", _details(exc)
+                error.status, error.code, error.message, error.details, error.headers
             )
-        except InvalidInputError as exc:
-            return error_response(422, "validation_error", str(exc), exc.details)
-        except ConfigurationError as exc:  # the message names the setting to fix
-            return error_response(400, "configuration_error", str(exc))
-        except UnauthorizedError as exc:
-            headers = {"WWW-Authenticate": "Bearer"}
-            return error_response(401, "unauthorized", str(exc), headers=headers)
-        except NotFoundError as exc:
-            return error_response(404, "not_found", str(exc))
-        except ActiveSessionConflict as exc:
-            chat_id = public_chat_id(exc.chat_id)
-            details = [{"chat_id": chat_id, "active_session_id": exc.active_session_id}]
-            message = f"chat {chat_id!r} already has an active deep research session"
-            return error_response(409, "active_session", message, details)
-        except ConflictError as exc:
-            return error_response(409, "conflict", str(exc))
-        except TransientError as exc:
-            log.warning("transient failure in %s: %s", fn.__name__, exc)
-            return error_response(
-                503,
-                "unavailable",
-                "temporarily unavailable; retry shortly",
-                headers={"Retry-After": "1"},
-            )
-        except Exception:
-            log.exception("unhandled error in %s", fn.__name__)
-            return error_response(500, "internal_error", "internal error; see the server log")
 
     return wrapper

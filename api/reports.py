@@ -33,12 +33,14 @@ from collections.abc import AsyncIterator
 import azure.durable_functions as df
 import azure.functions as func
 
-from api.caller import route_session
-from api.errors import HttpError, handled
+from api.caller import caller, route_session
+from api.errors import HttpError, handled, route_session_id
 from api.transport import STREAMING, event_stream, http_function
 from api.views import current_view
+from shared.access import session_for
 from shared.bootstrap import services
 from shared.errors import ConflictError, NotFoundError
+from shared.identity import Principal
 from shared.models import Mode, SessionRecord
 
 bp = df.Blueprint()
@@ -55,9 +57,17 @@ SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 @http_function
 @handled
 async def research_report(req: func.HttpRequest) -> func.HttpResponse:
-    svc = services()
-    _, record = await route_session(req, svc)
+    principal = await caller(req, services())
     fmt = req.params.get("format", "md")
+    data = await read_report(principal, route_session_id(req), fmt)
+    mimetype, _ = FORMATS[fmt]
+    return func.HttpResponse(data, status_code=200, mimetype=mimetype, charset="utf-8")
+
+
+async def read_report(principal: Principal, session_id: str, fmt: str) -> bytes:
+    """The report (an answer in the other modes) of a finished session ``principal`` may
+    read, as ``md`` or ``json``. The HTTP route and the MCP tool both read it here.
+    """
     if fmt not in FORMATS:
         raise HttpError(
             422,
@@ -65,11 +75,12 @@ async def research_report(req: func.HttpRequest) -> func.HttpResponse:
             "format must be 'md' or 'json'",
             [{"loc": ["query", "format"], "msg": "expected md or json"}],
         )
+    svc = services()
+    record = await asyncio.to_thread(session_for, svc, principal, session_id)
     stem = "report" if record.mode == Mode.deep_research else "answer"
     _require_terminal(record, stem)
-    mimetype, ext = FORMATS[fmt]
-    data = await _read(svc, record, f"{stem}.{ext}", stem)
-    return func.HttpResponse(data, status_code=200, mimetype=mimetype, charset="utf-8")
+    _, ext = FORMATS[fmt]
+    return await _read(svc, record, f"{stem}.{ext}", stem)
 
 
 @bp.route(route="research/{session_id}/report.pdf", methods=["GET"])
@@ -171,6 +182,8 @@ def event_name(view: dict, last: str | None) -> str:
         return status
     if status == "waiting_clarification":
         return "clarification_requested"
+    if status == "waiting_plan_approval":
+        return "plan_ready"
     previous = (last or "").split(".")
     if len(previous) < 4 or previous[1] != view["phase"]:
         return "phase"

@@ -1,7 +1,10 @@
 """The research API: start, status, clarification, cancel.
 
-Every route is ``AuthLevel.FUNCTION`` in Azure (the DFApp default) and first
-asks who is calling (``api.caller``): a session belongs to whoever started it,
+Each route is a thin HTTP shell around a use-case function (``start``,
+``answer``, ``cancel``) that the MCP tools (``api/mcp_tools.py``) call too,
+so both entry points share one logic. Every route is ``AuthLevel.FUNCTION``
+in Azure (the DFApp default) and first asks who is calling (``api.caller``);
+the use cases take that principal: a session belongs to whoever started it,
 and anyone else gets 404 for it (``shared.access``). Handlers validate, touch
 the session store (in a thread: store SDKs are synchronous) and talk to
 Durable only through the real ``DurableOrchestrationClient``.
@@ -18,16 +21,17 @@ import azure.durable_functions as df
 import azure.functions as func
 
 from api.caller import caller, route_session
-from api.errors import handled, json_response, read_json
+from api.errors import handled, json_response, read_json, route_session_id
 from api.maintenance import create_session
 from api.schemas import ClarificationReply, ResearchRequest
 from api.transport import http_function
 from api.views import live_progress, session_view
 from shared import names, sessions
-from shared.access import chat_key, write_owner_file
+from shared.access import chat_key, session_for, write_owner_file
 from shared.bootstrap import services
 from shared.config import Settings
 from shared.errors import ConflictError
+from shared.identity import Principal
 from shared.language import detect_language
 from shared.models import Mode, SessionRecord, SessionStatus, StartInput
 from shared.payloads import NotifyIn
@@ -44,9 +48,22 @@ POLL_SECONDS = 0.2
 @handled
 async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()
-    owner = (await caller(req, svc)).owner
+    principal = await caller(req, svc)
     body = ResearchRequest.model_validate(read_json(req))
-    await asyncio.to_thread(_check_configuration, svc, body.mode)
+    record = await start(client, principal, body)
+    view = session_view(svc, record)
+    if record.status.is_terminal:
+        return json_response(view)
+    headers = {"Location": view["links"]["status"], "Retry-After": "2"}
+    return json_response(view, status=202, headers=headers)
+
+
+async def start(client, principal: Principal, body: ResearchRequest) -> SessionRecord:
+    """Create ``principal``'s session and start its orchestration (the HTTP route and
+    the MCP tool). Waits up to ``body.wait_seconds`` for the result or the user's turn."""
+    svc = services()
+    owner = principal.owner
+    await asyncio.to_thread(_check_configuration, svc, body.mode, bool(body.callback_url))
     if body.callback_url:
         allowed = Settings.split_list(svc.settings.webhook_allowed_hosts)
         await asyncio.to_thread(validate_callback_url, body.callback_url, allowed)
@@ -74,7 +91,7 @@ async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
         await _supersede(svc, client, chat_id)
     await create_session(svc.sessions, client, record)  # frees a chat an orphan blocks
     await asyncio.to_thread(write_owner_file, svc.memory, record)
-    start = StartInput(
+    start_input = StartInput(
         session_id=session_id,
         chat_id=chat_id,
         query=body.query,
@@ -88,18 +105,14 @@ async def start_research(req: func.HttpRequest, client) -> func.HttpResponse:
         await client.start_new(
             names.ORCHESTRATOR_BY_MODE[body.mode.value],
             record.instance_id,
-            start.model_dump(mode="json"),
+            start_input.model_dump(mode="json"),
         )
     except Exception:
         await asyncio.to_thread(svc.sessions.update, session_id, _mark_failed("could not start"))
         raise
     if body.wait_seconds:
         record = await _wait(svc, session_id, body.wait_seconds)
-        if record.status.is_terminal:
-            return json_response(session_view(svc, record))
-    view = session_view(svc, record)
-    headers = {"Location": view["links"]["status"], "Retry-After": "2"}
-    return json_response(view, status=202, headers=headers)
+    return record
 
 
 @bp.route(route="research/{session_id}", methods=["GET"])
@@ -119,9 +132,19 @@ async def research_status(req: func.HttpRequest, client) -> func.HttpResponse:
 @handled
 async def answer_clarification(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()
-    _, record = await route_session(req, svc, "act")
-    session_id = record.id
-    answers = ClarificationReply.model_validate(read_json(req)).as_answers()
+    principal = await caller(req, svc)
+    reply = ClarificationReply.model_validate(read_json(req))
+    record = await answer(client, principal, route_session_id(req), reply)
+    return json_response(session_view(svc, record), status=202)
+
+
+async def answer(
+    client, principal: Principal, session_id: str, reply: ClarificationReply
+) -> SessionRecord:
+    """Hand the answers to the waiting run, once (ConflictError when nothing waits)."""
+    svc = services()
+    session_id = (await asyncio.to_thread(session_for, svc, principal, session_id, "act")).id
+    answers = reply.as_answers()
 
     def claim(r: SessionRecord) -> None:
         if r.status != SessionStatus.waiting_clarification:
@@ -142,7 +165,7 @@ async def answer_clarification(req: func.HttpRequest, client) -> func.HttpRespon
 
         await asyncio.to_thread(svc.sessions.update, session_id, release)
         raise
-    return json_response(session_view(svc, record), status=202)
+    return record
 
 
 @bp.route(route="research/{session_id}/cancel", methods=["POST"])
@@ -151,8 +174,15 @@ async def answer_clarification(req: func.HttpRequest, client) -> func.HttpRespon
 @handled
 async def cancel_research(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()
-    _, owned = await route_session(req, svc, "act")
-    session_id = owned.id
+    principal = await caller(req, svc)
+    record = await cancel(client, principal, route_session_id(req))
+    return json_response(session_view(svc, record), status=202)
+
+
+async def cancel(client, principal: Principal, session_id: str) -> SessionRecord:
+    """Stop a live run and tell its webhook (ConflictError once it has finished)."""
+    svc = services()
+    session_id = (await asyncio.to_thread(session_for, svc, principal, session_id, "act")).id
     # The status change records the ``cancelled`` webhook event in the same update,
     # after any event the run recorded before; the notify below sends them in order.
     record = await asyncio.to_thread(sessions.cancel_session, svc, session_id)
@@ -164,7 +194,7 @@ async def cancel_research(req: func.HttpRequest, client) -> func.HttpResponse:
             f"{session_id}:notify-cancelled",
             note.model_dump(mode="json"),
         )
-    return json_response(session_view(svc, record), status=202)
+    return record
 
 
 async def _supersede(svc, client, chat_id: str) -> None:
@@ -182,23 +212,28 @@ async def _terminate(client, instance_id: str, reason: str) -> None:
 
 
 async def _wait(svc, session_id: str, seconds: float) -> SessionRecord:
-    """Poll until the session ends, needs the user (clarification) or time is up."""
+    """Poll until the session ends, needs the user (clarification, plan) or time is up."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     while True:
         record = await asyncio.to_thread(svc.sessions.get, session_id)
-        needs_user = record.status == SessionStatus.waiting_clarification
+        needs_user = record.status in (
+            SessionStatus.waiting_clarification,
+            SessionStatus.waiting_plan_approval,
+        )
         if record.status.is_terminal or needs_user or loop.time() >= deadline:
             return record
         await asyncio.sleep(POLL_SECONDS)
 
 
-def _check_configuration(svc, mode: Mode) -> None:
+def _check_configuration(svc, mode: Mode, webhook: bool) -> None:
     """Build what the run will need now: a missing setting is a 400 naming it, not a
     run that fails (or quietly finds nothing) minutes later. Built once per worker."""
     svc.reasoner  # noqa: B018 - building it is the check
     if mode != Mode.chat:
         svc.search  # noqa: B018
+    if webhook:
+        svc.webhooks  # noqa: B018 - a malformed WEBHOOK_SECRET
 
 
 def _mark_failed(reason: str):

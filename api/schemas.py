@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from shared.config import ResearchOptions
 from shared.models import Mode
+from shared.plan_review import MAX_TOPICS, TopicEdit
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,127}$"
 # C0 controls other than tab / newline / carriage return: they break PDF text,
@@ -74,3 +76,26 @@ class ClarificationReply(BaseModel):
         if self.answers is not None:
             return [a.strip() for a in self.answers]
         return [self.text.strip()]
+
+
+class PlanDecision(BaseModel):
+    """The user's answer to a plan waiting for approval: ``approve``, ``edit`` or ``cancel``.
+
+    An edit gives the whole new topic list (``topics``: planned topics by ``id``,
+    new ones without), a new agent count (``num_agents``), or both.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: Literal["approve", "edit", "cancel"]
+    topics: list[TopicEdit] | None = Field(None, min_length=1, max_length=MAX_TOPICS)
+    num_agents: int | None = Field(None, ge=1, le=5)
+
+    @model_validator(mode="after")
+    def _edit_has_changes(self) -> PlanDecision:
+        changes = self.topics is not None or self.num_agents is not None
+        if self.action == "edit" and not changes:
+            raise ValueError("an edit gives 'topics', 'num_agents' or both")
+        if self.action != "edit" and changes:
+            raise ValueError(f"'{self.action}' takes no 'topics' or 'num_agents'")
+        return self

@@ -13,9 +13,10 @@ import logging
 from typing import Any
 
 from shared.access import public_chat_id
-from shared.models import Progress, SessionRecord, SessionStatus
+from shared.models import PlanApproval, Progress, SessionRecord, SessionStatus
 from shared.ports import Services
 from shared.sessions import session_links
+from shared.webhook_outbox import delivery_summary
 
 log = logging.getLogger(__name__)
 FAILED_RUNTIME = {"Failed", "Terminated"}
@@ -81,11 +82,32 @@ def session_view(
             "questions": record.clarification_questions,
             "answers": record.clarification_answers,
         }
+    if record.plan_approval is not None:
+        view["plan"] = plan_view(record.plan_approval)
     if record.result is not None:
         view["result"] = record.result
     if record.error or failure:
         view["error"] = record.error or failure
+    if record.callback_url:
+        view["webhook"] = delivery_summary(record)
     return view
+
+
+def plan_view(approval: PlanApproval) -> dict[str, Any]:
+    """The plan a deep research proposed (or follows, once reviewed) and its review."""
+    return {
+        "status": approval.outcome,
+        "summary": approval.plan.summary,
+        "topics": [
+            {"id": t.id, "title": t.title, "priority": t.priority, "queries": t.queries}
+            for t in approval.plan.topics
+        ],
+        "num_agents": approval.num_agents,
+        "max_agents": approval.max_agents,
+        "deadline": approval.deadline.isoformat(),
+        "decided_at": approval.decided_at.isoformat() if approval.decided_at else None,
+        "changes": approval.changes,
+    }
 
 
 async def current_view(svc: Services, client, session_id: str) -> tuple[SessionRecord, dict]:

@@ -105,6 +105,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="never ask clarifying questions (options.enable_clarifying_questions=false)",
     )
+    run.add_argument(
+        "--review-plan",
+        action="store_true",
+        help="show the plan and ask before researching it (options.require_plan_approval=true)",
+    )
     run.add_argument("--out", type=Path, default=Path("out"))
     run.add_argument(
         "--url", help="use a running host, e.g. http://127.0.0.1:7071/api (as `make serve` prints)"
@@ -238,15 +243,20 @@ def _run(api: _Api, args: argparse.Namespace) -> int:
     body: dict = {"query": args.query, "mode": args.mode}
     if args.chat_id:
         body["chat_id"] = args.chat_id
+    options: dict = {}
     if args.no_clarify:
-        body["options"] = {"enable_clarifying_questions": False}
+        options["enable_clarifying_questions"] = False
+    if args.review_plan:
+        options["require_plan_approval"] = True
+    if options:
+        body["options"] = options
     session_id = api.json("POST", "/research", json=body)["session_id"]
     view = _follow(api, session_id, args, time.monotonic())
     return _save(api, view, args.out)
 
 
 def _follow(api: _Api, session_id: str, args: argparse.Namespace, t0: float) -> dict:
-    answered = False
+    answered = reviewed = False
     with Live(console=console, refresh_per_second=4, transient=False) as live:
         while True:
             view = api.json("GET", f"/research/{session_id}")
@@ -263,6 +273,12 @@ def _follow(api: _Api, session_id: str, args: argparse.Namespace, t0: float) -> 
                 answers = _answers(view["clarification"]["questions"], args.answers)
                 api.call("POST", f"/research/{session_id}/clarification", json={"answers": answers})
                 answered = True
+                live.start()
+            if view["status"] == "waiting_plan_approval" and not reviewed:
+                live.stop()
+                decision = {"action": "approve" if _approve(view["plan"]) else "cancel"}
+                api.call("POST", f"/research/{session_id}/plan", json=decision)
+                reviewed = True
                 live.start()
             time.sleep(0.4)
 
@@ -285,6 +301,21 @@ def _answers(questions: list[str], given: list[str] | None) -> list[str]:
             ) from exc
     console.print(f"  (no TTY: answering {DEFAULT_ANSWER!r})")
     return [DEFAULT_ANSWER]
+
+
+def _approve(plan: dict) -> bool:
+    """Show the plan; in a terminal the user approves (Enter, y) or cancels (n)."""
+    console.print(f"[bold]Research plan[/] ({plan['num_agents']} agent(s)):")
+    for topic in plan["topics"]:
+        console.print(f"  {topic['id']}. {topic['title']}  [dim]{'; '.join(topic['queries'])}[/]")
+    if sys.stdin is not None and not sys.stdin.closed and sys.stdin.isatty():
+        try:
+            reply = console.input("  approve this plan? [Y/n] ").strip().lower()
+        except EOFError as exc:
+            raise CommandError("stdin closed while reviewing the plan") from exc
+        return reply not in ("n", "no")
+    console.print("  (no TTY: approving the plan)")
+    return True
 
 
 def _render(view: dict, elapsed: float) -> Panel:

@@ -75,6 +75,11 @@ class DevHost:
         prefix = self._config.route_prefix
         return f"{self.url}/{prefix}" if prefix else self.url
 
+    @property
+    def mcp_url(self) -> str:
+        """The MCP endpoint (streamable HTTP; ``/sse`` below it for older clients)."""
+        return f"{self.url}/runtime/webhooks/mcp"
+
     def start(self) -> DevHost:
         configure(self.settings)
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -84,7 +89,12 @@ class DevHost:
         )
         if self.settings.devhost_require_keys:
             self.keys = load_or_create_keys(self.settings.data_dir / KEYS_FILE)
-        front = HttpFront(self.engine, route_prefix=self._config.route_prefix, keys=self.keys)
+        front = HttpFront(
+            self.engine,
+            route_prefix=self._config.route_prefix,
+            keys=self.keys,
+            mcp_info=self._config.mcp,
+        )
         started = threading.Event()
         self._thread = threading.Thread(
             target=self._serve, args=(front, started), name="devhost-http", daemon=True
@@ -95,7 +105,7 @@ class DevHost:
         front.base_url = self.url
         self.engine.start()
         asyncio.run_coroutine_threadsafe(self._run_startup_timers(front), self._loop)
-        log.info("devhost listening on %s", self.api_url)
+        log.info("devhost listening on %s (MCP: %s)", self.api_url, self.mcp_url)
         if self.keys:
             log.warning("devhost: function keys required; x-functions-key: %s", self.keys.function)
         return self
@@ -143,6 +153,13 @@ class DevHost:
         await _close_session()
         if self._runner:
             await self._runner.cleanup()
+        # What libraries left running on this loop (sse-starlette's shutdown watcher,
+        # started by the MCP endpoint's streams) ends here, not as a destroyed task.
+        current = asyncio.current_task()
+        leftovers = [t for t in asyncio.all_tasks() if t is not current]
+        for task in leftovers:
+            task.cancel()
+        await asyncio.gather(*leftovers, return_exceptions=True)
 
     def __enter__(self) -> DevHost:
         return self.start()

@@ -8,6 +8,9 @@
   ``DurableOrchestrationClient`` from it). Routes match case-insensitively,
   as ASP.NET routing does; with function keys required (``devhost.keys``), a
   ``FUNCTION``/``ADMIN`` route without a valid key answers an empty 401.
+- ``/runtime/webhooks/mcp`` (and ``/sse``, ``/message``): the app's MCP tool
+  functions, served by ``devhost.mcp`` as the MCP extension serves them; with
+  keys required, only with the ``mcp_extension`` system key or the master key.
 - ``rpcBaseUrl`` endpoints (start, status, raise event, terminate, purge,
   query) are what that client calls. They live under a per-process secret
   path; the operator-facing management URLs (``/runtime/webhooks/durabletask``)
@@ -29,9 +32,10 @@ from aiohttp import web
 from devhost import http_v2
 from devhost.bindings import call_function
 from devhost.engine import Engine, InstanceExists
-from devhost.host_config import DEFAULT_ROUTE_PREFIX
+from devhost.host_config import DEFAULT_ROUTE_PREFIX, McpServerInfo
 from devhost.instances import Instance
 from devhost.keys import FunctionKeys
+from devhost.mcp import MCP_PREFIX, McpFront
 from devhost.registry import HttpRoute
 
 MAX_BODY_BYTES = 1024 * 1024
@@ -47,9 +51,12 @@ class HttpFront:
         task_hub: str = "devhost",
         route_prefix: str = DEFAULT_ROUTE_PREFIX,
         keys: FunctionKeys | None = None,
+        mcp_info: McpServerInfo | None = None,
     ) -> None:
         """``keys``: require keys on non-anonymous routes (None: no checks, as Core Tools)."""
         self.engine = engine
+        info = mcp_info or McpServerInfo()
+        self.mcp = McpFront(engine.registry.mcp_tools, info, self.client_binding)
         self.task_hub = task_hub
         self.route_prefix = route_prefix.strip("/")
         self.keys = keys
@@ -72,8 +79,16 @@ class HttpFront:
                 ("DELETE", "/instances/{id}", self._purge),
             ):
                 app.router.add_route(method, prefix + path, self._guard(handler, guarded))
+        app.router.add_route("*", MCP_PREFIX + "{tail:(/.*)?}", self._mcp)
         app.router.add_route("*", r"/{tail:[\s\S]*}", self._api)
+        app.on_startup.append(self.mcp.start)
+        app.on_shutdown.append(self.mcp.stop)
         return app
+
+    async def _mcp(self, request: web.Request) -> web.StreamResponse:
+        if self.keys is not None and not self.keys.allows_mcp(request.headers, request.query):
+            return web.Response(status=401)
+        return await self.mcp.handle(request)
 
     # -- the client binding ------------------------------------------------------
 

@@ -11,6 +11,7 @@ parameter values as sent, literal routes before templates.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import Callable
@@ -44,12 +45,31 @@ class TimerFunction:
     client_param: str | None
 
 
+@dataclass(frozen=True)
+class McpTool:
+    """An ``mcpToolTrigger`` function, read from its binding as the MCP extension reads it.
+
+    ``properties`` is the binding's ``toolProperties`` list (``propertyName``,
+    ``propertyType``, ``description``, ``isRequired``, ``isArray``, ``enumValues``).
+    """
+
+    name: str
+    tool_name: str
+    description: str
+    properties: tuple[dict[str, Any], ...]
+    use_result_schema: bool
+    func: Callable[..., Any]
+    trigger_param: str
+    client_param: str | None
+
+
 @dataclass
 class Registry:
     orchestrators: dict[str, Callable[[str], str]]
     activities: dict[str, tuple[Callable[..., Any], str]]
     routes: list[HttpRoute]
     timers: list[TimerFunction] = field(default_factory=list)
+    mcp_tools: dict[str, McpTool] = field(default_factory=dict)
 
     def match(self, method: str, path: str) -> tuple[HttpRoute, dict[str, str]] | None:
         """Route ``path`` (without the ``/api/`` prefix); literal routes win over templates."""
@@ -116,6 +136,9 @@ def _index(app: Any) -> Registry:
                     client_param=_client_param(fn),
                 )
             )
+        elif trigger.type == "mcpToolTrigger":
+            tool = _mcp_tool(fn, trigger.get_dict_repr(), name, user_function)
+            registry.mcp_tools[tool.tool_name] = tool
     http_v2.check_app(registry.routes)
     return registry
 
@@ -123,6 +146,21 @@ def _index(app: Any) -> Registry:
 def _client_param(fn: Any) -> str | None:
     """The parameter that receives the durable client binding, if the function has one."""
     return next((b.name for b in fn.get_bindings() if b.type == "durableClient"), None)
+
+
+def _mcp_tool(
+    fn: Any, binding: dict[str, Any], name: str, user_function: Callable[..., Any]
+) -> McpTool:
+    return McpTool(
+        name=name,
+        tool_name=binding["toolName"],
+        description=binding.get("description") or "",
+        properties=tuple(json.loads(binding.get("toolProperties") or "[]")),
+        use_result_schema=bool(binding.get("useResultSchema")),
+        func=user_function,
+        trigger_param=binding["name"],
+        client_param=_client_param(fn),
+    )
 
 
 def _http_route(fn: Any, trigger: Any, name: str, user_function: Callable[..., Any]) -> HttpRoute:

@@ -259,6 +259,8 @@ output AZURE_RESOURCE_GROUP string = rg.name
 output AZURE_FUNCTION_APP_NAME string = api.outputs.name
 output FUNCTION_APP_URL string = api.outputs.url
 output SERVICE_API_URI string = api.outputs.url
+// MCP tools (streamable HTTP; /sse below it for older clients); needs the mcp_extension system key.
+output MCP_SERVER_URL string = '${api.outputs.url}/runtime/webhooks/mcp'
 output AZURE_CLIENT_ID string = identity.outputs.clientId
 output AZURE_STORAGE_ACCOUNT_NAME string = storage.outputs.name
 output AZURE_STORAGE_ACCOUNT_URL string = storage.outputs.blobEndpoint

@@ -1,7 +1,8 @@
 """`deep_research` mode: the flow of DESIGN.md, one phase per helper.
 
 deep search (sub-orchestration) ─► clarify (durable wait raced with a timer)
-  ─► analyze + plan ─► spawn agents ─► researcher queue with the supervisor
+  ─► analyze + plan ─► [plan approval: durable wait raced with a timer]
+  ─► spawn agents ─► researcher queue with the supervisor
   ─► compress ─► report (critic rounds, each with its PDF rendered alongside;
       fallback chain) ─► finish
 
@@ -18,6 +19,7 @@ import azure.durable_functions as df
 
 from orchestrators import budget
 from orchestrators.common import call, checked, error_text, finish, outcome, publish, settle, step
+from orchestrators.plan_approval import PlanNotApproved, plan_approval_phase
 from orchestrators.research_queue import Run, research_queue
 from shared import names
 from shared.models import AgentProgress, Critique, Mode, SessionStatus, StartInput, Usage
@@ -51,6 +53,11 @@ def deep_research_orchestrator(context: df.DurableOrchestrationContext):
         yield from deep_search_phase(context, run)
         yield from clarification_phase(context, run)
         yield from research_phase(context, run)
+    except PlanNotApproved as exc:  # the timeout action says cancel: no research, no report
+        status = SessionStatus.cancelled
+        return (
+            yield from finish(context, run.inp, status, run.usage, run.progress, error=str(exc))
+        )
     except Exception as exc:
         run.fail(exc)
     report = yield from report_phase(context, run)
@@ -186,7 +193,8 @@ def planning_phase(context: df.DurableOrchestrationContext, run: Run):
         (yield from step(context, names.PLAN_RESEARCH, request))
     )
     run.usage += planned.usage
-    request = SpawnAgentsIn(context=run.context, plan=planned.plan, num_agents=planned.num_agents)
+    plan, num_agents = yield from plan_approval_phase(context, run, planned)
+    request = SpawnAgentsIn(context=run.context, plan=plan, num_agents=num_agents)
     spawned = SpawnAgentsOut.model_validate((yield from step(context, names.SPAWN_AGENTS, request)))
     run.usage += spawned.usage
     run.progress.agents = [AgentProgress(id=p.agent_id, profile=p.name) for p in spawned.profiles]
@@ -201,7 +209,7 @@ def planning_phase(context: df.DurableOrchestrationContext, run: Run):
             usage=run.usage,
         ),
     )
-    return planned.plan, spawned.profiles, spawned.todos
+    return plan, spawned.profiles, spawned.todos
 
 
 def report_phase(context: df.DurableOrchestrationContext, run: Run):

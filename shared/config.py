@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 SourcePolicy = Literal["discovery", "strict", "monitor"]
+# What a deep research does when nobody approved its plan in time.
+PlanTimeoutAction = Literal["proceed", "cancel"]
 
 # Durable timers longer than ~6 days are split into several timers by the
 # 1.x SDK and can then no longer be cancelled (see NOTES-azure.md).
@@ -41,6 +43,10 @@ class ResearchOptions(BaseModel):
     clarification_timeout_minutes: float | None = Field(
         None, ge=0.05, le=MAX_CLARIFICATION_TIMEOUT_MINUTES
     )
+    require_plan_approval: bool | None = None
+    plan_approval_timeout_minutes: float | None = Field(
+        None, ge=0.05, le=MAX_CLARIFICATION_TIMEOUT_MINUTES
+    )
     search_iterations: int | None = Field(None, ge=1, le=10)
     source_policy: SourcePolicy | None = None
     max_tokens: int | None = Field(None, ge=1000)
@@ -58,6 +64,9 @@ class Caps(BaseModel):
     run_deep_search_first: bool
     enable_clarifying_questions: bool
     clarification_timeout_minutes: float
+    require_plan_approval: bool = False
+    plan_approval_timeout_minutes: float = 1440
+    plan_approval_timeout_action: PlanTimeoutAction = "proceed"
     search_queries: int
     search_max_results: int
     search_iterations: int
@@ -131,6 +140,12 @@ class Settings(BaseSettings):
     deep_research_clarification_timeout_minutes: float = Field(
         1440, ge=0.05, le=MAX_CLARIFICATION_TIMEOUT_MINUTES
     )
+    # Plan approval (human in the loop): off unless asked for, here or per request.
+    deep_research_require_plan_approval: bool = False
+    deep_research_plan_approval_timeout_minutes: float = Field(
+        1440, ge=0.05, le=MAX_CLARIFICATION_TIMEOUT_MINUTES
+    )
+    deep_research_plan_approval_timeout_action: PlanTimeoutAction = "proceed"
 
     # Stores: Azure adapters when their settings are present, embedded otherwise.
     data_dir: Path = Path(".data")
@@ -258,6 +273,14 @@ class Settings(BaseSettings):
                 o.clarification_timeout_minutes,
                 self.deep_research_clarification_timeout_minutes,
             ),
+            require_plan_approval=pick(
+                o.require_plan_approval, self.deep_research_require_plan_approval
+            ),
+            plan_approval_timeout_minutes=pick(
+                o.plan_approval_timeout_minutes,
+                self.deep_research_plan_approval_timeout_minutes,
+            ),
+            plan_approval_timeout_action=self.deep_research_plan_approval_timeout_action,
             search_queries=self.deep_search_queries,
             search_max_results=self.deep_search_max_results,
             search_iterations=pick(o.search_iterations, self.speed_max_iterations),

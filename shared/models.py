@@ -27,6 +27,7 @@ class Mode(str, Enum):
 class SessionStatus(str, Enum):
     active = "active"
     waiting_clarification = "waiting_clarification"
+    waiting_plan_approval = "waiting_plan_approval"
     researching = "researching"
     completed = "completed"
     failed = "failed"
@@ -131,6 +132,7 @@ class ResearchContext(BaseModel):
     clarification_questions: list[str] = Field(default_factory=list)
     clarification_answers: list[str] = Field(default_factory=list)
     clarification_timed_out: bool = False
+    plan_review: str = ""  # how the user reviewed the plan, when approval was required
 
 
 class ClarificationRequest(BaseModel):
@@ -158,6 +160,26 @@ class ResearchTopic(BaseModel):
 class ResearchPlan(BaseModel):
     summary: str = ""
     topics: list[ResearchTopic] = Field(min_length=1, max_length=6)
+
+
+PlanOutcome = Literal["waiting", "approved", "edited", "timed_out"]
+
+
+class PlanApproval(BaseModel):
+    """A deep research plan held for the user's approval before any researcher runs.
+
+    ``outcome`` moves from ``waiting`` to ``approved`` or ``edited`` (the API
+    records the user's decision, with the edited plan) or ``timed_out``;
+    ``changes`` says in words what an edit changed.
+    """
+
+    plan: ResearchPlan
+    num_agents: int = Field(ge=1, le=5)
+    max_agents: int = Field(ge=1, le=5)
+    deadline: datetime
+    outcome: PlanOutcome = "waiting"
+    changes: list[str] = Field(default_factory=list)
+    decided_at: datetime | None = None
 
 
 class AgentProfile(BaseModel):
@@ -403,6 +425,7 @@ class SessionRecord(BaseModel):
     deep_search_result: SynthesizedAnswer | None = None
     clarification_questions: list[str] = Field(default_factory=list)
     clarification_answers: list[str] = Field(default_factory=list)
+    plan_approval: PlanApproval | None = None
     draft_report_ref: str | None = None
     final_report_ref: str | None = None
     result: dict | None = None

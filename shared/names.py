@@ -33,6 +33,7 @@ COMPLETE_SESSION = "complete_session"
 NOTIFY = "notify"
 CLARIFY = "clarify"
 PLAN_RESEARCH = "plan_research"
+RECORD_PLAN_REVIEW = "record_plan_review"
 SPAWN_AGENTS = "spawn_agents"
 RUN_RESEARCHER = "run_researcher"
 SUPERVISOR_REVIEW = "supervisor_review"
@@ -54,6 +55,7 @@ ACTIVITIES = (
     NOTIFY,
     CLARIFY,
     PLAN_RESEARCH,
+    RECORD_PLAN_REVIEW,
     SPAWN_AGENTS,
     RUN_RESEARCHER,
     SUPERVISOR_REVIEW,
@@ -63,5 +65,6 @@ ACTIVITIES = (
     RENDER_PDF,
 )
 
-# the one external event a deep research waits for (one wait per instance)
+# the external events a deep research waits for (one wait per name and instance)
 CLARIFICATION_EVENT = "clarification_1"
+PLAN_EVENT = "plan_review_1"

@@ -17,6 +17,8 @@ from shared.models import (
     ChatMessage,
     Critique,
     NewTodo,
+    PlanApproval,
+    PlanOutcome,
     Progress,
     QueryAnalysis,
     ResearchContext,
@@ -153,6 +155,7 @@ class UpdateSessionIn(BaseModel):
     deep_search_ref: str | None = None
     clarification_questions: list[str] | None = None
     clarification_answers: list[str] | None = None
+    plan_approval: PlanApproval | None = None
     usage: Usage | None = None
 
 
@@ -168,7 +171,7 @@ class CompleteSessionIn(BaseModel):
 
 class NotifyIn(BaseModel):
     session_id: str
-    event: Literal["clarification_requested", "completed", "failed", "cancelled"]
+    event: Literal["clarification_requested", "plan_ready", "completed", "failed", "cancelled"]
     # The event id is derived ("{session_id}:{event}", shared/webhook_outbox.py), not sent.
 
 
@@ -192,6 +195,15 @@ class PlanResearchOut(Metered):
     analysis: QueryAnalysis
     plan: ResearchPlan
     num_agents: int
+
+
+class PlanReviewOut(BaseModel):
+    """The plan the research follows after its review (``shared/plan_review.py``)."""
+
+    outcome: PlanOutcome
+    plan: ResearchPlan
+    num_agents: int
+    note: str  # for the report: how the plan was reviewed
 
 
 class SpawnAgentsIn(ContextIn):

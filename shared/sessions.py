@@ -17,7 +17,15 @@ from shared.models import ChatMessage, FinalReport, Mode, SessionRecord, Session
 from shared.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
 from shared.ports import Services
 from shared.research.answers import load_answer
-from shared.webhook_outbox import EVENT_BY_STATUS, event_id, flush, record_event, set_status
+from shared.webhook_outbox import (
+    EVENT_BY_STATUS,
+    event_id,
+    flush,
+    record_event,
+    request_redelivery,
+    set_status,
+)
+from shared.webhooks import WebhookEvent
 
 
 def session_links(svc: Services, session_id: str) -> dict[str, str]:
@@ -42,7 +50,12 @@ def update_session(svc: Services, req: UpdateSessionIn) -> dict:
     links = session_links(svc, req.session_id)
 
     def mutate(record: SessionRecord) -> None:
-        if req.status is not None:
+        # A retried update never takes back a plan decision the user made meanwhile.
+        decided = record.plan_approval is not None and record.plan_approval.outcome != "waiting"
+        if req.plan_approval is not None and not decided:
+            record.plan_approval = req.plan_approval
+        replan = req.status == SessionStatus.waiting_plan_approval and decided
+        if req.status is not None and not replan:
             set_status(record, req.status, links, datetime.now(UTC))
         if req.progress is not None:
             record.progress = req.progress
@@ -119,6 +132,28 @@ def cancel_session(svc: Services, session_id: str) -> SessionRecord:
             raise ConflictError(f"session {session_id} is already {r.status.value}")
 
     return svc.sessions.update(session_id, cancel)
+
+
+def redeliver_last_event(svc: Services, session_id: str) -> tuple[SessionRecord, WebhookEvent]:
+    """Make the session's last webhook event pending again (ConflictError if it cannot be)."""
+    chosen: list[WebhookEvent] = []
+
+    def mark(r: SessionRecord) -> None:
+        chosen[:] = [request_redelivery(r)]
+
+    record = svc.sessions.update(session_id, mark)
+    return record, chosen[0]
+
+
+def undo_redelivery(svc: Services, session_id: str, event: WebhookEvent) -> None:
+    """Settle ``event`` again with its last record when its redelivery could not be started."""
+
+    def undo(r: SessionRecord) -> None:
+        records = [d for d in r.webhook_deliveries if d.get("event_id") == event.id]
+        if records and all(d.get("replaced") for d in records):
+            records[-1].pop("replaced", None)
+
+    svc.sessions.update(session_id, undo)
 
 
 def notify(svc: Services, req: NotifyIn) -> dict:

@@ -26,12 +26,16 @@ How:
 3. Each event gets one series of the sender's retries; its delivery record
    (ok or not) settles it and it is never sent after a later event. A gap in
    ``sequence`` at a receiver means an event that could not be delivered; the
-   session's status URL has the current state.
+   session's status URL has the current state, and its ``webhook`` summary
+   (:func:`delivery_summary`) the last attempt and its error.
+4. A user may ask for the session's last event again (:func:`request_redelivery`):
+   its delivery record is marked ``replaced``, which makes it pending, and a
+   notify sends it once more. Only the last event, so the order still holds.
 
 Delivery is at least once: a sender that dies between the POST and recording
 it leaves the event pending, and it is sent again once its lease expires. The
-event id (``X-DeepResearch-Delivery``) stays the same, so receivers drop
-duplicates.
+event id (``webhook-id``) stays the same, on redeliveries too, so receivers
+drop duplicates.
 """
 
 from __future__ import annotations
@@ -43,14 +47,16 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from shared.access import public_chat_id
+from shared.errors import ConflictError
 from shared.models import SessionRecord, SessionStatus
 from shared.stores.base import SessionStore
-from shared.webhooks import WebhookEvent, WebhookEventName, WebhookSender
+from shared.webhooks import TYPE_PREFIX, WebhookEvent, WebhookEventName, WebhookSender
 
 log = logging.getLogger(__name__)
 
 EVENT_BY_STATUS: dict[SessionStatus, WebhookEventName] = {
     SessionStatus.waiting_clarification: "clarification_requested",
+    SessionStatus.waiting_plan_approval: "plan_ready",
     SessionStatus.completed: "completed",
     SessionStatus.failed: "failed",
     SessionStatus.cancelled: "cancelled",
@@ -160,14 +166,73 @@ def _drain(
 
 
 def pending_events(record: SessionRecord) -> list[dict]:
-    """Recorded events without a delivery record, in sequence order."""
-    settled = {d.get("event_id") for d in record.webhook_deliveries}
+    """Recorded events without a (current) delivery record, in sequence order."""
+    settled = {d.get("event_id") for d in record.webhook_deliveries if not d.get("replaced")}
     waiting = [e for e in record.webhook_events if e.get("id") not in settled]
     return sorted(waiting, key=lambda e: int(e.get("sequence", 0)))
 
 
+def request_redelivery(record: SessionRecord) -> WebhookEvent:
+    """Make the session's last event pending again; call it inside a session update.
+
+    ConflictError when there is nothing to send again: no callback URL, no
+    event yet, or the last event still waiting for its (re)delivery.
+    """
+    if not record.callback_url:
+        raise ConflictError(f"session {record.id} has no callback_url")
+    if not record.webhook_events:
+        raise ConflictError(f"session {record.id} has no webhook event yet")
+    last = WebhookEvent.model_validate(
+        max(record.webhook_events, key=lambda e: int(e.get("sequence", 0)))
+    )
+    current = _delivery(record, last.id)
+    if current is None:
+        raise ConflictError(f"event {last.id} is being delivered already")
+    current["replaced"] = True
+    return last
+
+
+def redeliveries(record: SessionRecord, event: str) -> int:
+    """How many times ``event`` was sent again on request (names each redelivery's notify)."""
+    wanted = event_id(record.id, event)
+    return sum(
+        1 for d in record.webhook_deliveries if d.get("event_id") == wanted and d.get("replaced")
+    )
+
+
+def delivery_summary(record: SessionRecord) -> dict:
+    """What the session status shows of its webhook: counts and the last attempt."""
+    current = [d for d in record.webhook_deliveries if not d.get("replaced")]
+    last = record.webhook_deliveries[-1] if record.webhook_deliveries else None
+    return {
+        "events": len(record.webhook_events),
+        "delivered": sum(1 for d in current if d.get("ok")),
+        "failed": sum(1 for d in current if not d.get("ok")),
+        "pending": len(pending_events(record)),
+        "last_attempt": None
+        if last is None
+        else {
+            "event_id": last.get("event_id"),
+            "type": TYPE_PREFIX + str(last.get("event")),
+            "attempts": last.get("attempts", 0),
+            "ok": bool(last.get("ok")),
+            "status_code": last.get("status_code"),
+            "error": last.get("error"),
+            "at": last.get("delivered_at"),
+        },
+    }
+
+
 def _delivery(record: SessionRecord, wanted: str) -> dict | None:
-    return next((d for d in record.webhook_deliveries if d.get("event_id") == wanted), None)
+    """The current delivery record of event ``wanted`` (a replaced one no longer counts)."""
+    return next(
+        (
+            d
+            for d in record.webhook_deliveries
+            if d.get("event_id") == wanted and not d.get("replaced")
+        ),
+        None,
+    )
 
 
 def _lease_free(record: SessionRecord, now: datetime) -> bool:

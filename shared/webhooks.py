@@ -1,20 +1,29 @@
-"""Signed outbound webhooks: tell a caller's server that a session changed state.
+"""Outbound webhooks as the Standard Webhooks specification has them (standardwebhooks.com).
 
-Events: ``clarification_requested``, ``completed``, ``failed``, ``cancelled``.
-Each POST carries the JSON of a :class:`WebhookEvent` and these headers:
+Events: ``research.clarification_requested``, ``research.plan_ready``,
+``research.completed``, ``research.failed``, ``research.cancelled``. Each POST:
 
-- ``X-DeepResearch-Event``: the event name;
-- ``X-DeepResearch-Delivery``: the event id, the same on every retry, so a
-  receiver can drop duplicates (delivery is at least once: the sending
-  activity itself may be retried by Durable);
-- ``X-DeepResearch-Timestamp``: unix seconds when this attempt was signed;
-- ``X-DeepResearch-Signature``: ``sha256=`` + hex HMAC-SHA256 of
-  ``timestamp + "." + body`` with ``WEBHOOK_SECRET`` (absent when no secret is
-  configured). Signing the timestamp lets receivers refuse replays.
+- body, JSON, schema version :data:`BODY_VERSION`::
 
-The body's ``sequence`` numbers one session's events 1, 2, 3… in the order
-they happened (``webhook_outbox.py`` records and sends them in that order), so
-a receiver can order them even if its own processing reorders requests.
+      {"type": "research.completed", "timestamp": "<ISO 8601, when it happened>",
+       "version": 1,
+       "data": {"event_id", "sequence", "session_id", "chat_id", "status", "links"}}
+
+  ``data.sequence`` numbers one session's events 1, 2, 3… in the order they
+  happened (``webhook_outbox.py`` records and sends them in that order).
+  Fields may be added within a version; a change that removes or renames one
+  bumps ``version``.
+- ``webhook-id``: the event id, the same on every retry and redelivery, so a
+  receiver drops duplicates (delivery is at least once);
+- ``webhook-timestamp``: unix seconds when this attempt was signed;
+- ``webhook-signature``: ``v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">``
+  for each configured secret, space-separated; absent (with a warning in the
+  log) when no secret is configured.
+
+Secrets: ``WEBHOOK_SECRET`` holds one or more ``whsec_<base64>`` secrets
+(24-64 bytes each) separated by spaces or commas. To rotate, add the new one
+beside the old, let receivers switch, then remove the old: a receiver accepts
+a request when any one signature matches.
 
 A receiver's trouble is never the research's trouble: :meth:`WebhookSender.deliver`
 retries a few times within a fixed time budget and then returns a failed
@@ -26,32 +35,41 @@ attempt and the connection goes to the address that was checked.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
+import json
 import logging
+import re
 import time
 from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import Literal
 
 import httpx
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SecretStr
 
 from shared.config import Settings
-from shared.errors import FetchRefused, InvalidInputError, TransientError
+from shared.errors import ConfigurationError, FetchRefused, InvalidInputError, TransientError
 from shared.fetch.guard import Resolver, check_url
 from shared.fetch.pinned import PinnedTransport
 
 log = logging.getLogger(__name__)
 
-WebhookEventName = Literal["clarification_requested", "completed", "failed", "cancelled"]
+WebhookEventName = Literal[
+    "clarification_requested", "plan_ready", "completed", "failed", "cancelled"
+]
 
-SIGNATURE_PREFIX = "sha256="
+BODY_VERSION = 1
+TYPE_PREFIX = "research."
+SECRET_PREFIX = "whsec_"
+SECRET_BYTES = (24, 64)
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 
 
 class WebhookEvent(BaseModel):
-    """The JSON body of one webhook call, recorded when the event happened.
+    """One event as the outbox records it when it happens (the wire body is :func:`body_of`).
 
     ``id`` is ``{session_id}:{event}`` (stable across retries); ``sequence`` is
     the event's place in its session, from 1 (the outbox always sets it);
@@ -68,35 +86,57 @@ class WebhookEvent(BaseModel):
     occurred_at: str
 
 
-def sign(secret: str, timestamp: str, body: bytes) -> str:
-    """``sha256=<hex HMAC-SHA256(secret, timestamp + "." + body)>``."""
-    message = timestamp.encode("ascii") + b"." + body
-    digest = hmac.new(secret.encode("utf-8"), message, hashlib.sha256).hexdigest()
-    return SIGNATURE_PREFIX + digest
+def body_of(event: WebhookEvent) -> bytes:
+    """The JSON body a receiver gets for ``event`` (see the module docstring)."""
+    body = {
+        "type": TYPE_PREFIX + event.event,
+        "timestamp": event.occurred_at,
+        "version": BODY_VERSION,
+        "data": {
+            "event_id": event.id,
+            "sequence": event.sequence,
+            "session_id": event.session_id,
+            "chat_id": event.chat_id,
+            "status": event.status,
+            "links": event.links,
+        },
+    }
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def verify(
-    secret: str,
-    timestamp: str,
-    body: bytes,
-    signature: str,
-    tolerance_seconds: int = 300,
-    now: float | None = None,
-) -> bool:
-    """True when ``signature`` is ours for this body and the timestamp is fresh.
+def signing_keys(secret: SecretStr | None) -> list[bytes]:
+    """The HMAC keys in ``WEBHOOK_SECRET``; ConfigurationError naming it when one is malformed."""
+    if secret is None:
+        return []
+    keys = []
+    for item in re.split(r"[\s,]+", secret.get_secret_value().strip()):
+        if not item:
+            continue
+        if not item.startswith(SECRET_PREFIX):
+            raise ConfigurationError(
+                "WEBHOOK_SECRET: each secret must be whsec_<base64> (Standard Webhooks)"
+            )
+        encoded = item[len(SECRET_PREFIX) :]
+        try:
+            key = base64.b64decode(encoded + "=" * (-len(encoded) % 4), validate=True)
+        except (binascii.Error, ValueError) as exc:
+            raise ConfigurationError("WEBHOOK_SECRET: a secret is not valid base64") from exc
+        if not SECRET_BYTES[0] <= len(key) <= SECRET_BYTES[1]:
+            raise ConfigurationError(
+                f"WEBHOOK_SECRET: each secret must decode to {SECRET_BYTES[0]}-{SECRET_BYTES[1]} "
+                f"bytes, not {len(key)}"
+            )
+        keys.append(key)
+    return keys
 
-    The comparison is constant-time; a timestamp further than
-    ``tolerance_seconds`` from ``now`` (either way) is refused so a captured
-    request cannot be replayed later.
-    """
-    try:
-        sent_at = int(timestamp)
-    except (TypeError, ValueError):
-        return False
-    current = time.time() if now is None else now
-    if abs(current - sent_at) > tolerance_seconds:
-        return False
-    return hmac.compare_digest(sign(secret, timestamp, body), signature or "")
+
+def sign(keys: list[bytes], msg_id: str, timestamp: str, body: bytes) -> str:
+    """``webhook-signature``: ``v1,<base64 HMAC-SHA256>`` per key, space-separated."""
+    message = f"{msg_id}.{timestamp}.".encode() + body
+    return " ".join(
+        "v1," + base64.b64encode(hmac.new(key, message, hashlib.sha256).digest()).decode("ascii")
+        for key in keys
+    )
 
 
 def validate_callback_url(url: str, allowed_hosts: Collection[str]) -> None:
@@ -140,7 +180,7 @@ class WebhookSender:
         resolver: Resolver | None = None,
         network: httpx.BaseTransport | None = None,
     ) -> None:
-        self._secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else ""
+        self._keys = signing_keys(settings.webhook_secret)
         self._allowed_hosts = Settings.split_list(settings.webhook_allowed_hosts)
         self._max_attempts = max(1, max_attempts)
         self._backoff = backoff_seconds
@@ -153,10 +193,11 @@ class WebhookSender:
     def deliver(self, url: str, event: WebhookEvent) -> dict:
         """POST ``event`` to ``url``; returns the delivery record kept in the session.
 
-        Record: ``{event_id, event, url, attempts, status_code, ok, error, delivered_at}``.
+        Record: ``{event_id, event, url, attempts, status_code, ok, error, delivered_at}``
+        (``delivered_at``: when the last attempt ended, delivered or not).
         """
-        body = event.model_dump_json().encode("utf-8")
-        if not self._secret:
+        body = body_of(event)
+        if not self._keys:
             log.warning("WEBHOOK_SECRET is not set: webhook %s is unsigned", event.id)
         started = time.monotonic()
         attempts, status_code, error = 0, None, None
@@ -216,12 +257,11 @@ class WebhookSender:
         headers = {
             "Content-Type": "application/json",
             "User-Agent": "deep-research-webhooks/1",
-            "X-DeepResearch-Event": event.event,
-            "X-DeepResearch-Delivery": event.id,
-            "X-DeepResearch-Timestamp": timestamp,
+            "webhook-id": event.id,
+            "webhook-timestamp": timestamp,
         }
-        if self._secret:
-            headers["X-DeepResearch-Signature"] = sign(self._secret, timestamp, body)
+        if self._keys:
+            headers["webhook-signature"] = sign(self._keys, event.id, timestamp, body)
         try:
             response = client.post(url, content=body, headers=headers, timeout=timeout)
         except FetchRefused as exc:

@@ -156,6 +156,8 @@ def _finalize(
     report = renumber_by_first_citation(dedupe_sentences(report))
     report.language = ctx.language
     report.limitations = [*report.limitations, *_limitations(req)]
+    if ctx.plan_review:  # how the plan was reviewed is part of how the report was made
+        report.limitations.append(ctx.plan_review)
     if ctx.clarification_timed_out:
         report.warnings.append(
             "The clarifying questions went unanswered before the timeout; "

@@ -212,5 +212,6 @@ class MemoryStore(Protocol):
 ACTIVE_STATUSES = (
     SessionStatus.active,
     SessionStatus.waiting_clarification,
+    SessionStatus.waiting_plan_approval,
     SessionStatus.researching,
 )

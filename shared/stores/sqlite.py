@@ -61,7 +61,9 @@ CREATE TABLE IF NOT EXISTS sessions (
 );
 CREATE INDEX IF NOT EXISTS sessions_by_chat ON sessions (chat_id, created_ts);
 CREATE INDEX IF NOT EXISTS sessions_by_created ON sessions (created_ts);
-CREATE UNIQUE INDEX IF NOT EXISTS one_active_deep_research ON sessions (chat_id)
+-- v2: waiting_plan_approval is active too; a file from before gets the new index.
+DROP INDEX IF EXISTS one_active_deep_research;
+CREATE UNIQUE INDEX IF NOT EXISTS one_active_deep_research_v2 ON sessions (chat_id)
     WHERE mode = '{Mode.deep_research.value}' AND status IN ({_ACTIVE_SQL});
 CREATE TABLE IF NOT EXISTS chat_messages (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,

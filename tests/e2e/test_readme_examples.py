@@ -17,6 +17,7 @@ so nothing is installed during a test. ``python`` blocks are executed too.
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import shutil
@@ -27,10 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from devhost.host import DevHost
 from shared.config import Settings
-from shared.webhooks import sign
+from shared.webhooks import WebhookEvent, body_of, sign, signing_keys
 from tests.conftest import CORPUS_CACHE
 
 pytestmark = pytest.mark.e2e
@@ -184,19 +186,29 @@ def test_every_shell_block_runs_as_written(devhost: DevHost, fresh_copy: Path) -
 
 
 def test_the_python_examples_run() -> None:
-    """The webhook check accepts what the service signs and refuses a tampered body."""
+    """The receiver's check accepts what the service signs and refuses a tampered body."""
     namespace: dict = {}
     for block in all_blocks():
         if block.lang == "python" and not block.skip:
             exec(compile(block.text, block.where, "exec"), namespace)  # our own README
-    verify = namespace["verify_deep_research_webhook"]
-    body, timestamp = b'{"event": "completed"}', str(int(time.time()))
+    verified_event = namespace["verified_event"]
+    secret = "whsec_" + base64.b64encode(b"r" * 32).decode()
+    event = WebhookEvent(
+        id="s1:completed",
+        event="completed",
+        session_id="s1",
+        chat_id="c1",
+        status="completed",
+        occurred_at="2026-01-01T00:00:00+00:00",
+    )
+    body, timestamp = body_of(event), str(int(time.time()))
     headers = {
-        "X-DeepResearch-Timestamp": timestamp,
-        "X-DeepResearch-Signature": sign("s3cret", timestamp, body),
+        "webhook-id": event.id,
+        "webhook-timestamp": timestamp,
+        "webhook-signature": sign(signing_keys(SecretStr(secret)), event.id, timestamp, body),
     }
-    assert verify("s3cret", headers, body) is True
-    assert verify("s3cret", headers, body + b" ") is False
+    assert verified_event(secret, headers, body)["type"] == "research.completed"
+    assert verified_event(secret, headers, body + b" ") is None
 
 
 if __name__ == "__main__":  # print the script, to run the README by hand against a host

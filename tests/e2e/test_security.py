@@ -4,7 +4,8 @@
 - devhost refuses non-loopback addresses and only listens on 127.0.0.1;
 - oversized or out-of-bounds requests are refused with 413 / 422, never run;
 - a callback_url that points inside the network is refused (SSRF);
-- webhook signatures verify, and a tampered body, secret or timestamp does not;
+- webhook signatures verify with the reference Standard Webhooks verifier, and a
+  tampered body, id, secret or timestamp does not;
 - configured secrets never show up in logs, API responses or files on disk;
 - a page that tells the agent to fetch other URLs changes nothing: agents open
   only URLs their own searches returned, never more than their step budget,
@@ -13,6 +14,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import re
@@ -23,11 +25,12 @@ from pathlib import Path
 import httpx
 import pytest
 from pydantic import SecretStr
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from devhost.host import DevHost
 from devhost.registry import index
 from shared.config import Settings
-from shared.webhooks import WebhookEvent, WebhookSender, sign, verify
+from shared.webhooks import WebhookEvent, WebhookSender, sign, signing_keys
 from tests.fakes.openai_server import FakeOpenAIServer, RecordedRequest, schema_aware_responder
 
 QUERY = "How does sourdough fermentation make bread rise?"
@@ -193,23 +196,35 @@ def test_callback_url_into_the_network_is_refused(
 # -- webhook signatures --
 
 
+def _whsec(key: bytes) -> str:
+    return "whsec_" + base64.b64encode(key).decode()
+
+
 def test_signature_verifies_and_any_tampering_fails() -> None:
-    secret, body, now = "whsec-test", b'{"event":"completed","session_id":"s1"}', 1_700_000_000
-    timestamp = str(now)
-    signature = sign(secret, timestamp, body)
-    assert verify(secret, timestamp, body, signature, now=now)
-    assert not verify(secret, timestamp, body.replace(b"s1", b"s2"), signature, now=now)
-    assert not verify(secret, timestamp, body + b" ", signature, now=now)
-    assert not verify("other-secret", timestamp, body, signature, now=now)
-    assert not verify(secret, str(now + 1), body, signature, now=now)  # timestamp is signed
-    assert not verify(secret, timestamp, body, signature, now=now + 3600)  # replay later
-    assert not verify(secret, timestamp, body, "", now=now)
-    assert not verify(secret, "not-a-number", body, signature, now=now)
+    secret, body = _whsec(b"k" * 32), b'{"type":"research.completed","data":{"session_id":"s1"}}'
+    now = int(time.time())
+    signature = sign(signing_keys(SecretStr(secret)), "s1:completed", str(now), body)
+    headers = {"webhook-id": "s1:completed", "webhook-timestamp": str(now)}
+    receiver = Webhook(secret)
+
+    assert receiver.verify(body, headers | {"webhook-signature": signature})
+    for tampered_body, changed, key in (
+        (body.replace(b"s1", b"s2"), {}, secret),
+        (body + b" ", {}, secret),
+        (body, {}, _whsec(b"o" * 32)),  # another secret
+        (body, {"webhook-timestamp": str(now + 1)}, secret),  # the timestamp is signed
+        (body, {"webhook-id": "s1:failed"}, secret),  # so is the id
+        (body, {"webhook-timestamp": str(now - 3600)}, secret),  # a replay, an hour later
+        (body, {"webhook-signature": ""}, secret),
+    ):
+        with pytest.raises(WebhookVerificationError):
+            Webhook(key).verify(tampered_body, headers | {"webhook-signature": signature} | changed)
 
 
 def test_delivered_webhook_verifies_at_the_receiver(webhook_receiver, tmp_path: Path) -> None:
+    secret = _whsec(b"live-secret-for-the-receiver-32b")
     settings = Settings(
-        data_dir=tmp_path, webhook_secret=SecretStr("whsec-live"), webhook_allowed_hosts="127.0.0.1"
+        data_dir=tmp_path, webhook_secret=SecretStr(secret), webhook_allowed_hosts="127.0.0.1"
     )
     event = WebhookEvent(
         id="s1:completed",
@@ -222,19 +237,24 @@ def test_delivered_webhook_verifies_at_the_receiver(webhook_receiver, tmp_path: 
     record = WebhookSender(settings).deliver(webhook_receiver.url, event)
     assert record["ok"], record
     received = webhook_receiver.requests[0]
-    headers = {k.lower(): v for k, v in received.headers.items()}
-    timestamp, signature = headers["x-deepresearch-timestamp"], headers["x-deepresearch-signature"]
-    assert verify("whsec-live", timestamp, received.body, signature)
+    assert Webhook(secret).verify(received.body, received.headers)["data"]["session_id"] == "s1"
     tampered = received.body.replace(b'"completed"', b'"failed"', 1)
     assert tampered != received.body
-    assert not verify("whsec-live", timestamp, tampered, signature)
-    assert b"whsec-live" not in received.body and "whsec-live" not in json.dumps(headers)
+    with pytest.raises(WebhookVerificationError):
+        Webhook(secret).verify(tampered, received.headers)
+    headers = json.dumps(received.headers)
+    assert secret.encode() not in received.body and secret not in headers
 
 
 # -- secrets --
 
 
-SECRETS = ("sk-SECRET-123", "tvly-SECRET-456", "whsec-SECRET-789", "brave-SECRET-000")
+SECRETS = (
+    "sk-SECRET-123",
+    "tvly-SECRET-456",
+    "whsec_" + base64.b64encode(b"SECRET-789-webhook-signing-key!!").decode(),
+    "brave-SECRET-000",
+)
 
 
 def test_secrets_never_appear_in_logs_responses_or_files(

@@ -1,13 +1,13 @@
 """A webhook receiver follows deep research runs started through devhost.
 
 Real pieces only: devhost runs function_app, the receiver is a stdlib HTTP
-server on loopback, signatures are checked with the verifier a receiver would
-use (``shared.webhooks.verify``).
+server on loopback, every delivery is checked with the reference Standard
+Webhooks verifier (``standardwebhooks``), as a receiver would.
 """
 
 from __future__ import annotations
 
-import json
+import base64
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -15,16 +15,16 @@ from pathlib import Path
 
 import httpx
 import pytest
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from shared.bootstrap import AppServices
 from shared.config import Settings
 from shared.models import SessionRecord
-from shared.webhooks import verify
 from tests.fakes.webhook_receiver import ReceivedRequest, WebhookReceiver, closed_port_url
 
 pytestmark = pytest.mark.e2e
 
-SECRET = "receiver-shared-secret"
+SECRET = "whsec_" + base64.b64encode(b"receiver-shared-secret-32-bytes!").decode()
 AMBIGUOUS_QUERY = "exceptions"  # short: the offline reasoner asks clarifying questions
 ANSWER = "How Python raises and handles exceptions with try, except, finally and raise"
 CLEAR_QUERY = (
@@ -78,17 +78,14 @@ def status_of(client: httpx.Client, session_id: str) -> str:
     return client.get(f"/api/research/{session_id}").json()["status"]
 
 
+def verified(request: ReceivedRequest) -> dict:
+    """The body, once the reference verifier accepted the request (it raises otherwise)."""
+    return Webhook(SECRET).verify(request.body, request.headers)
+
+
 def events(receiver: WebhookReceiver) -> list[str]:
-    return [r.headers["X-DeepResearch-Event"] for r in list(receiver.requests)]
-
-
-def signed_ok(request: ReceivedRequest, body: bytes | None = None) -> bool:
-    return verify(
-        SECRET,
-        request.headers["X-DeepResearch-Timestamp"],
-        request.body if body is None else body,
-        request.headers["X-DeepResearch-Signature"],
-    )
+    """The event of every request, each verified first: an unsigned one fails the test."""
+    return [verified(r)["type"].removeprefix("research.") for r in list(receiver.requests)]
 
 
 def session(host, session_id: str) -> SessionRecord:
@@ -101,7 +98,7 @@ def test_a_receiver_follows_clarification_and_completion(host, client, webhook_r
     wait_for(
         "clarification_requested", lambda: "clarification_requested" in events(webhook_receiver)
     )
-    asked = json.loads(webhook_receiver.requests[0].body)
+    asked = verified(webhook_receiver.requests[0])["data"]
     assert asked["session_id"] == session_id
     assert asked["status"] == "waiting_clarification"
     answered = client.post(
@@ -113,38 +110,28 @@ def test_a_receiver_follows_clarification_and_completion(host, client, webhook_r
 
     received = list(webhook_receiver.requests)
     assert events(webhook_receiver) == ["clarification_requested", "completed"]
-    assert [json.loads(r.body)["sequence"] for r in received] == [1, 2]
-    deliveries = Counter(r.headers["X-DeepResearch-Delivery"] for r in received)
+    bodies = [verified(r) for r in received]
+    assert [b["data"]["sequence"] for b in bodies] == [1, 2]
+    deliveries = Counter(r.headers["webhook-id"] for r in received)
     assert set(deliveries.values()) == {1}, deliveries
-    for request in received:
-        body = json.loads(request.body)
-        assert request.headers["X-DeepResearch-Delivery"] == body["id"]
-        assert request.headers["X-DeepResearch-Event"] == body["event"]
-        assert set(body) == {
-            "id",
-            "event",
-            "sequence",
-            "session_id",
-            "chat_id",
-            "status",
-            "links",
-            "occurred_at",
-        }
-        assert signed_ok(request)
-    done = json.loads(received[-1].body)
+    for request, body in zip(received, bodies, strict=True):
+        assert request.headers["webhook-id"] == body["data"]["event_id"]
+        assert set(body) == {"type", "timestamp", "version", "data"} and body["version"] == 1
+    done = bodies[-1]["data"]
     assert done["status"] == "completed"
     assert done["links"]["report"].endswith(f"/api/research/{session_id}/report")
     # What an attacker would change: the body, or the signature's secret.
     tampered = received[-1].body.replace(b'"completed"', b'"failed"')
     assert tampered != received[-1].body
-    assert not signed_ok(received[-1], tampered)
-    assert not verify(
-        "another-secret",
-        received[-1].headers["X-DeepResearch-Timestamp"],
-        received[-1].body,
-        received[-1].headers["X-DeepResearch-Signature"],
-    )
+    with pytest.raises(WebhookVerificationError):
+        Webhook(SECRET).verify(tampered, received[-1].headers)
+    other = "whsec_" + base64.b64encode(b"an-attackers-secret-of-32-bytes!").decode()
+    with pytest.raises(WebhookVerificationError):
+        Webhook(other).verify(received[-1].body, received[-1].headers)
     assert [d["ok"] for d in session(host, session_id).webhook_deliveries] == [True, True]
+    summary = client.get(f"/api/research/{session_id}").json()["webhook"]
+    assert summary == summary | {"events": 2, "delivered": 2, "failed": 0, "pending": 0}
+    assert summary["last_attempt"]["type"] == "research.completed"
 
 
 def settled_outbox(host, session_id: str, count: int) -> SessionRecord:
@@ -160,10 +147,10 @@ def settled_outbox(host, session_id: str, count: int) -> SessionRecord:
 
 
 def unique_bodies(receiver: WebhookReceiver) -> list[dict]:
-    """What a receiver keeps after dropping duplicates by X-DeepResearch-Delivery."""
+    """What a receiver keeps after dropping duplicates by webhook-id (each one verified)."""
     seen: dict[str, dict] = {}
     for request in list(receiver.requests):
-        seen.setdefault(request.headers["X-DeepResearch-Delivery"], json.loads(request.body))
+        seen.setdefault(request.headers["webhook-id"], verified(request))
     return list(seen.values())
 
 
@@ -182,14 +169,12 @@ def test_a_cancelled_run_sends_cancelled_once(host, client, webhook_receiver):
     settled_outbox(host, session_id, 2)
 
     assert events(webhook_receiver) == ["clarification_requested", "cancelled"]
-    bodies = [json.loads(r.body) for r in webhook_receiver.requests]
+    bodies = [verified(r)["data"] for r in webhook_receiver.requests]
     assert [(b["sequence"], b["status"]) for b in bodies] == [
         (1, "waiting_clarification"),
         (2, "cancelled"),
     ]
-    request = webhook_receiver.requests[-1]
-    assert request.headers["X-DeepResearch-Delivery"] == f"{session_id}:cancelled"
-    assert signed_ok(request)
+    assert webhook_receiver.requests[-1].headers["webhook-id"] == f"{session_id}:cancelled"
     assert status_of(client, session_id) == "cancelled"
 
 
@@ -199,7 +184,7 @@ def test_a_cancel_during_the_clarification_delivery_is_sent_after_it(host, clien
     try:
         session_id = start(client, AMBIGUOUS_QUERY, receiver.url, run_deep_search_first=False)
         [held] = receiver.wait_for(1, TIMEOUT)
-        assert held.headers["X-DeepResearch-Event"] == "clarification_requested"
+        assert verified(held)["type"] == "research.clarification_requested"
 
         cancelled = client.post(f"/api/research/{session_id}/cancel")
         assert cancelled.status_code == 202, cancelled.text
@@ -210,20 +195,17 @@ def test_a_cancel_during_the_clarification_delivery_is_sent_after_it(host, clien
         record = settled_outbox(host, session_id, 2)
 
         kept = unique_bodies(receiver)
-        assert [(b["event"], b["sequence"]) for b in kept] == [
-            ("clarification_requested", 1),
-            ("cancelled", 2),
+        assert [(b["type"], b["data"]["sequence"]) for b in kept] == [
+            ("research.clarification_requested", 1),
+            ("research.cancelled", 2),
         ]
-        assert kept[0]["status"] == "waiting_clarification"
-        [cancel] = [
-            r for r in receiver.requests if r.headers["X-DeepResearch-Event"] == "cancelled"
-        ]
+        assert kept[0]["data"]["status"] == "waiting_clarification"
+        [cancel] = [r for r in receiver.requests if verified(r)["type"] == "research.cancelled"]
         assert cancel.answered_before >= 1  # sent only after the clarification was answered
         assert [d["event"] for d in record.webhook_deliveries] == [
             "clarification_requested",
             "cancelled",
         ]
-        assert all(signed_ok(r) for r in receiver.requests)
     finally:
         receiver.stop()
 
@@ -256,8 +238,56 @@ def test_a_down_or_slow_receiver_does_not_hold_up_or_fail_the_run(host, client):
             instance = host.engine.wait(session_id, TIMEOUT)
             assert instance is not None and instance.status == "Completed"
             assert status_of(client, session_id) == "completed"
-        assert {r.headers["X-DeepResearch-Delivery"] for r in slow.requests} == {
-            f"{slow_id}:completed"
-        }
+        assert {r.headers["webhook-id"] for r in slow.requests} == {f"{slow_id}:completed"}
+        assert all(verified(r) for r in slow.requests)
     finally:
         slow.stop()
+
+
+def test_a_failed_delivery_shows_in_the_status_and_is_sent_again_on_request(host, client):
+    """The receiver fails every attempt of the first series (HTTP 500), then is fixed."""
+    receiver = WebhookReceiver(fail_first=4, fail_status=500).start()
+    try:
+        options = {"run_deep_search_first": False, "enable_clarifying_questions": False}
+        session_id = start(client, CLEAR_QUERY, receiver.url, **options)
+        host.engine.wait(session_id, TIMEOUT)
+        failed = wait_for(
+            "the failed delivery in the status",
+            lambda: (
+                (v := client.get(f"/api/research/{session_id}").json())["webhook"]["failed"] and v
+            ),
+        )
+        last = failed["webhook"]["last_attempt"]
+        attempts = len(receiver.requests)
+
+        again = client.post(f"/api/research/{session_id}/webhook/redeliver")
+        busy = client.post(f"/api/research/{session_id}/webhook/redeliver")
+        assert again.status_code == 202, again.text
+        host.engine.wait(f"{session_id}:redeliver-completed-1", TIMEOUT)
+        if busy.status_code == 202:  # the first one was already done: a second series ran
+            host.engine.wait(f"{session_id}:redeliver-completed-2", TIMEOUT)
+        fixed = client.get(f"/api/research/{session_id}").json()["webhook"]
+
+        assert failed["status"] == "completed"  # the receiver's trouble is not the run's
+        assert last == last | {"type": "research.completed", "ok": False, "status_code": 500}
+        assert last["error"] == "HTTP 500" and last["attempts"] == attempts >= 2
+        assert busy.status_code in (202, 409)  # 409 while the first redelivery is on its way
+        assert fixed == fixed | {"events": 1, "delivered": 1, "failed": 0, "pending": 0}
+        assert fixed["last_attempt"] == fixed["last_attempt"] | {"ok": True, "status_code": 204}
+        assert {r.headers["webhook-id"] for r in receiver.requests} == {f"{session_id}:completed"}
+        assert all(verified(r)["type"] == "research.completed" for r in receiver.requests)
+    finally:
+        receiver.stop()
+
+
+def test_redelivery_needs_a_callback_and_an_event(host, client):
+    options = {"run_deep_search_first": False, "enable_clarifying_questions": False}
+    body = {"query": CLEAR_QUERY, "mode": "deep_research", "options": options}
+    session_id = client.post("/api/research", json=body).json()["session_id"]
+
+    no_callback = client.post(f"/api/research/{session_id}/webhook/redeliver")
+    unknown = client.post(f"/api/research/{'f' * 32}/webhook/redeliver")
+
+    assert no_callback.status_code == 409
+    assert "callback_url" in no_callback.json()["error"]["message"]
+    assert unknown.status_code == 404

@@ -8,12 +8,13 @@ that holds the first delivery until the test lets it go.
 
 from __future__ import annotations
 
-import json
+import base64
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from standardwebhooks.webhooks import Webhook
 
 from shared import sessions
 from shared.bootstrap import AppServices
@@ -24,12 +25,13 @@ from shared.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
 from tests.fakes.webhook_receiver import WebhookReceiver, webhook_receiver_fixture  # noqa: F401
 
 SID = "sess-outbox"
+SECRET = "whsec_" + base64.b64encode(b"outbox-secret-of-thirty-two-byte").decode()
 
 
 @pytest.fixture
 def svc(tmp_path: Path) -> AppServices:
     return AppServices(
-        Settings(data_dir=tmp_path, webhook_allowed_hosts="127.0.0.1", webhook_secret="s")
+        Settings(data_dir=tmp_path, webhook_allowed_hosts="127.0.0.1", webhook_secret=SECRET)
     )
 
 
@@ -66,7 +68,9 @@ def _notify(svc: AppServices, event: str) -> dict:
 
 
 def _bodies(receiver: WebhookReceiver) -> list[dict]:
-    return [json.loads(r.body) for r in receiver.requests]
+    """Each request verified as a receiver would, as ``{event, sequence, status, ...}``."""
+    bodies = [Webhook(SECRET).verify(r.body, r.headers) for r in receiver.requests]
+    return [{"event": b["type"].removeprefix("research."), **b["data"]} for b in bodies]
 
 
 def test_a_cancel_before_the_clarification_notify_still_sends_both_in_order(
@@ -85,7 +89,7 @@ def test_a_cancel_before_the_clarification_notify_still_sends_both_in_order(
         ("cancelled", 2, "cancelled"),
     ]
     assert late["ok"] is True  # it finds its event already delivered and sends nothing
-    assert [r.headers["X-DeepResearch-Delivery"] for r in webhook_receiver.requests] == [
+    assert [r.headers["webhook-id"] for r in webhook_receiver.requests] == [
         f"{SID}:clarification_requested",
         f"{SID}:cancelled",
     ]

@@ -1,20 +1,23 @@
-"""Signed webhooks against a real local receiver (tests/fakes/webhook_receiver.py)."""
+"""Standard Webhooks deliveries against a real local receiver (tests/fakes/webhook_receiver.py).
+
+Every signature is checked with the reference verifier (``standardwebhooks``),
+as a receiver would, never with our own code.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
+import base64
 import ssl
 import time
 
 import httpx
 import pytest
 import trustme
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from shared.config import Settings
-from shared.errors import InvalidInputError
-from shared.webhooks import WebhookEvent, WebhookSender, sign, validate_callback_url, verify
+from shared.errors import ConfigurationError, InvalidInputError
+from shared.webhooks import WebhookEvent, WebhookSender, validate_callback_url
 from tests.fakes.scripted_network import LoopbackNetwork, ScriptedResolver
 from tests.fakes.webhook_receiver import (  # noqa: F401
     WebhookReceiver,
@@ -22,7 +25,8 @@ from tests.fakes.webhook_receiver import (  # noqa: F401
     webhook_receiver_fixture,
 )
 
-SECRET = "s3cret-for-tests"
+SECRET = "whsec_" + base64.b64encode(b"k" * 32).decode()
+NEW_SECRET = "whsec_" + base64.b64encode(b"n" * 32).decode()
 
 
 def _settings(secret: str | None = SECRET) -> Settings:
@@ -38,76 +42,85 @@ def _event(event_id: str = "evt-1", name: str = "completed") -> WebhookEvent:
         chat_id="chat-1",
         status="completed",
         links={"report": "http://127.0.0.1:7071/api/research/sess-1/report"},
-        occurred_at="2025-01-02T03:04:05Z",
+        occurred_at="2025-01-02T03:04:05+00:00",
     )
 
 
-def readme_verify(secret: str, headers: dict[str, str], body: bytes) -> bool:
-    """What the README tells receivers to do (kept independent of shared.webhooks)."""
-    timestamp = headers["X-DeepResearch-Timestamp"]
-    signature = headers["X-DeepResearch-Signature"]
-    if abs(time.time() - int(timestamp)) > 300:
-        return False
-    expected = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256)
-    return hmac.compare_digest("sha256=" + expected.hexdigest(), signature)
-
-
-def test_delivery_is_signed_and_verifiable_by_a_receiver(webhook_receiver: WebhookReceiver):
+def test_delivery_follows_standard_webhooks_and_verifies(webhook_receiver: WebhookReceiver):
     record = WebhookSender(_settings()).deliver(webhook_receiver.url, _event())
 
-    assert record["ok"] is True
-    assert record["attempts"] == 1
-    assert record["status_code"] == 204
-    assert record["event_id"] == "evt-1"
+    assert record == record | {"ok": True, "attempts": 1, "status_code": 204, "event_id": "evt-1"}
     [request] = webhook_receiver.requests
-    headers = request.headers
-    assert headers["Content-Type"] == "application/json"
-    assert headers["X-DeepResearch-Event"] == "completed"
-    assert headers["X-DeepResearch-Delivery"] == "evt-1"
-    assert readme_verify(SECRET, headers, request.body)
-    assert verify(
-        SECRET,
-        headers["X-DeepResearch-Timestamp"],
-        request.body,
-        headers["X-DeepResearch-Signature"],
-    )
-    payload = json.loads(request.body)
-    assert payload["event"] == "completed"
-    assert payload["session_id"] == "sess-1"
-    assert set(payload) == {
-        "id",
-        "event",
-        "sequence",
-        "session_id",
-        "chat_id",
-        "status",
-        "links",
-        "occurred_at",
+    assert request.headers["Content-Type"] == "application/json"
+    assert request.headers["webhook-id"] == "evt-1"
+    assert abs(int(request.headers["webhook-timestamp"]) - time.time()) < 60
+    assert request.headers["webhook-signature"].startswith("v1,")
+    payload = Webhook(SECRET).verify(request.body, request.headers)
+    assert payload == {
+        "type": "research.completed",
+        "timestamp": "2025-01-02T03:04:05+00:00",
+        "version": 1,
+        "data": {
+            "event_id": "evt-1",
+            "sequence": 3,
+            "session_id": "sess-1",
+            "chat_id": "chat-1",
+            "status": "completed",
+            "links": {"report": "http://127.0.0.1:7071/api/research/sess-1/report"},
+        },
     }
+    assert not any(name.lower().startswith("x-deepresearch") for name in request.headers)
 
 
-def test_tampered_body_or_wrong_secret_fails_verification(webhook_receiver: WebhookReceiver):
+def test_a_rotated_secret_signs_with_both_until_the_old_one_goes(
+    webhook_receiver: WebhookReceiver,
+):
+    WebhookSender(_settings(f"{NEW_SECRET} {SECRET}")).deliver(webhook_receiver.url, _event())
+    WebhookSender(_settings(NEW_SECRET)).deliver(webhook_receiver.url, _event("evt-2"))
+    during, after = webhook_receiver.requests
+
+    assert len(during.headers["webhook-signature"].split(" ")) == 2
+    assert Webhook(SECRET).verify(during.body, during.headers)["data"]["event_id"] == "evt-1"
+    assert Webhook(NEW_SECRET).verify(during.body, during.headers)
+    assert Webhook(NEW_SECRET).verify(after.body, after.headers)
+    with pytest.raises(WebhookVerificationError):
+        Webhook(SECRET).verify(after.body, after.headers)  # the old secret is retired
+
+
+def test_tampered_body_wrong_secret_or_changed_headers_fail_verification(
+    webhook_receiver: WebhookReceiver,
+):
     WebhookSender(_settings()).deliver(webhook_receiver.url, _event())
     [request] = webhook_receiver.requests
-    ts = request.headers["X-DeepResearch-Timestamp"]
-    signature = request.headers["X-DeepResearch-Signature"]
     tampered = request.body.replace(b'"completed"', b'"cancelled"', 1)
+    later = dict(request.headers) | {"webhook-timestamp": str(int(time.time()) + 1)}
+    other_id = dict(request.headers) | {"webhook-id": "evt-other"}
+    stale = dict(request.headers) | {"webhook-timestamp": str(int(time.time()) - 3600)}
 
     assert tampered != request.body
-    assert not readme_verify(SECRET, request.headers, tampered)
-    assert not verify(SECRET, ts, tampered, signature)
-    assert not verify("another-secret", ts, request.body, signature)
-    assert not verify(SECRET, str(int(ts) + 1), request.body, signature)
+    for body, headers, secret in (
+        (tampered, request.headers, SECRET),
+        (request.body, request.headers, NEW_SECRET),
+        (request.body, later, SECRET),
+        (request.body, other_id, SECRET),
+        (request.body, stale, SECRET),
+    ):
+        with pytest.raises(WebhookVerificationError):
+            Webhook(secret).verify(body, headers)
 
 
-def test_stale_timestamp_is_refused_even_with_a_valid_signature():
-    body = b'{"id": "x"}'
-    old = str(int(time.time()) - 3600)
-    signature = sign(SECRET, old, body)
-
-    assert verify(SECRET, old, body, signature, now=int(old) + 10)
-    assert not verify(SECRET, old, body, signature)
-    assert not verify(SECRET, "not-a-number", body, signature)
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "plain-text-secret",  # not whsec_
+        "whsec_not*base64",
+        "whsec_" + base64.b64encode(b"short").decode(),  # under 24 bytes
+        f"{SECRET}, plain-second",
+    ],
+)
+def test_a_malformed_secret_is_a_configuration_error_naming_the_setting(secret: str):
+    with pytest.raises(ConfigurationError, match="WEBHOOK_SECRET"):
+        WebhookSender(_settings(secret))
 
 
 def test_retries_after_server_errors_then_succeeds(webhook_receiver: WebhookReceiver):
@@ -118,10 +131,10 @@ def test_retries_after_server_errors_then_succeeds(webhook_receiver: WebhookRece
 
     assert record["ok"] is True
     assert record["attempts"] == 3
-    deliveries = {r.headers["X-DeepResearch-Delivery"] for r in webhook_receiver.requests}
+    deliveries = {r.headers["webhook-id"] for r in webhook_receiver.requests}
     assert deliveries == {"evt-retry"}  # same id on every retry, so receivers can dedupe
-    last = webhook_receiver.requests[-1]
-    assert readme_verify(SECRET, last.headers, last.body)
+    for request in webhook_receiver.requests:  # each attempt signed afresh, each verifies
+        assert Webhook(SECRET).verify(request.body, request.headers)
 
 
 def test_client_error_is_not_retried(webhook_receiver: WebhookReceiver):
@@ -165,7 +178,9 @@ def test_without_a_secret_deliveries_are_unsigned(webhook_receiver: WebhookRecei
     record = WebhookSender(_settings(secret=None)).deliver(webhook_receiver.url, _event())
 
     assert record["ok"] is True
-    assert "X-DeepResearch-Signature" not in webhook_receiver.requests[0].headers
+    [request] = webhook_receiver.requests
+    assert "webhook-signature" not in request.headers
+    assert request.headers["webhook-id"] == "evt-1"
 
 
 def test_sender_refuses_a_private_url_without_sending():

@@ -224,6 +224,17 @@ def test_host_json_uses_the_v4_bundle_and_a_hub_name_from_app_settings() -> None
     assert host["extensions"]["http"]["routePrefix"] == "api"
 
 
+def test_the_mcp_endpoint_takes_the_system_key_and_its_sse_queues_are_reachable() -> None:
+    """The MCP extension ships in every v4 bundle; its SSE transport uses the host's queues."""
+    mcp = _host()["extensions"]["mcp"]
+    assert mcp["system"]["webhookAuthorizationLevel"] == "System"  # not Anonymous
+    assert mcp["serverName"]
+    rbac = _read(INFRA / "app" / "rbac.bicep")
+    assert "974c5e8b-45b9-4653-ba55-5f855dd0fb88" in rbac  # Storage Queue Data Contributor
+    outputs = _read(INFRA / "main.bicep")
+    assert "output MCP_SERVER_URL string = '${api.outputs.url}/runtime/webhooks/mcp'" in outputs
+
+
 def test_host_json_keeps_the_azure_storage_backend_cheap_to_idle() -> None:
     provider = _host()["extensions"]["durableTask"]["storageProvider"]
     assert provider["type"] == "AzureStorage"

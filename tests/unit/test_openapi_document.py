@@ -22,7 +22,7 @@ from pydantic.json_schema import models_json_schema
 
 import function_app
 from api.errors import error_response
-from api.schemas import ClarificationReply, ResearchRequest
+from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
 from api.views import session_view
 from devhost.registry import index
 from shared.bootstrap import AppServices
@@ -31,7 +31,10 @@ from shared.models import (
     AgentProgress,
     FinalReport,
     Mode,
+    PlanApproval,
     Progress,
+    ResearchPlan,
+    ResearchTopic,
     SessionRecord,
     SessionStatus,
     SynthesizedAnswer,
@@ -44,6 +47,7 @@ REF_TEMPLATE = "#/components/schemas/{model}"
 MODELS = [
     (ResearchRequest, "validation"),
     (ClarificationReply, "validation"),
+    (PlanDecision, "validation"),
     (SynthesizedAnswer, "serialization"),
     (FinalReport, "serialization"),
     (AgentProgress, "serialization"),
@@ -167,6 +171,7 @@ def test_request_bodies_reference_the_request_models(document):
     assert body_ref("/api/research/{session_id}/clarification") == (
         "#/components/schemas/ClarificationReply"
     )
+    assert body_ref("/api/research/{session_id}/plan") == "#/components/schemas/PlanDecision"
 
 
 def _record(**changes) -> SessionRecord:
@@ -209,6 +214,33 @@ VIEWS = {
         },
     ),
     "failed": _record(status=SessionStatus.failed, error="boom"),
+    "webhook failed": _record(
+        status=SessionStatus.completed,
+        callback_url="https://receiver.example/hook",
+        webhook_events=[{"id": "s1:completed", "event": "completed", "sequence": 1}],
+        webhook_deliveries=[
+            {
+                "event_id": "s1:completed",
+                "event": "completed",
+                "attempts": 4,
+                "status_code": 500,
+                "ok": False,
+                "error": "HTTP 500",
+                "delivered_at": "2025-01-02T03:04:05+00:00",
+                "sequence": 1,
+            }
+        ],
+    ),
+    "webhook not yet sent": _record(callback_url="https://receiver.example/hook"),
+    "plan waiting": _record(
+        status=SessionStatus.waiting_plan_approval,
+        plan_approval=PlanApproval(
+            plan=ResearchPlan(topics=[ResearchTopic(id=1, title="Basics", queries=["q"])]),
+            num_agents=1,
+            max_agents=4,
+            deadline=datetime(2025, 1, 3, tzinfo=UTC),
+        ),
+    ),
 }
 
 

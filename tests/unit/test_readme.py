@@ -31,6 +31,8 @@ OPTION_DEFAULTS: dict[str, tuple[str, ...]] = {
     "run_deep_search_first": ("deep_research_run_deep_search_first",),
     "enable_clarifying_questions": ("deep_research_enable_clarifying_questions",),
     "clarification_timeout_minutes": ("deep_research_clarification_timeout_minutes",),
+    "require_plan_approval": ("deep_research_require_plan_approval",),
+    "plan_approval_timeout_minutes": ("deep_research_plan_approval_timeout_minutes",),
     "search_iterations": ("speed_max_iterations", "balanced_max_iterations"),
     "source_policy": (),
     "max_tokens": ("max_tokens_per_session",),
@@ -45,6 +47,7 @@ NOTES = {
     "max_cost_usd": "cost budget, the same",
     "search_iterations": "default: the first setting for `search`, the second otherwise",
     "answers": "one per question, each at most 2000 characters; give `answers` or `text`",
+    "require_plan_approval": "stop after planning for the user's approval",
 }
 
 

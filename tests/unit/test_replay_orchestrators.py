@@ -37,6 +37,7 @@ from shared.payloads import (
     PdfOut,
     PlanQueriesOut,
     PlanResearchOut,
+    PlanReviewOut,
     ReportOut,
     ResearcherOut,
     ScrapeOut,
@@ -501,3 +502,138 @@ def test_without_a_budget_nothing_is_cut() -> None:
 
     assert flow.names_scheduled().count(names.RUN_RESEARCHER) == 2
     assert flow.custom_status["warnings"] == []
+
+
+# -- deep research: plan approval -----------------------------------------------------------
+
+APPROVAL = {"enable_clarifying_questions": False, "require_plan_approval": True}
+
+
+def reviewed(outcome: str, plan: ResearchPlan | None = None, num_agents: int = 2):
+    """``respond`` with ``record_plan_review`` settling as ``outcome`` (as the session says)."""
+    plan = plan or ResearchPlan(topics=[ResearchTopic(id=1, title="Basics")])
+
+    def answer(name: str, request: Any) -> Any:
+        if name == names.RECORD_PLAN_REVIEW:
+            note = f"The research plan was {outcome}."
+            out = PlanReviewOut(outcome=outcome, plan=plan, num_agents=num_agents, note=note)
+            return out.model_dump(mode="json")
+        return respond(name, request)
+
+    return answer
+
+
+def waiting_for_the_plan(**options: Any) -> Replay:
+    flow = research(**APPROVAL, **options).run_activities(respond)
+    assert not flow.done and [t.kind for t in flow.timers()] == ["timer"]
+    assert flow.custom_status["phase"] == "waiting_plan_approval"
+    assert names.SPAWN_AGENTS not in flow.names_scheduled()  # nothing researched yet
+    return flow
+
+
+def test_the_plan_waits_for_approval_only_when_asked() -> None:
+    flow = research(enable_clarifying_questions=False).run_activities(respond)
+    assert flow.done and flow.output["status"] == "completed"
+    assert names.RECORD_PLAN_REVIEW not in flow.names_scheduled()
+
+    waiting = waiting_for_the_plan()
+    show = next(s for s in waiting.scheduled if s.input and s.input.get("plan_approval"))
+    assert show.name == names.UPDATE_SESSION and show.input["status"] == "waiting_plan_approval"
+    assert [t["title"] for t in show.input["plan_approval"]["plan"]["topics"]] == ["Basics", "Uses"]
+    assert show.input["plan_approval"]["max_agents"] == 4  # the session's num_agents cap
+
+
+def test_an_approved_plan_cancels_the_timer_and_is_researched_as_planned() -> None:
+    flow = waiting_for_the_plan()
+
+    flow.raise_event(names.PLAN_EVENT, {"action": "approve"})
+
+    assert flow.timers() == []  # cancelled: a live timer would keep the instance running
+    assert flow.next_activity().name == names.RECORD_PLAN_REVIEW
+    flow.run_activities(reviewed("approved"))
+    spawn = next(s for s in flow.scheduled if s.name == names.SPAWN_AGENTS)
+    assert spawn.input["context"]["plan_review"] == "The research plan was approved."
+    report = next(s for s in flow.scheduled if s.name == names.GENERATE_FINAL_REPORT)
+    assert report.input["context"]["plan_review"] == "The research plan was approved."
+    assert flow.done and flow.output["status"] == "completed"
+
+
+def test_an_edited_plan_is_what_the_agents_research() -> None:
+    flow = waiting_for_the_plan()
+    edited = ResearchPlan(
+        topics=[ResearchTopic(id=1, title="Basics"), ResearchTopic(id=3, title="Coroutines")]
+    )
+
+    flow.raise_event(names.PLAN_EVENT, {"action": "edit"})
+    flow.run_activities(reviewed("edited", edited, num_agents=1))
+
+    spawn = next(s for s in flow.scheduled if s.name == names.SPAWN_AGENTS)
+    assert [t["title"] for t in spawn.input["plan"]["topics"]] == ["Basics", "Coroutines"]
+    assert spawn.input["num_agents"] == 1
+    assert flow.done and flow.output["status"] == "completed"
+
+
+def test_a_timed_out_plan_proceeds_by_default() -> None:
+    flow = waiting_for_the_plan()
+    (timer,) = flow.timers()
+
+    flow.fire(timer.task_id)
+    flow.run_activities(reviewed("timed_out"))
+
+    assert names.SPAWN_AGENTS in flow.names_scheduled()
+    assert flow.done and flow.output["status"] == "completed"
+
+
+def test_a_timed_out_plan_cancels_the_session_when_the_setting_says_so() -> None:
+    settings = Settings(
+        reasoner="offline",
+        search_provider="local",
+        deep_research_plan_approval_timeout_action="cancel",
+    )
+    caps = settings.caps_for(ResearchOptions(run_deep_search_first=False, **APPROVAL))
+    inp = StartInput(
+        session_id="s1", chat_id="c1", query="q", mode="deep_research", caps=caps
+    ).model_dump(mode="json")
+    flow = run(names.DEEP_RESEARCH, inp).run_activities(respond)
+    (timer,) = flow.timers()
+
+    flow.fire(timer.task_id)
+    flow.run_activities(reviewed("timed_out"))
+
+    complete = next(s for s in flow.scheduled if s.name == names.COMPLETE_SESSION)
+    assert complete.input["status"] == "cancelled"
+    assert "nobody approved the plan" in complete.input["error"]
+    assert names.SPAWN_AGENTS not in flow.names_scheduled()
+    assert names.GENERATE_FINAL_REPORT not in flow.names_scheduled()
+    assert flow.done and flow.output["status"] == "cancelled"
+
+
+def test_a_plan_ready_webhook_goes_out_when_the_session_has_a_callback() -> None:
+    caps = Settings(reasoner="offline", search_provider="local").caps_for(
+        ResearchOptions(run_deep_search_first=False, **APPROVAL)
+    )
+    inp = StartInput(
+        session_id="s1",
+        chat_id="c1",
+        query="q",
+        mode="deep_research",
+        caps=caps,
+        callback_url="https://receiver.example/hook",
+    ).model_dump(mode="json")
+    flow = run(names.DEEP_RESEARCH, inp).run_activities(respond)
+
+    notes = [s.input["event"] for s in flow.scheduled if s.name == names.NOTIFY]
+    assert notes == ["plan_ready"] and flow.timers()
+
+
+def test_replaying_an_approved_history_yields_the_same_actions() -> None:
+    inp = start_input("deep_research", run_deep_search_first=False, **APPROVAL)
+    flow = run(names.DEEP_RESEARCH, inp).run_activities(respond)
+    flow.raise_event(names.PLAN_EVENT, {"action": "approve"})
+    flow.run_activities(reviewed("approved"))
+    assert flow.done
+
+    state = replay(ORCHESTRATORS[names.DEEP_RESEARCH], json.dumps(inp), flow.history)
+    recorded = [e["Name"] for e in flow.history if e["EventType"] == h.EventType.TASK_SCHEDULED]
+    assert function_names(state, kinds=ACTIVITY_CALLS) == recorded
+    assert state["isDone"] and state["output"] == flow.output
