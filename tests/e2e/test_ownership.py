@@ -9,6 +9,7 @@ by someone else; someone else always gets the 404 an unused id gets.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 
@@ -18,6 +19,7 @@ import pytest
 from devhost.host import DevHost
 from shared.config import Settings
 from tests.e2e.polling import TERMINAL, wait_for
+from tests.e2e.test_mcp_e2e import call, connect
 from tests.fakes.entra import easy_auth_headers, encode_principal
 
 pytestmark = pytest.mark.e2e
@@ -184,4 +186,23 @@ def test_without_a_valid_principal_every_route_but_health_is_401_json(
     assert wait_for(people["alice"], session_id, TERMINAL)["status"] == "completed"
     assert people["alice"].get("/api/chats/mine/sessions").json()["sessions"][0]["session_id"] == (
         session_id
+    )
+
+
+def test_mcp_tools_see_only_the_sessions_started_through_mcp(host: DevHost, people) -> None:
+    """The MCP extension passes no identity: with sign-in on, its key's holders are an
+    owner of their own, and a person's session is as unknown to them as to anyone."""
+
+    alices = start(people["alice"], QUESTIONS["alice"], "team-42", **QUICK)
+
+    async def scenario() -> tuple[dict, dict]:
+        async with connect(host.mcp_url) as session:
+            peek = await call(session, "get_research_status", session_id=alices)
+            started = await call(session, "start_research", query=QUESTIONS["bob"], options=QUICK)
+            return peek.structuredContent, started.structuredContent
+
+    peek, started = asyncio.run(scenario())
+    assert peek["error"]["code"] == "not_found", peek
+    assert_unknown(
+        people["alice"].get(f"/api/research/{started['session_id']}"), started["session_id"]
     )
