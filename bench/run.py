@@ -20,6 +20,7 @@ from pathlib import Path
 
 from bench import engine_app, history
 from bench.budgets import bench_budgets
+from bench.evidence import bench_evidence
 from bench.fake_llm import LatencyLLM
 from bench.load import POLLERS, run_load
 from bench.precision import bench_precision
@@ -367,6 +368,8 @@ def run_all() -> list[Row]:
         rows += bench_modes(fast, deep)
         step("token budgets 20k / 40k / 80k")
         rows += bench_budgets(fast)
+        step("evidence reaching the writer")
+        rows += bench_evidence(fast)
     finally:
         fast.stop()
     step(f"{LOAD_SESSIONS} concurrent deep research sessions (offline)")

@@ -31,7 +31,8 @@ from shared.models import Finding, KeyFinding, Source, SourceExcerpt, Synthesize
 from shared.payloads import CompressIn, CompressOut
 from shared.ports import Services
 from shared.report.citations import CITATION_RE, cited_numbers
-from shared.research.evidence import merge_excerpts
+from shared.research.evidence import finding_excerpts, merge_excerpts
+from shared.research.page_cache import cached_page
 from shared.research.supervisor import load_finding
 from shared.search.pipeline import normalize_url
 
@@ -116,13 +117,24 @@ def compress(findings: list[Finding]) -> Compressed:
     return Compressed(findings=merged, sources=list(sources.values()), excerpts=excerpts)
 
 
+def _with_passages(svc: Services, session_id: str, finding: Finding) -> Finding:
+    """The deep search finding with its pages' passages on the sentences that cite them
+    (the pages it read are in the session's page cache)."""
+    pages = [
+        page
+        for page in (cached_page(svc.memory, session_id, s.url) for s in finding.sources)
+        if page is not None
+    ]
+    return finding.model_copy(update={"excerpts": finding_excerpts(finding, pages, "", {})})
+
+
 def compress_findings(svc: Services, req: CompressIn) -> CompressOut:
     findings = [load_finding(svc, ref) for ref in req.finding_refs]
     if req.deep_search_ref:
         session_id, _, name = req.deep_search_ref.partition("/")
         try:
             answer = SynthesizedAnswer.model_validate_json(svc.memory.read(session_id, name))
-            findings.append(deep_search_finding(answer))
+            findings.append(_with_passages(svc, req.session_id, deep_search_finding(answer)))
         except NotFoundError:
             pass  # the deep search only adds evidence; research findings stand alone
     result = compress(findings)
