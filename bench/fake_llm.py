@@ -10,9 +10,9 @@ the same work.
 The fake runs in its own process (``python -m bench.fake_llm``), like a real
 endpoint: in the bench process its request parsing and reply building would
 compete with devhost for the GIL and show up as orchestration overhead.
-Arrivals go to a file, one wall-clock time per line, and the report writer's
-prompts to another (one JSON string per line, for the evidence row); the
-process is stopped by PID.
+Arrivals go to a file, one wall-clock time per line, and every request's
+schema, prompt size and output cap to another (with the prompt itself for the
+report writer: the evidence row); the process is stopped by PID.
 """
 
 from __future__ import annotations
@@ -87,10 +87,15 @@ class LatencyLLM:
         self.arrivals_file.write_text("", encoding="utf-8")
         self.writer_file.write_text("", encoding="utf-8")
 
-    def writer_prompts(self) -> list[str]:
-        """The report writer's prompts since the last reset, in arrival order."""
+    def logged(self) -> list[dict]:
+        """Every request since the last reset: schema, prompt_chars, max_tokens, and the
+        prompt itself for the report writer's requests."""
         text = self.writer_file.read_text(encoding="utf-8")
         return [json.loads(line) for line in text.splitlines() if line]
+
+    def writer_prompts(self) -> list[str]:
+        """The report writer's prompts since the last reset, in arrival order."""
+        return [r["prompt"] for r in self.logged() if r["schema"] == "ReportDraft"]
 
     def intervals(self) -> list[tuple[float, float]]:
         """(arrival, reply) wall-clock times of every call, in arrival order."""
@@ -112,9 +117,15 @@ class _Responder:
         arrived = request.received_at  # request line read: the fake's own parsing falls inside L
         with self._lock, self.arrivals.open("a", encoding="utf-8") as out:
             out.write(f"{arrived:.6f}\n")
-        if _schema_name(request) == "ReportDraft":
-            with self._lock, self.writer.open("a", encoding="utf-8") as out:
-                out.write(json.dumps(request.prompt_text) + "\n")
+        schema = _schema_name(request)
+        entry = {
+            "schema": schema,
+            "prompt_chars": len(request.prompt_text),
+            "max_tokens": request.json.get("max_tokens") or 0,
+            "prompt": request.prompt_text if schema == "ReportDraft" else "",
+        }
+        with self._lock, self.writer.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(entry) + "\n")
         reply = schema_aware_responder(request)
         if self.topics and isinstance(reply.body, dict):
             reply = self._widen(reply)
