@@ -10,8 +10,9 @@ the same work.
 The fake runs in its own process (``python -m bench.fake_llm``), like a real
 endpoint: in the bench process its request parsing and reply building would
 compete with devhost for the GIL and show up as orchestration overhead.
-Arrivals go to a file, one wall-clock time per line; the process is stopped
-by PID.
+Arrivals go to a file, one wall-clock time per line, and every request's
+schema, prompt size and output cap to another (with the prompt itself for the
+report writer: the evidence row); the process is stopped by PID.
 """
 
 from __future__ import annotations
@@ -48,12 +49,15 @@ class LatencyLLM:
     arrivals_file: Path = field(
         default_factory=lambda: Path(tempfile.mkstemp(prefix="fake-llm-", suffix=".log")[1])
     )
+    writer_file: Path = field(
+        default_factory=lambda: Path(tempfile.mkstemp(prefix="fake-llm-", suffix=".writer")[1])
+    )
     proc: subprocess.Popen | None = None
     port: int = 0
 
     def start(self) -> LatencyLLM:
         command = [sys.executable, "-m", "bench.fake_llm", "--latency", str(self.latency)]
-        command += ["--arrivals", str(self.arrivals_file)]
+        command += ["--arrivals", str(self.arrivals_file), "--writer", str(self.writer_file)]
         if self.topics:
             command += ["--topics", str(self.topics)]
         self.proc = subprocess.Popen(
@@ -73,6 +77,7 @@ class LatencyLLM:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
         self.arrivals_file.unlink(missing_ok=True)
+        self.writer_file.unlink(missing_ok=True)
 
     @property
     def base_url(self) -> str:
@@ -80,6 +85,17 @@ class LatencyLLM:
 
     def reset(self) -> None:
         self.arrivals_file.write_text("", encoding="utf-8")
+        self.writer_file.write_text("", encoding="utf-8")
+
+    def logged(self) -> list[dict]:
+        """Every request since the last reset: schema, prompt_chars, max_tokens, and the
+        prompt itself for the report writer's requests."""
+        text = self.writer_file.read_text(encoding="utf-8")
+        return [json.loads(line) for line in text.splitlines() if line]
+
+    def writer_prompts(self) -> list[str]:
+        """The report writer's prompts since the last reset, in arrival order."""
+        return [r["prompt"] for r in self.logged() if r["schema"] == "ReportDraft"]
 
     def intervals(self) -> list[tuple[float, float]]:
         """(arrival, reply) wall-clock times of every call, in arrival order."""
@@ -94,12 +110,22 @@ class _Responder:
     latency: float
     topics: int | None
     arrivals: Path
+    writer: Path
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __call__(self, request: RecordedRequest) -> Reply:
         arrived = request.received_at  # request line read: the fake's own parsing falls inside L
         with self._lock, self.arrivals.open("a", encoding="utf-8") as out:
             out.write(f"{arrived:.6f}\n")
+        schema = _schema_name(request)
+        entry = {
+            "schema": schema,
+            "prompt_chars": len(request.prompt_text),
+            "max_tokens": request.json.get("max_tokens") or 0,
+            "prompt": request.prompt_text if schema == "ReportDraft" else "",
+        }
+        with self._lock, self.writer.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(entry) + "\n")
         reply = schema_aware_responder(request)
         if self.topics and isinstance(reply.body, dict):
             reply = self._widen(reply)
@@ -127,13 +153,20 @@ class _Responder:
         return json_completion(data)
 
 
+def _schema_name(request: RecordedRequest) -> str:
+    response_format = request.json.get("response_format") or {}
+    return (response_format.get("json_schema") or {}).get("name", "")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, required=True)
     parser.add_argument("--arrivals", type=Path, required=True)
+    parser.add_argument("--writer", type=Path, required=True)
     parser.add_argument("--topics", type=int)
     args = parser.parse_args()
-    server = FakeOpenAIServer(responder=_Responder(args.latency, args.topics, args.arrivals))
+    responder = _Responder(args.latency, args.topics, args.arrivals, args.writer)
+    server = FakeOpenAIServer(responder=responder)
     server.start()
     print(server.port, flush=True)
     threading.Event().wait()  # until killed

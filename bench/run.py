@@ -20,6 +20,8 @@ from pathlib import Path
 
 from bench import engine_app, history
 from bench.budgets import bench_budgets
+from bench.costs import bench_costs
+from bench.evidence import bench_evidence
 from bench.fake_llm import LatencyLLM
 from bench.load import POLLERS, run_load
 from bench.precision import bench_precision
@@ -367,6 +369,14 @@ def run_all() -> list[Row]:
         rows += bench_modes(fast, deep)
         step("token budgets 20k / 40k / 80k")
         rows += bench_budgets(fast)
+        step("evidence reaching the writer")
+        rows += bench_evidence(fast)
+        wide_fast = LatencyLLM(SMALL_LATENCY, topics=4).start()
+        try:
+            step("cost per depth with named models' prices")
+            rows += bench_costs(fast, wide_fast)
+        finally:
+            wide_fast.stop()
     finally:
         fast.stop()
     step(f"{LOAD_SESSIONS} concurrent deep research sessions (offline)")

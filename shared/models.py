@@ -136,15 +136,19 @@ class ResearchContext(BaseModel):
 
 
 class ClarificationRequest(BaseModel):
-    needed: bool
-    questions: list[str] = Field(default_factory=list, max_length=5)
+    """Field order is the order a model writes them in: the reason, then the verdict."""
+
     reason: str = ""
+    questions: list[str] = Field(default_factory=list, max_length=5)
+    needed: bool
 
 
 class QueryAnalysis(BaseModel):
+    """Concepts first: the type, the complexity and the effort are judged from them."""
+
+    key_concepts: list[str] = Field(default_factory=list)
     query_type: Literal["fact", "definition", "how_to", "comparison", "why", "list", "open"]
     complexity: Literal["simple", "moderate", "complex"]
-    key_concepts: list[str] = Field(default_factory=list)
     recommended_agents: int = Field(1, ge=1, le=5)
     recommended_steps: int = Field(3, ge=1, le=15)
 
@@ -209,12 +213,17 @@ class AgentAction(BaseModel):
 
 
 class Observation(BaseModel):
-    """What one tool call returned, as the agent sees it on its next step."""
+    """What one tool call returned, as the agent sees it on its next step.
+
+    A read page shows its passages most relevant to the task (``passages``), so
+    the agent can judge whether it has what the task needs.
+    """
 
     tool: Literal["web_search", "scrape_url", "done"]
     argument: str = ""
     results: list[SearchResult] = Field(default_factory=list)
     page_urls: list[str] = Field(default_factory=list)
+    passages: str = ""
     note: str = ""
 
 
@@ -230,11 +239,25 @@ class AgentState(BaseModel):
     own_notes: list[str] = Field(default_factory=list)
     main_insights: list[str] = Field(default_factory=list)
     fetched_urls: list[str] = Field(default_factory=list)
+    thoughts: list[str] = Field(default_factory=list)  # this todo's earlier thoughts, in order
 
 
 class KeyFinding(BaseModel):
     text: str
     source_urls: list[str] = Field(default_factory=list)
+
+
+class SourceExcerpt(BaseModel):
+    """What one page says on a task, nearly verbatim: the evidence writer and critic read.
+
+    Sentences copied from the page in page order (`` … `` between gaps), chosen
+    for the task and the key findings that cite the page; ``published`` is the
+    date the search provider gave, when it gave one.
+    """
+
+    url: str
+    text: str
+    published: str | None = None
 
 
 class Finding(BaseModel):
@@ -248,6 +271,7 @@ class Finding(BaseModel):
     confidence: Confidence = "medium"
     notes: list[str] = Field(default_factory=list)
     error: str | None = None
+    excerpts: list[SourceExcerpt] = Field(default_factory=list)
 
     @computed_field
     @property
@@ -279,18 +303,23 @@ class NewTodo(BaseModel):
 
 
 class SupervisorReview(BaseModel):
-    decision: Literal["continue", "replan", "finish"]
+    """Assess, then decide: a model writes structured fields in schema order, so the
+    coverage, the draft and the todos come before the decision they justify."""
+
+    coverage: list[TopicCoverage] = Field(default_factory=list)
     notes: str = ""
+    key_insights: list[str] = Field(default_factory=list)
     draft_section_title: str = ""
     draft_section: str = ""
-    key_insights: list[str] = Field(default_factory=list)
-    coverage: list[TopicCoverage] = Field(default_factory=list)
     new_todos: list[NewTodo] = Field(default_factory=list)
+    decision: Literal["continue", "replan", "finish"]
 
 
 class Critique(BaseModel):
-    verdict: Literal["PASS", "WARN", "REJECT"]
+    """The issues first, the verdict last (it is drawn from them)."""
+
     issues: list[str] = Field(default_factory=list)
+    verdict: Literal["PASS", "WARN", "REJECT"]
 
 
 class ReportSection(BaseModel):
@@ -316,12 +345,14 @@ class ReportMaterial(BaseModel):
     """What the writer gets, already trimmed to the context budget."""
 
     context: ResearchContext
-    primary: str = ""  # draft report or main.md text
-    primary_kind: Literal["draft", "main", "findings"] = "findings"
+    primary: str = ""  # the reviewed report, the draft report or main.md text
+    primary_kind: Literal["reviewed", "draft", "main", "findings"] = "findings"
     findings: list[Finding] = Field(default_factory=list)
     sources: list[Source] = Field(default_factory=list)
+    excerpts: list[SourceExcerpt] = Field(default_factory=list)  # evidence, by source URL
     critique: Critique | None = None
     gaps: list[str] = Field(default_factory=list)  # what was not researched, and why
+    analysis: QueryAnalysis | None = None  # decides the report's length and shape
 
 
 # -- usage ---------------------------------------------------------------------

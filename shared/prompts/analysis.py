@@ -6,10 +6,11 @@ from shared.prompts.framing import Messages, messages, preamble
 
 ANALYZE = """{preamble}
 
-Analyse the research request below. Return:
-- query_type: fact, definition, how_to, comparison, why, list or open;
-- complexity: simple, moderate or complex;
+Analyse the research request below. Return, in this order:
 - key_concepts: the 3-8 concepts a complete answer must cover;
+- query_type: fact, definition, how_to, comparison, why, list or open;
+- complexity: simple (one fact or definition, a short answer does it), moderate or
+  complex (many concepts, several angles); it sets the report's length and the effort;
 - recommended_agents: how many researchers to run in parallel, between 1 and {max_agents}:
   a simple fact needs 1, a comparison 2-4, a complex open question up to {max_agents};
 - recommended_steps: research steps per agent, between 1 and {max_steps}: few for a simple

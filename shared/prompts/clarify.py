@@ -11,10 +11,11 @@ before starting. Ask only when the answer would change the research substantiall
 an ambiguous subject, a missing scope (region, period, audience, depth), or a choice
 between clearly different readings. Do not ask about things the query or the deep
 search result already settle, and never ask just to be polite.
-Return:
-- needed: true or false;
-- questions: when needed, 1-3 short, concrete questions (at most 5); otherwise empty;
-- reason: one sentence.
+Return, in this order:
+- reason: one sentence on what the query and the deep search leave open, if anything;
+- questions: when something must be asked, 1-3 short, concrete questions (at most 5);
+  otherwise empty;
+- needed: true when the questions are needed, else false.
 
 {brief}"""
 

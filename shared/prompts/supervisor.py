@@ -2,31 +2,33 @@
 
 from __future__ import annotations
 
-from shared.prompts.framing import Messages, messages, preamble
+from shared.prompts.framing import SOURCE_ATTRIBUTES_NOTE, Messages, messages, preamble
 
 SUPERVISOR_SYSTEM = """You supervise a team of research agents and keep the draft report.
 {preamble}"""
 
-SUPERVISE = """An agent just finished a task. Review its finding against the plan and
-everything found so far, then steer the team. You have {calls_left} reviews left after
-this one.
+SUPERVISE = """An agent just finished a task. Review its finding against the plan, the
+draft so far and everything found so far, then steer the team. You have {calls_left}
+reviews left after this one. Assess first, decide last, in this order:
 
-1. Coverage: for every plan topic, say covered, shallow or missing, with the evidence
+1. coverage: for every plan topic, covered, shallow or missing, with the evidence
    (which findings, which sources) in one sentence.
-2. Gaps: a missing topic gets a new todo; a shallow one gets a todo that deepens it
+2. notes: what you checked, what is still weak or contradictory, and which way you lean.
+3. key_insights: 1-3 one-line insights worth sharing with every agent.
+4. draft_section_title and draft_section: what this finding adds to the draft below, as
+   a Markdown section (150-400 words) citing each claim with a Markdown link to its
+   source URL, e.g. ([source](https://...)); use only URLs listed in the findings.
+   Read the draft first and never repeat what it already says: when the finding belongs
+   under a heading the draft already has, reuse that heading and write only what is
+   new; leave both empty when the finding adds nothing new.
+5. new_todos: a missing topic gets a new todo; a shallow one gets a todo that deepens it
    (more specific queries, better sources); if two agents duplicate work, redirect one
    with a todo on something else. New todos name the topic_id, an instruction and 2-3
    queries; agent_id when one agent is clearly best placed, else null. No todo that
    repeats finished or pending work.
-3. Draft: write draft_section_title and draft_section, a Markdown section (150-400
-   words) that synthesises this finding into the report, citing each claim with a
-   Markdown link to its source URL, e.g. ([source](https://...)). Use only URLs listed
-   in the findings.
-4. key_insights: 1-3 one-line insights worth sharing with every agent.
-5. notes: what you checked and why you decided as you did.
-6. decision: continue (work remains and the todos are useful), replan (the plan itself
-   misses the point; explain in notes) or finish (every topic is covered well enough,
-   or nothing useful is left to do).
+6. decision, drawn from the above: continue (work remains and the todos are useful),
+   replan (the plan itself misses the point; explain in notes) or finish (every topic is
+   covered well enough, or nothing useful is left to do).
 
 Research request:
 {brief}
@@ -37,23 +39,42 @@ Plan:
 Todos (status):
 {todos}
 
+The draft so far (headings and text):
+<draft>
+{draft}
+</draft>
+
 Earlier findings:
+<findings>
 {findings}
+</findings>
 
 The finding to review:
-{finding}"""
+<finding>
+{finding}
+</finding>"""
 
-CRITIQUE = """Check this research report before it is delivered. Look for logical gaps,
-claims not supported by the cited sources, citations that point nowhere, contradictions,
-and sources that break the source policy ({policy}). Return:
-- verdict: PASS (ready), WARN (usable, with issues to note) or REJECT (needs a revision);
-- issues: each problem in one sentence, most serious first.
+CRITIQUE = """Check this research report before it is delivered, against the evidence
+below: the sources' own passages and the agents' findings. Look for claims the cited
+passages do not support, citations that point nowhere, logical gaps, contradictions,
+padding that adds no evidence, and sources that break the source policy ({policy}).
+{source_note}
+Return, in this order:
+- issues: each problem in one sentence, most serious first, naming the section and the
+  [n] concerned; empty when there is none;
+- verdict, drawn from the issues: PASS (ready), WARN (usable, with issues to note) or
+  REJECT (needs a revision).
 
 Research request:
 {brief}
 
-Sources:
+Numbered sources:
 {sources}
+
+Findings:
+<findings>
+{findings}
+</findings>
 
 <report>
 {report}
@@ -70,6 +91,7 @@ def build_supervise(
     calls_left: int,
     language: str,
     today: str,
+    draft: str = "",
 ) -> Messages:
     system = SUPERVISOR_SYSTEM.format(preamble=preamble(today, language))
     text = SUPERVISE.format(
@@ -79,13 +101,28 @@ def build_supervise(
         findings=findings or "(none yet)",
         finding=finding,
         calls_left=calls_left,
+        draft=draft or "(empty: this is the first section)",
     )
     return messages(system, text)
 
 
 def build_critique(
-    *, brief: str, sources: str, report: str, policy: str, language: str, today: str
+    *,
+    brief: str,
+    sources: str,
+    report: str,
+    policy: str,
+    language: str,
+    today: str,
+    findings: str = "",
 ) -> Messages:
     system = f"You are a demanding research editor.\n{preamble(today, language)}"
-    text = CRITIQUE.format(brief=brief, sources=sources, report=report, policy=policy)
+    text = CRITIQUE.format(
+        brief=brief,
+        sources=sources,
+        report=report,
+        policy=policy,
+        findings=findings or "(none)",
+        source_note=SOURCE_ATTRIBUTES_NOTE,
+    )
     return messages(system, text)

@@ -100,7 +100,10 @@ class Reasoner(Protocol):
         findings: list[Finding],
         todos: list[Todo],
         calls_left: int,
-    ) -> SupervisorReview: ...
+        draft: str = "",
+    ) -> SupervisorReview:
+        """``draft`` is draft_report.md so far: a new section must not repeat it."""
+        ...
 
     def critique(self, report: FinalReport, material: ReportMaterial) -> Critique: ...
 

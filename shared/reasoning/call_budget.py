@@ -25,7 +25,10 @@ iterations, P = DEEP_SEARCH_SCRAPE_TOP_N.
 Transport retries (429/5xx/timeouts) are not calls: only responses are
 counted in the usage meter, and a failed activity attempt's usage is lost,
 so a session's ``usage.llm_calls`` never exceeds what the endpoint answered.
-Draft trimming is extractive, so it adds no call.
+Draft trimming is extractive, so it adds no call. Not in the bound: a reply
+cut at its output cap is continued (``llm_client.MAX_CONTINUATIONS``, up to
+3 more calls for that reply); caps are sized so that only a long report in a
+language with many tokens per word reaches it.
 """
 
 from __future__ import annotations

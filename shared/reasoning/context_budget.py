@@ -32,25 +32,34 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from shared.prompts.framing import TIER_TYPES, UNTRUSTED_TAGS
+
 SNIPPET_STEPS = (500, 300)
 DRAFT_LIMITS = ((100_000, 80_000, 20_000), (50_000, 45_000, 15_000))  # (over, head, summary)
 TRUNCATION_MARK = " …"
 
 _CITED = re.compile(r"\[\d+\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
-_TAG_LOOKALIKE = re.compile(r"<(/?)\s*(source|query|json_schema|result|page)\b", re.IGNORECASE)
+_TAG_LOOKALIKE = re.compile(
+    r"<(/?)\s*("
+    + "|".join(sorted((*UNTRUSTED_TAGS, "json_schema"), key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
 
 Summarizer = Callable[[str, int], str]
 
 
 @dataclass(frozen=True)
 class SourceText:
-    """One source as a prompt sees it."""
+    """One source as a prompt sees it; tier and date travel with it when known."""
 
     n: int
     url: str
     text: str
     title: str = ""
+    tier: int | None = None
+    published: str | None = None
 
 
 def defuse(text: str) -> str:
@@ -62,7 +71,12 @@ def source_block(source: SourceText, text: str | None = None) -> str:
     body = defuse(source.text if text is None else text).strip()
     url = html.escape(source.url, quote=True)
     title = html.escape(source.title, quote=True)
-    return f'<source n="{source.n}" url="{url}" title="{title}">\n{body}\n</source>'
+    extra = ""
+    if source.tier is not None:
+        extra += f' tier="{source.tier}" type="{TIER_TYPES.get(source.tier, "unknown")}"'
+    if source.published:
+        extra += f' date="{html.escape(source.published[:10], quote=True)}"'
+    return f'<source n="{source.n}" url="{url}" title="{title}"{extra}>\n{body}\n</source>'
 
 
 def truncate(text: str, limit: int) -> str:
@@ -113,6 +127,14 @@ def trim_draft(text: str, summarize: Summarizer | None = None) -> str:
     return text
 
 
+def fit_draft(text: str, max_chars: int) -> str:
+    """A growing draft within ``max_chars``: whole when it fits, else every heading with
+    its opening sentences (``extractive_summary``), so whoever extends it sees all it covers."""
+    if len(text) <= max_chars:
+        return text
+    return extractive_summary(text, max_chars)
+
+
 def extractive_summary(text: str, max_chars: int) -> str:
     """Headings, each paragraph's first sentence and every cited sentence, within ``max_chars``."""
     kept: list[str] = []
@@ -138,6 +160,22 @@ def _cut_at_paragraph(text: str, limit: int) -> str:
     head = text[:limit]
     boundary = head.rfind("\n\n")
     return head[:boundary] if boundary > limit * 0.9 else head
+
+
+def format_evidence(sources: Sequence[SourceText], max_chars: int, per_source: int) -> str:
+    """Evidence blocks sharing ``max_chars`` evenly, none over ``per_source`` chars of text.
+
+    Unlike snippets, evidence is never dropped for the budget: every cited source
+    keeps its share (a source with no share left would be cited blind).
+    """
+    if not sources:
+        return ""
+    share = min(per_source, max_chars // len(sources))
+    blocks = []
+    for source in sources:
+        overhead = len(source_block(source, "")) + 2
+        blocks.append(source_block(source, truncate(source.text, max(80, share - overhead))))
+    return "\n\n".join(blocks)
 
 
 def _joined_len(blocks: list[str]) -> int:

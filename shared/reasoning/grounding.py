@@ -35,10 +35,12 @@ _CITATION_LIST = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)+)\]")
 
 
 class FindingDraft(BaseModel):
-    summary: str
+    """The facts first, the summary drawn from them, the confidence last."""
+
     key_findings: list[KeyFinding]
-    confidence: Confidence
     notes: list[str]
+    summary: str
+    confidence: Confidence
 
 
 class ReportDraft(BaseModel):

@@ -43,7 +43,14 @@ from shared.models import (
 from shared.prompts import agent, analysis, chat, clarify, planning, report, search, supervisor
 from shared.prompts.framing import Messages
 from shared.reasoning import llm_views as views
-from shared.reasoning.context_budget import SourceText, format_documents, trim_draft, truncate
+from shared.reasoning.context_budget import (
+    SourceText,
+    defuse,
+    fit_draft,
+    format_documents,
+    trim_draft,
+    truncate,
+)
 from shared.reasoning.grounding import (
     FindingDraft,
     ReportDraft,
@@ -55,9 +62,10 @@ from shared.reasoning.grounding import (
     unique,
 )
 from shared.reasoning.llm_client import LLMClient
-from shared.reasoning.roles import ROLES, Role
+from shared.reasoning.roles import ROLES, Role, report_role
 
 T = TypeVar("T", bound=BaseModel)
+MAX_THOUGHTS = 8  # a researcher's earlier thoughts on its todo, shown back to it
 # -- what the model is asked for when the public model has fields only we set ---
 
 
@@ -253,6 +261,7 @@ class LLMReasoner:
             brief=views.brief_of(state.context, budget),
             fetched=state.fetched_urls,
             observations=views.observations_text(state, budget),
+            thoughts=state.thoughts[-MAX_THOUGHTS:],
         )
         action = self._ask(AgentAction, "agent_step", messages)
         return safe_action(action, state)
@@ -288,6 +297,7 @@ class LLMReasoner:
         findings: list[Finding],
         todos: list[Todo],
         calls_left: int,
+        draft: str = "",
     ) -> SupervisorReview:
         budget = self.settings.max_context_chars
         earlier = [f for f in findings if f is not finding and f != finding]
@@ -300,16 +310,19 @@ class LLMReasoner:
             calls_left=calls_left,
             language=context.language,
             today=_today(),
+            draft=defuse(fit_draft(draft, budget // 2)),
         )
         review = self._ask(SupervisorReview, "supervise", messages)
         return checked_review(review, plan, self.settings.deep_research_num_agents)
 
     def critique(self, report_: FinalReport, material: ReportMaterial) -> Critique:
         budget = self.settings.max_context_chars
+        numbers = {s.url: s.n for s in material.sources}
         messages = supervisor.build_critique(
             brief=views.brief_of(material.context, budget),
-            sources=views.sources_context(material.sources, budget // 2),
-            report=trim_draft(views.report_text(report_)),
+            sources=views.evidence_context(material.sources, material.excerpts, budget),
+            findings=views.findings_text(material.findings, budget // 2, numbers),
+            report=defuse(trim_draft(views.report_text(report_))),
             policy="cite only the numbered sources; prefer primary and reputable sources",
             language=material.context.language,
             today=_today(),
@@ -321,12 +334,18 @@ class LLMReasoner:
         numbers = {s.url: s.n for s in material.sources}
         context = material.context
         critique = material.critique
+        analysis = material.analysis
+        shape = (
+            report.report_shape(analysis.complexity, analysis.query_type)
+            if analysis
+            else report.report_shape()
+        )
         messages = report.build_write_report(
             brief=views.brief_of(context, budget),
-            primary=trim_draft(material.primary),
+            primary=defuse(trim_draft(material.primary)),
             primary_kind=material.primary_kind,
-            findings=views.findings_text(material.findings, budget, numbers),
-            sources=views.sources_context(material.sources, budget),
+            findings=views.findings_text(material.findings, budget // 2, numbers),
+            sources=views.evidence_context(material.sources, material.excerpts, budget),
             clarification_unanswered=bool(
                 context.clarification_questions
                 and (context.clarification_timed_out or not context.clarification_answers)
@@ -336,8 +355,9 @@ class LLMReasoner:
             language=context.language,
             today=_today(),
             gaps=material.gaps,
+            shape=shape,
         )
-        draft = self._ask(ReportDraft, "report", messages)
+        draft = self._ask(ReportDraft, report_role(shape.words[1], context.language), messages)
         return cited_report(draft, material)
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:

@@ -17,6 +17,10 @@ Layers, each with one job:
   prompt / ``prompt`` only). A reply that does not validate is stripped of
   code fences and tried again with the validation error fed back, up to
   ``max_structured_output_retries`` repairs; then ``StructuredOutputError``.
+- **truncation**: a reply that stopped at the output cap (``finish_reason`` =
+  ``length``) is continued, up to ``MAX_CONTINUATIONS`` times, and the parts
+  joined before validation: a long report is completed, never cut (a
+  continuation is plain text, since a schema would make the model restart).
 - **usage**: every response (repairs included) is recorded in the current
   usage meter with its estimated cost (``shared/llm_endpoint/``).
 
@@ -63,6 +67,12 @@ SCHEMA_INSTRUCTION = (
     "Reply with one JSON object only (no prose, no code fences) that validates against "
     "this JSON schema:\n<json_schema>\n{schema}\n</json_schema>"
 )
+CONTINUE_INSTRUCTION = (
+    "Your reply stopped at the output limit. Continue it from exactly the character where "
+    "it stopped: no repetition, no preamble, no code fences; what you write is appended "
+    "to what you wrote."
+)
+MAX_CONTINUATIONS = 3
 REPAIR_INSTRUCTION = (
     "Your previous reply was not valid for the required JSON schema.\n"
     "Validation error:\n{error}\n"
@@ -144,6 +154,14 @@ class LLMClient:
             )
             message = reply.choices[0].message if reply.choices else None
             content = (message.content or "") if message else ""
+            if _truncated(reply):
+                content = self._continued(
+                    conversation,
+                    content,
+                    model=model,
+                    temperature=temperature,
+                    max_tokens=max_tokens,
+                )
             try:
                 return schema.model_validate_json(strip_fences(content))
             except ValidationError as exc:
@@ -156,6 +174,21 @@ class LLMClient:
         raise StructuredOutputError(
             f"{model} gave no valid {schema.__name__} after {attempts} attempts: {error[:500]}"
         )
+
+    def _continued(self, conversation: Messages, content: str, **params: Any) -> str:
+        """``content`` joined with the continuations of a reply cut at the output cap."""
+        for _ in range(MAX_CONTINUATIONS):
+            asked = [
+                *conversation,
+                {"role": "assistant", "content": content},
+                {"role": "user", "content": CONTINUE_INSTRUCTION},
+            ]
+            reply = self._send(asked, **params)
+            message = reply.choices[0].message if reply.choices else None
+            content += (message.content or "") if message else ""
+            if not _truncated(reply):
+                break
+        return content
 
     # -- transport ------------------------------------------------------------
 
@@ -195,6 +228,10 @@ class LLMClient:
             return min(hinted, MAX_BACKOFF_SECONDS)
         backoff = self._initial_backoff * 2 ** (state.attempt_number - 1)
         return min(backoff + random.uniform(0, self._initial_backoff / 2), MAX_BACKOFF_SECONDS)
+
+
+def _truncated(reply: Any) -> bool:
+    return bool(reply.choices) and reply.choices[0].finish_reason == "length"
 
 
 def _is_retryable(exc: BaseException) -> bool:

@@ -17,28 +17,35 @@ from shared.models import (
     ResearchContext,
     ResearchPlan,
     Source,
+    SourceExcerpt,
     Todo,
 )
 from shared.prompts.framing import research_brief
 from shared.reasoning.context_budget import (
     SourceText,
     defuse,
+    format_evidence,
     format_snippets,
     keep_last_within,
     result_block,
     truncate,
 )
 
+EVIDENCE_PER_SOURCE = 1800  # chars of one source's passages a writer or critic may get
+
 
 def brief_of(context: ResearchContext, max_chars: int) -> str:
-    """The research request, deep search result and clarifications (never chat history)."""
+    """The research request, deep search result and clarifications (never chat history).
+
+    All three are untrusted (the deep search was written from web pages), so
+    tag look-alikes in them are defused like page text.
+    """
+    summary = context.deep_search_summary
     return research_brief(
-        context.query,
-        truncate(context.deep_search_summary, max_chars // 4)
-        if context.deep_search_summary
-        else "",
-        context.clarification_questions,
-        context.clarification_answers,
+        defuse(context.query),
+        defuse(truncate(summary, max_chars // 4)) if summary else "",
+        [defuse(q) for q in context.clarification_questions],
+        [defuse(a) for a in context.clarification_answers],
         context.clarification_timed_out,
     )
 
@@ -91,7 +98,10 @@ def observations_text(state: AgentState, max_chars: int) -> str:
     for i, obs in enumerate(state.observations, start=1):
         header = f'<observation step="{i}" tool="{obs.tool}">argument: {defuse(obs.argument)}'
         body = [result_block(r.url, r.title, r.snippet) for r in obs.results]
-        body += [f'<page url="{url}"/>' for url in obs.page_urls]
+        if obs.passages:
+            body += [f'<page url="{url}">{defuse(obs.passages)}</page>' for url in obs.page_urls]
+        else:
+            body += [f'<page url="{url}"/>' for url in obs.page_urls]
         if obs.note:
             body.append(f"note: {defuse(obs.note)}")
         if not body:
@@ -103,13 +113,31 @@ def observations_text(state: AgentState, max_chars: int) -> str:
 def summaries_context(summaries: Sequence[PageSummary], max_chars: int) -> str:
     """Summaries numbered by position (1-based): the ``[n]`` the answer may cite."""
     sources = [
-        SourceText(i, s.url, _summary_body(s), s.title) for i, s in enumerate(summaries, start=1)
+        SourceText(i, s.url, _summary_body(s), s.title, s.tier)
+        for i, s in enumerate(summaries, start=1)
     ]
     return format_snippets(sources, max_chars)
 
 
 def sources_context(sources: Sequence[Source], max_chars: int) -> str:
-    return format_snippets([SourceText(s.n, s.url, s.snippet, s.title) for s in sources], max_chars)
+    return format_snippets(
+        [SourceText(s.n, s.url, s.snippet, s.title, s.tier) for s in sources], max_chars
+    )
+
+
+def evidence_context(
+    sources: Sequence[Source], excerpts: Sequence[SourceExcerpt], max_chars: int
+) -> str:
+    """Every numbered source with its passages (or its snippet when none were kept),
+    its tier, type and date, sharing ``max_chars``: what the writer and critic cite from."""
+    by_url = {e.url: e for e in excerpts}
+    texts = []
+    for s in sources:
+        excerpt = by_url.get(s.url)
+        text = excerpt.text if excerpt else s.snippet
+        published = excerpt.published if excerpt else None
+        texts.append(SourceText(s.n, s.url, text, s.title, s.tier, published))
+    return format_evidence(texts, max_chars, EVIDENCE_PER_SOURCE)
 
 
 def report_text(report: FinalReport) -> str:

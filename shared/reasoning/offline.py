@@ -256,7 +256,10 @@ class OfflineReasoner:
         findings: list[Finding],
         todos: list[Todo],
         calls_left: int,
+        draft: str = "",
     ) -> SupervisorReview:
+        # Each offline section is extracted from its own finding's sentences, which the
+        # compression step dedupes later; the draft so far cannot change what it picks.
         return offline_research.supervise(context, plan, finding, findings, todos, calls_left)
 
     def critique(self, report: FinalReport, material: ReportMaterial) -> Critique:

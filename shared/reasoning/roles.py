@@ -39,3 +39,23 @@ ROLES: dict[str, Role] = {
     "report": Role("long_context", 0.4, 16384),
     "follow_up_questions": Role("strategic", 0.7, 500),
 }
+
+# Tokens per word by language: English ~1.4; other Latin-script languages ~2;
+# Cyrillic, Greek, Arabic, Hindi and agglutinative languages ~3 (their words are
+# long and tokenizers split them finely). A "word" of a CJK report is a short phrase.
+TOKENS_PER_WORD = {"en": 1.4, "ru": 3.0, "uk": 3.0, "ar": 3.0, "hi": 3.0, "tr": 3.0}
+DEFAULT_TOKENS_PER_WORD = 2.0
+JSON_OVERHEAD = 1.15  # keys, quoting and escapes around the report's text
+REPORT_FIXED_TOKENS = 800  # title, follow-up questions, structure
+
+
+def report_role(max_words: int, language: str) -> Role:
+    """The report role with an output cap that fits ``max_words`` in ``language``.
+
+    Never above the role's own cap (16,384, what most models can emit in one reply):
+    a longer report is continued when the reply stops at the cap (``llm_client``).
+    """
+    base = ROLES["report"]
+    per_word = TOKENS_PER_WORD.get(language.split("-")[0].lower(), DEFAULT_TOKENS_PER_WORD)
+    needed = int(max_words * per_word * JSON_OVERHEAD) + REPORT_FIXED_TOKENS
+    return Role(base.model, base.temperature, min(base.max_tokens, needed))

@@ -140,6 +140,37 @@ def renumber_by_first_citation(report: FinalReport) -> FinalReport:
     )
 
 
+def renumber_to(report: FinalReport, numbering: list[Source]) -> FinalReport:
+    """The report with its ``[n]`` rewritten to ``numbering``'s numbers, matched by URL.
+
+    A delivered report is numbered by first citation; the evidence the critic and a
+    rewrite see is numbered by ``findings.json``. Both must speak of the same ``[n]``.
+    Citations of a URL ``numbering`` lacks are left out.
+    """
+    target = {_url_key(s.url): s.n for s in numbering}
+    mapping = {s.n: target[_url_key(s.url)] for s in report.sources if _url_key(s.url) in target}
+
+    def rewrite(text: str) -> str:
+        def replace(match: re.Match[str]) -> str:
+            new = sorted({mapping[n] for n in _numbers_in(match.group(1)) if n in mapping})
+            return "".join(f"[{n}]" for n in new)
+
+        return CITATION_RE.sub(replace, text)
+
+    return report.model_copy(
+        update={
+            "executive_summary": rewrite(report.executive_summary),
+            "sections": [
+                ReportSection(heading=s.heading, content=rewrite(s.content))
+                for s in report.sections
+            ],
+            "conclusion": rewrite(report.conclusion),
+            "sources": [s for s in numbering if s.n in set(mapping.values())],
+        },
+        deep=True,
+    )
+
+
 def _strip_unknown(
     text: str, by_n: dict[int, Source], where: str, unknown: list[tuple[int, str]]
 ) -> str:

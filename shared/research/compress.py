@@ -2,8 +2,11 @@
 
 Same URL → one source; same sentence → one key finding (its source URLs
 merged); metadata and empty findings dropped; ALL key findings and ALL sources
-kept. Sources are numbered once here (first seen, first numbered): every later
-``[n]`` in the report refers to this numbering.
+kept, and each source's passages (the excerpts researchers kept, nearly
+verbatim) merged into one excerpt per source, bounded per source here and in
+total by the writer's context budget later. Sources are numbered once here
+(first seen, first numbered): every later ``[n]`` in the report refers to
+this numbering.
 
 Two rules keep the report honest and reproducible:
 - The deep search answer (``deep_search.json``) is evidence too: it was
@@ -20,14 +23,16 @@ from __future__ import annotations
 
 import re
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from shared import lexical
 from shared.errors import NotFoundError
-from shared.models import Finding, KeyFinding, Source, SynthesizedAnswer
+from shared.models import Finding, KeyFinding, Source, SourceExcerpt, SynthesizedAnswer
 from shared.payloads import CompressIn, CompressOut
 from shared.ports import Services
 from shared.report.citations import CITATION_RE, cited_numbers
+from shared.research.evidence import finding_excerpts, merge_excerpts
+from shared.research.page_cache import cached_page
 from shared.research.supervisor import load_finding
 from shared.search.pipeline import normalize_url
 
@@ -39,6 +44,8 @@ DEEP_SEARCH_AGENT = 0
 class Compressed(BaseModel):
     findings: list[Finding]
     sources: list[Source]
+    # each source's passages, merged over the findings that read it (the writer's evidence)
+    excerpts: list[SourceExcerpt] = Field(default_factory=list)
 
 
 def _sentence_key(text: str) -> str:
@@ -104,8 +111,21 @@ def compress(findings: list[Finding]) -> Compressed:
             seen_sentences[key] = copy
             kept.append(copy)
         if kept or finding.summary.strip():
-            merged.append(finding.model_copy(update={"key_findings": kept, "notes": []}))
-    return Compressed(findings=merged, sources=list(sources.values()))
+            update = {"key_findings": kept, "notes": [], "excerpts": []}
+            merged.append(finding.model_copy(update=update))
+    excerpts = merge_excerpts(e for f in sorted(findings, key=merge_order) for e in f.excerpts)
+    return Compressed(findings=merged, sources=list(sources.values()), excerpts=excerpts)
+
+
+def _with_passages(svc: Services, session_id: str, finding: Finding) -> Finding:
+    """The deep search finding with its pages' passages on the sentences that cite them
+    (the pages it read are in the session's page cache)."""
+    pages = [
+        page
+        for page in (cached_page(svc.memory, session_id, s.url) for s in finding.sources)
+        if page is not None
+    ]
+    return finding.model_copy(update={"excerpts": finding_excerpts(finding, pages, "", {})})
 
 
 def compress_findings(svc: Services, req: CompressIn) -> CompressOut:
@@ -114,7 +134,7 @@ def compress_findings(svc: Services, req: CompressIn) -> CompressOut:
         session_id, _, name = req.deep_search_ref.partition("/")
         try:
             answer = SynthesizedAnswer.model_validate_json(svc.memory.read(session_id, name))
-            findings.append(deep_search_finding(answer))
+            findings.append(_with_passages(svc, req.session_id, deep_search_finding(answer)))
         except NotFoundError:
             pass  # the deep search only adds evidence; research findings stand alone
     result = compress(findings)

@@ -3,6 +3,11 @@
 Basis chain (first one that yields a valid report wins):
     draft_report.md (when >= 1000 chars) -> main.md + findings -> findings only
     -> a minimal report that says what failed.
+A rewrite after a critique edits the reviewed report (report.json, in the
+evidence's numbering) instead of the draft, with the critic's issues listed.
+The writer gets every source's passages (``findings.json`` excerpts), the
+analysis that sets the report's length and shape, and the plan topics that
+went unresearched.
 A report is valid with >= 3 sections and >= 1500 characters; each basis gets
 one retry. Citation integrity: every ``[n]`` must be a source fetched in this
 session and cited by the findings (``findings.json`` numbering); unknown ones
@@ -24,11 +29,13 @@ from shared.report.citations import (
     dedupe_sentences,
     enforce_citations,
     renumber_by_first_citation,
+    renumber_to,
 )
 from shared.report.markdown import render_report_markdown
 from shared.report.pdf import render_pdf
 from shared.research import memory_files
 from shared.research.compress import COMPRESSED, Compressed
+from shared.research.memory_files import PlannedResearch
 
 log = logging.getLogger(__name__)
 REPORT_JSON, REPORT_MD, REPORT_PDF = "report.json", "report.md", "report.pdf"
@@ -60,11 +67,17 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
 
 
 def critique_report(svc: Services, req: ContextIn) -> CritiqueOut:
+    """The critic reads the report in the evidence's numbering, with the passages and findings."""
     sid = req.context.session_id
-    report = FinalReport.model_validate_json(svc.memory.read(sid, REPORT_JSON))
     evidence = _evidence(svc, sid)
+    report = renumber_to(
+        FinalReport.model_validate_json(svc.memory.read(sid, REPORT_JSON)), evidence.sources
+    )
     material = ReportMaterial(
-        context=req.context, findings=evidence.findings, sources=evidence.sources
+        context=req.context,
+        findings=evidence.findings,
+        sources=evidence.sources,
+        excerpts=evidence.excerpts,
     )
     verdict = svc.reasoner.critique(report, material)
     return CritiqueOut(verdict=verdict.verdict, issues=verdict.issues[:10])
@@ -94,9 +107,12 @@ def _read(svc: Services, session_id: str, name: str) -> str:
         return ""
 
 
-def _bases(svc: Services, ctx: ResearchContext, evidence: Compressed):
+def _bases(svc: Services, ctx: ResearchContext, evidence: Compressed, req: ReportIn):
+    reviewed = _reviewed(svc, ctx.session_id, evidence) if req.critique else ""
     draft = _read(svc, ctx.session_id, memory_files.DRAFT)
-    if len(draft) >= MIN_DRAFT_CHARS:
+    if reviewed:
+        yield "reviewed", trim_to_budget(reviewed)
+    elif len(draft) >= MIN_DRAFT_CHARS:
         yield "draft", trim_to_budget(draft)
     main = _read(svc, ctx.session_id, memory_files.MAIN)
     if main:
@@ -104,20 +120,49 @@ def _bases(svc: Services, ctx: ResearchContext, evidence: Compressed):
     yield "findings", ""
 
 
+def _reviewed(svc: Services, session_id: str, evidence: Compressed) -> str:
+    """The report the critic just reviewed, as Markdown in the evidence's numbering."""
+    try:
+        report = FinalReport.model_validate_json(svc.memory.read(session_id, REPORT_JSON))
+    except NotFoundError:
+        return ""
+    report = renumber_to(report, evidence.sources)
+    parts = [f"# {report.title}", "## Executive summary", report.executive_summary]
+    for section in report.sections:
+        parts += [f"## {section.heading}", section.content]
+    parts += ["## Conclusion", report.conclusion]
+    return "\n\n".join(parts)
+
+
+def unresearched_topics(planned: PlannedResearch | None, evidence: Compressed) -> list[str]:
+    """Plan topics no finding brought evidence for, named for the writer and the reader."""
+    if planned is None:
+        return []
+    found = {f.topic_id for f in evidence.findings if f.key_findings}
+    return [
+        f"topic {t.id} ({t.title}) was planned but not researched"
+        for t in planned.plan.topics
+        if t.id not in found
+    ]
+
+
 def _write_with_fallback(
     svc: Services, ctx: ResearchContext, evidence: Compressed, req: ReportIn
 ) -> tuple[FinalReport, str]:
     problems: list[str] = []
     thin: FinalReport | None = None
-    for basis, primary in _bases(svc, ctx, evidence):
+    planned = memory_files.read_analysis(svc.memory, ctx.session_id)
+    for basis, primary in _bases(svc, ctx, evidence, req):
         material = ReportMaterial(
             context=ctx,
             primary=primary,
             primary_kind=basis,
             findings=evidence.findings,
             sources=evidence.sources,
+            excerpts=evidence.excerpts,
             critique=req.critique,
-            gaps=req.gaps,
+            gaps=[*req.gaps, *unresearched_topics(planned, evidence)],
+            analysis=planned.analysis if planned else None,
         )
         for _attempt in range(2):
             try:
@@ -155,7 +200,10 @@ def _finalize(
     report, problems = enforce_citations(report, evidence.sources)
     report = renumber_by_first_citation(dedupe_sentences(report))
     report.language = ctx.language
-    report.limitations = [*report.limitations, *_limitations(req)]
+    unresearched = unresearched_topics(
+        memory_files.read_analysis(svc.memory, ctx.session_id), evidence
+    )
+    report.limitations = [*report.limitations, *_limitations([*req.gaps, *unresearched], req)]
     if ctx.plan_review:  # how the plan was reviewed is part of how the report was made
         report.limitations.append(ctx.plan_review)
     if ctx.clarification_timed_out:
@@ -175,9 +223,9 @@ def _finalize(
     return report
 
 
-def _limitations(req: ReportIn) -> list[str]:
+def _limitations(gaps: list[str], req: ReportIn) -> list[str]:
     """What the run could not do, so the reader knows what the report rests on."""
-    lines = [gap[0].upper() + gap[1:] + "." for gap in req.gaps if gap]
+    lines = [gap[0].upper() + gap[1:] + "." for gap in gaps if gap]
     if lines and not req.failure:
         lines.append("The report is based only on the evidence gathered before these limits.")
     return lines

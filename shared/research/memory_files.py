@@ -5,6 +5,7 @@
     {session}/items/item_N.md|json  one researcher's finding with its sources
     {session}/supervisor.md         one entry per review
     {session}/draft_report.md       "# Research Report Draft" + "## {section} - {timestamp}" entries
+    {session}/analysis.json         the query analysis and the plan (the report's length and shape)
 
 Appends carry an entry id (``review-3``, ``todo-2``...) so a retried activity
 never writes the same entry twice. Only the researcher of agent N rewrites
@@ -16,10 +17,13 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+from pydantic import BaseModel
+
 from shared.errors import NotFoundError
 from shared.models import (
     AgentProfile,
     Finding,
+    QueryAnalysis,
     ResearchContext,
     ResearchPlan,
     SupervisorReview,
@@ -32,6 +36,7 @@ MAIN = "main.md"
 DRAFT = "draft_report.md"
 SUPERVISOR = "supervisor.md"
 DEEP_SEARCH = "deep_search.md"
+ANALYSIS = "analysis.json"
 INSIGHTS_HEADING = "## Key Insights"
 NOTES_HEADING = "## Notes"
 _TODO_MARK = {"pending": " ", "in_progress": "~", "done": "x", "failed": "!"}
@@ -135,6 +140,36 @@ def key_insights(memory: MemoryStore, session_id: str) -> list[str]:
         return []
     _, _, tail = text.partition(INSIGHTS_HEADING)
     return [line[2:].strip() for line in tail.splitlines() if line.startswith("- ")][-15:]
+
+
+def read_draft(memory: MemoryStore, session_id: str) -> str:
+    """draft_report.md as a reader sees it: entry markers and timestamps removed."""
+    try:
+        text = memory.read_text(session_id, DRAFT)
+    except NotFoundError:
+        return ""
+    text = re.sub(r"<!-- entry:[^>]* -->\n?", "", text)
+    return re.sub(r"(?m)^(## .+?) - \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$", r"\1", text)
+
+
+class PlannedResearch(BaseModel):
+    """analysis.json: the query analysis and the plan, read again by the report writer
+    (length and shape follow the analysis; unresearched plan topics are named)."""
+
+    analysis: QueryAnalysis
+    plan: ResearchPlan
+
+
+def write_analysis(memory: MemoryStore, session_id: str, planned: PlannedResearch) -> None:
+    memory.write(session_id, ANALYSIS, planned.model_dump_json(), "application/json")
+
+
+def read_analysis(memory: MemoryStore, session_id: str) -> PlannedResearch | None:
+    """None for sessions planned before analysis.json existed (they get the long report)."""
+    try:
+        return PlannedResearch.model_validate_json(memory.read(session_id, ANALYSIS))
+    except NotFoundError:
+        return None
 
 
 def finding_markdown(finding: Finding) -> str:

@@ -19,6 +19,14 @@ def page_name(url: str) -> str:
     return f"pages/{hashlib.sha1(url.encode()).hexdigest()[:20]}.json"
 
 
+def cached_page(memory: MemoryStore, session_id: str, url: str) -> Page | None:
+    """The page as this session read it, or None when it was never read."""
+    try:
+        return Page.model_validate_json(memory.read(session_id, page_name(url)))
+    except NotFoundError:
+        return None
+
+
 def fetch_cached(memory: MemoryStore, fetcher: Fetcher, session_id: str, url: str) -> Page:
     name = page_name(url)
     try:

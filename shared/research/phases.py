@@ -39,6 +39,8 @@ def plan_research(svc: Services, req: PlanResearchIn) -> PlanResearchOut:
         wanted = max(wanted, AGENTS_BY_COMPLEXITY[analysis.complexity])
     num_agents = max(1, min(wanted, req.max_agents, len(plan.topics)))
     memory_files.write_main(svc.memory, req.context, plan)
+    planned = memory_files.PlannedResearch(analysis=analysis, plan=plan)
+    memory_files.write_analysis(svc.memory, req.context.session_id, planned)
     memory_files.write_headers(svc.memory, req.context)
     return PlanResearchOut(analysis=analysis, plan=plan, num_agents=num_agents)
 

@@ -9,6 +9,11 @@ on the same topic already read after the fresh ones (``read_urls``), so a
 todo that deepens a topic reads something new; the list comes from the
 orchestrator and depends only on the topic's history, never on which other
 agent happened to finish first, which keeps offline runs reproducible.
+The agent sees what it read (the passages of each page most relevant to its
+task) and its own earlier thoughts; a search whose results it has all been
+offered before is flagged, so it reformulates or stops. The finding keeps,
+for every source it cites, the page's relevant passages nearly verbatim
+(``evidence.py``): the writer and the critic read those, not one-liners.
 Writes ``items/item_N.json|md`` (the finding) and rewrites its
 ``agents/agent_N.md``; returns a small envelope.
 """
@@ -22,6 +27,11 @@ from shared.models import AgentState, Finding, Observation, Page
 from shared.payloads import ResearcherIn, ResearcherOut
 from shared.ports import Services
 from shared.research import memory_files
+from shared.research.evidence import (
+    finding_excerpts,
+    observation_passages,
+    search_dates,
+)
 from shared.research.page_cache import fetch_cached
 from shared.search.pipeline import normalize_url
 
@@ -83,6 +93,8 @@ def _loop(svc: Services, state: AgentState, read_before: set[str]) -> list[Page]
     while state.step < state.max_steps:
         action = svc.reasoner.agent_step(state)
         state.step += 1
+        if action.thought.strip():
+            state.thoughts.append(action.thought.strip())
         if action.tool == "done":
             break
         if action.tool == "web_search":
@@ -110,8 +122,11 @@ def _search(svc: Services, query: str, offered: set[str], read_before: set[str])
         return Observation(tool="web_search", argument=query, note=f"search failed: {exc}"[:200])
     results = sorted(results, key=lambda r: normalize_url(r.url) in read_before)  # stable
     trimmed = [r.model_copy(update={"snippet": r.snippet[:SNIPPET_CHARS]}) for r in results]
-    offered.update(normalize_url(r.url) for r in trimmed)
+    urls = {normalize_url(r.url) for r in trimmed}
     note = "" if trimmed else "no results: reformulate the query"
+    if trimmed and urls <= offered:
+        note = "every result was already offered before: reformulate the query or stop (done)"
+    offered.update(urls)
     return Observation(tool="web_search", argument=query, results=trimmed, note=note)
 
 
@@ -126,8 +141,14 @@ def _scrape(svc: Services, state: AgentState, url: str, pages: list[Page]) -> Ob
         tool="scrape_url",
         argument=url,
         page_urls=[url],
+        passages=observation_passages(page, _task_text(state)),
         note=f"read {page.title or url} ({len(page.text)} characters)",
     )
+
+
+def _task_text(state: AgentState) -> str:
+    todo = state.todo
+    return " ".join([todo.topic, todo.instruction, *todo.queries])
 
 
 def _finding(svc: Services, state: AgentState, pages: list[Page], req: ResearcherIn) -> Finding:
@@ -145,6 +166,9 @@ def _finding(svc: Services, state: AgentState, pages: list[Page], req: Researche
         req.todo.id,
     )
     finding.topic = finding.topic or req.todo.topic
+    finding.excerpts = finding_excerpts(
+        finding, pages, _task_text(state), search_dates(state.observations)
+    )
     return finding
 
 

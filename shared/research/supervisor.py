@@ -1,7 +1,8 @@
 """One supervisor review: read the new finding against the plan, record, decide.
 
-Writes supervisor.md (notes, coverage with evidence, new todos), a section of
-draft_report.md and key insights in main.md; returns the decision and the new
+Reads draft_report.md so the new section extends the draft instead of
+repeating it. Writes supervisor.md (notes, coverage with evidence, new todos),
+a section of draft_report.md and key insights in main.md; returns the decision and the new
 todos for the orchestrator's queue.
 """
 
@@ -21,8 +22,9 @@ def load_finding(svc: Services, ref: str) -> Finding:
 def supervisor_review(svc: Services, req: SupervisorIn) -> SupervisorOut:
     finding = load_finding(svc, req.finding_ref)
     findings = [load_finding(svc, ref) for ref in req.finding_refs]
+    draft = memory_files.read_draft(svc.memory, req.context.session_id)
     review = svc.reasoner.supervise(
-        req.context, req.plan, finding, findings, req.todos, req.calls_left
+        req.context, req.plan, finding, findings, req.todos, req.calls_left, draft=draft
     )
     known_topics = {t.id for t in req.plan.topics}
     review.new_todos = [t for t in review.new_todos if t.topic_id in known_topics][:4]

@@ -9,6 +9,7 @@ number of calls stays within what the caps promise (``max_llm_calls``).
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -253,3 +254,98 @@ def test_llm_deep_research_leaves_every_memory_file_in_its_documented_shape(
     assert report["title"] in markdown
     assert all(section["heading"] in markdown for section in report["sections"])
     assert (root / "report.pdf").read_bytes().startswith(b"%PDF-")
+
+
+SHORT_QUESTION = "What does the Python yield keyword do?"
+BROAD_QUESTION = (
+    "How do Python generators, iterators, coroutines and asyncio fit together, how did "
+    "they evolve across Python versions, and what are the trade-offs in real programs?"
+)
+_SECTIONS = re.compile(r"sections: (\d+)-(\d+) sections of\s+(\d+)-(\d+) words")
+_SUMMARY = re.compile(r"executive_summary: (\d+)-(\d+) words")
+
+
+def length_following_responder(request: RecordedRequest) -> Reply:
+    """The schema-aware fake, with a model's two habits that matter here: it judges a
+    one-line question simple and a many-part one complex, and it writes the report at
+    the length and in the number of sections the prompt asks for."""
+    name = schema_of(request)
+    if name == "QueryAnalysis":
+        broad = BROAD_QUESTION[:60] in request.prompt_text
+        return json_completion(
+            {
+                "key_concepts": ["generators", "iterators"],
+                "query_type": "open" if broad else "fact",
+                "complexity": "complex" if broad else "simple",
+                "recommended_agents": 2 if broad else 1,
+                "recommended_steps": 3,
+            }
+        )
+    if name != "ReportDraft":
+        return schema_aware_responder(request)
+    text = " ".join(request.prompt_text.split())
+    sections, _, low, high = map(int, _SECTIONS.search(text).groups())
+    section_words = (low + high) // 2
+    summary_words = sum(map(int, _SUMMARY.search(text).groups())) // 2
+    cited = re.findall(r'<source n="(\d+)"', request.prompt_text) or ["1"]
+
+    def prose(words: int, salt: str) -> str:
+        sentence = [
+            f"Claim {salt}.{i} about generators holds [{cited[i % len(cited)]}]."
+            for i in range(words // 6 + 1)
+        ]
+        return " ".join(sentence)
+
+    return json_completion(
+        {
+            "title": "Generators",
+            "executive_summary": prose(summary_words, "s"),
+            "sections": [
+                {"heading": f"Part {k}", "content": prose(section_words, str(k))}
+                for k in range(sections)
+            ],
+            "conclusion": prose(summary_words, "c"),
+            "confidence_level": "medium",
+            "follow_up_questions": ["What next?"],
+        }
+    )
+
+
+def report_words(api: httpx.Client, session_id: str) -> tuple[int, int]:
+    body = api.get(f"/api/research/{session_id}/report", params={"format": "json"}).json()
+    texts = [
+        body["executive_summary"],
+        body["conclusion"],
+        *(s["content"] for s in body["sections"]),
+    ]
+    return sum(len(t.split()) for t in texts), len(body["sections"])
+
+
+def test_a_short_question_gets_a_short_report_and_a_broad_one_a_long_report(
+    start_devhost, tmp_path: Path
+) -> None:
+    options = {**SMALL, "run_deep_search_first": False, "enable_clarifying_questions": False}
+    with FakeOpenAIServer(length_following_responder) as llm:
+        host = start_devhost(
+            Settings(
+                data_dir=tmp_path / "data",
+                openai_base_url=llm.base_url,
+                openai_api_key="test",
+                search_provider="local",
+                local_corpus_path=write_corpus(tmp_path / "corpus"),
+            )
+        )
+        with httpx.Client(base_url=host.url, timeout=30) as api:
+            runs = {}
+            for label, question in (("short", SHORT_QUESTION), ("broad", BROAD_QUESTION)):
+                session_id = start(api, query=question, options=options, chat_id=label)
+                view = wait_terminal(api, session_id, RUN_TIMEOUT)
+                assert view["status"] == "completed", view
+                runs[label] = report_words(api, session_id)
+        caps = [r.json["max_tokens"] for r in llm.requests if schema_of(r) == "ReportDraft"]
+
+    (short_words, short_sections), (long_words, long_sections) = runs["short"], runs["broad"]
+    assert short_words <= 1500 and short_sections <= 4, runs
+    assert long_words >= 3000 and long_sections >= 4, runs
+    # the writer's output cap follows the length asked for: small for the short report
+    assert len(caps) == 2 and caps[0] < caps[1], caps

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 from pathlib import Path
@@ -17,13 +18,16 @@ from shared.models import (
     Finding,
     KeyFinding,
     Page,
+    QueryAnalysis,
     ReportMaterial,
     ResearchContext,
     Source,
+    SourceExcerpt,
     Todo,
 )
 from shared.reasoning.llm import LLMReasoner
 from shared.reasoning.llm_client import LLMClient
+from shared.reasoning.roles import ROLES
 from tests.fakes import openai_server
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
@@ -280,6 +284,69 @@ def test_report_drops_unknown_citations_and_lists_only_cited_sources(fake_openai
     assert report.warnings
     prompt = fake_openai.requests[0].prompt_text
     assert "- Fact [1]" in prompt  # findings reach the writer with the shared numbering
+
+
+def _material(**extra) -> ReportMaterial:
+    return ReportMaterial(
+        context=ResearchContext(session_id="s", query="q", language="ru"),
+        findings=[
+            Finding(
+                agent_id=1, topic="t", key_findings=[KeyFinding(text="F", source_urls=[PAGE_A])]
+            )
+        ],
+        sources=[Source(n=1, url=PAGE_A, tier=1)],
+        **extra,
+    )
+
+
+def test_a_report_cut_at_the_output_cap_is_continued_not_lost(fake_openai, tmp_path):
+    whole = json.dumps(
+        {
+            "title": "Отчёт",
+            "executive_summary": "Итог [1].",
+            "sections": [{"heading": f"H{i}", "content": f"Текст {i} [1]."} for i in range(3)],
+            "conclusion": "Конец.",
+            "confidence_level": "medium",
+            "follow_up_questions": ["Дальше?"],
+        },
+        ensure_ascii=False,
+    )
+    cut = len(whole) // 3
+    fake_openai.enqueue(
+        completion(whole[:cut], finish_reason="length"),
+        completion(whole[cut : 2 * cut], finish_reason="length"),
+        completion(whole[2 * cut :]),
+    )
+    reasoner = _reasoner(fake_openai, tmp_path, max_structured_output_retries=0)
+
+    report = reasoner.write_report(_material())
+
+    assert [s.heading for s in report.sections] == ["H0", "H1", "H2"]
+    assert report.conclusion == "Конец."
+    first, *continued = fake_openai.requests
+    assert len(continued) == 2
+    # a continuation sends what was written so far and asks for the rest, as plain text
+    assert continued[0].messages[-2] == {"role": "assistant", "content": whole[:cut]}
+    assert "Continue it from exactly the character" in continued[0].messages[-1]["content"]
+    assert "response_format" not in continued[0].json
+    assert first.json["max_tokens"] == ROLES["report"].max_tokens  # 8,000 Russian words
+
+
+def test_the_writer_gets_passages_tiers_and_the_length_the_analysis_asks_for(fake_openai, tmp_path):
+    passage = "Heat pumps kept a COP of 2.1 at -15 C in the 2030 field trial of 40 homes. " * 12
+    material = _material(
+        excerpts=[SourceExcerpt(url=PAGE_A, text=passage, published="2030-11-05")],
+        analysis=QueryAnalysis(query_type="fact", complexity="simple"),
+    )
+    reasoner = _reasoner(fake_openai, tmp_path)
+
+    reasoner.write_report(material)
+
+    sent = fake_openai.requests[0]
+    assert 'tier="1" type="official/primary" date="2030-11-05"' in sent.prompt_text
+    assert passage.strip()[:300] in sent.prompt_text
+    assert "length: 700-1500 words" in sent.prompt_text
+    assert sent.json["max_tokens"] < ROLES["report"].max_tokens  # a short report, a small cap
 
 
 def test_unscripted_fake_runs_every_deep_research_step(fake_openai, tmp_path):

@@ -13,9 +13,12 @@ from shared.models import (
     FinalReport,
     Finding,
     KeyFinding,
+    QueryAnalysis,
     ReportMaterial,
     ReportSection,
     ResearchContext,
+    ResearchPlan,
+    ResearchTopic,
     Source,
 )
 from shared.payloads import ReportIn
@@ -153,3 +156,53 @@ def test_agents_that_failed_are_named_in_the_report(svc):
     _, report = _write(svc, FakeReasoner(good_on={"findings"}), gaps=[gap])
     assert report.limitations[0] == f"A{gap[1:]}."
     assert "based only on the evidence gathered" in report.limitations[-1]
+
+
+class RecordingReasoner(FakeReasoner):
+    """Keeps the material of every write (what the writer was shown)."""
+
+    def __init__(self) -> None:
+        super().__init__(good_on={"reviewed", "draft", "main", "findings"})
+        self.materials: list[ReportMaterial] = []
+
+    def write_report(self, material: ReportMaterial) -> FinalReport:
+        self.materials.append(material)
+        return super().write_report(material)
+
+
+def test_a_rewrite_edits_the_reviewed_report_not_the_draft(svc):
+    _write_main_and_draft(svc, "# Research Report Draft\n\n" + LONG * 2)
+    _write(svc, FakeReasoner(good_on={"draft"}))  # the first report, then a critique
+    critique = Critique(issues=["S1 overstates [1]"], verdict="REJECT")
+    writer = RecordingReasoner()
+
+    basis, _ = _write(svc, writer, round=1, critique=critique)
+
+    material = writer.materials[0]
+    assert basis == "reviewed" and material.primary_kind == "reviewed"
+    assert material.primary.startswith("# Report\n\n## Executive summary\n\nSummary of draft [1].")
+    assert material.critique == critique
+
+
+def test_the_writer_gets_the_analysis_the_passages_and_the_unresearched_topics(svc):
+    plan = ResearchPlan(
+        topics=[ResearchTopic(id=1, title="How it works"), ResearchTopic(id=2, title="Pitfalls")]
+    )
+    analysis = QueryAnalysis(query_type="fact", complexity="simple")
+    memory_files.write_analysis(
+        svc.memory, SID, memory_files.PlannedResearch(analysis=analysis, plan=plan)
+    )
+    writer = RecordingReasoner()
+
+    _, report = _write(svc, writer)
+
+    material = writer.materials[0]
+    assert material.analysis == analysis
+    assert material.gaps == ["topic 2 (Pitfalls) was planned but not researched"]
+    assert report.limitations[0] == "Topic 2 (Pitfalls) was planned but not researched."
+
+
+def test_sessions_planned_before_analysis_json_get_the_default_shape(svc):
+    writer = RecordingReasoner()
+    _write(svc, writer)
+    assert writer.materials[0].analysis is None and writer.materials[0].gaps == []

@@ -118,10 +118,10 @@ def test_supervisor_asks_for_coverage_gaps_and_a_decision():
         assert ask in text
 
 
-def test_report_prompt_follows_the_length_spec():
+def test_report_prompt_without_an_analysis_follows_the_long_length_spec():
     text = BUILDERS["report"]("en")[1]["content"]
 
-    for spec in ("3000-8000+ words", "400-600 words", "4-7 sections", "500-1200 words"):
+    for spec in ("3000-8000 words", "400-600 words", "4-7 sections", "500-1200 words"):
         assert spec in text
     assert "primary source" in text
 
