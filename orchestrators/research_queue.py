@@ -47,7 +47,10 @@ class Run:
         self.progress = Progress(phase="starting")
         self.usage = Usage()
         self.context = ResearchContext(
-            session_id=inp.session_id, query=inp.query, language=inp.language
+            session_id=inp.session_id,
+            query=inp.query,
+            language=inp.language,
+            source_policy=inp.caps.source_policy,
         )
         self.finding_refs: list[str] = []
         self.deep_search_ref: str | None = None

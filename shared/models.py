@@ -133,6 +133,8 @@ class ResearchContext(BaseModel):
     clarification_answers: list[str] = Field(default_factory=list)
     clarification_timed_out: bool = False
     plan_review: str = ""  # how the user reviewed the plan, when approval was required
+    # monitor: the report contrasts official (tier 1) with community (tier 5) sources
+    source_policy: Literal["discovery", "strict", "monitor"] = "discovery"
 
 
 class ClarificationRequest(BaseModel):

@@ -79,6 +79,11 @@ GAPS_NOTE = """
   these (they are also listed for the reader in a Limitations section added after you):
 {gaps}"""
 
+CONTRAST_NOTE = """
+- the user chose the monitor source policy: include a section that contrasts what the
+  official sources (tier 1) say with what the community sources (tier 5) say: where they
+  agree, where they differ, each side cited; if one side has no source, say so there."""
+
 CRITIQUE_NOTE = """
 A reviewer checked the report above ({verdict}). Fix these issues:
 {issues}"""
@@ -139,6 +144,7 @@ def build_write_report(
     today: str,
     gaps: list[str] | None = None,
     shape: ReportShape | None = None,
+    contrast: bool = False,
 ) -> Messages:
     shape = shape or report_shape()
     critique = ""
@@ -158,7 +164,8 @@ def build_write_report(
         structure=shape.structure,
         source_note=SOURCE_ATTRIBUTES_NOTE,
         clarification_note=UNANSWERED_NOTE if clarification_unanswered else "",
-        gaps_note=GAPS_NOTE.format(gaps="\n".join(f"  - {g}" for g in gaps)) if gaps else "",
+        gaps_note=(GAPS_NOTE.format(gaps="\n".join(f"  - {g}" for g in gaps)) if gaps else "")
+        + (CONTRAST_NOTE if contrast else ""),
         critique=critique,
         brief=brief,
         primary_kind=primary_kind,

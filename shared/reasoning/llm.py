@@ -323,7 +323,7 @@ class LLMReasoner:
             sources=views.evidence_context(material.sources, material.excerpts, budget),
             findings=views.findings_text(material.findings, budget // 2, numbers),
             report=defuse(trim_draft(views.report_text(report_))),
-            policy="cite only the numbered sources; prefer primary and reputable sources",
+            policy=CRITIC_POLICY[material.context.source_policy],
             language=material.context.language,
             today=_today(),
         )
@@ -356,6 +356,7 @@ class LLMReasoner:
             today=_today(),
             gaps=material.gaps,
             shape=shape,
+            contrast=context.source_policy == "monitor",
         )
         draft = self._ask(ReportDraft, report_role(shape.words[1], context.language), messages)
         return cited_report(draft, material)
@@ -398,6 +399,14 @@ class LLMReasoner:
             state.context.language,
             _today(),
         )
+
+
+CRITIC_POLICY = {
+    "discovery": "cite only the numbered sources; prefer primary and reputable sources",
+    "strict": "cite only the numbered sources, official and primary ones (tiers 1-2)",
+    "monitor": "cite only the numbered sources; the report must contrast what official "
+    "(tier 1) and community (tier 5) sources say, each side cited: flag it when it does not",
+}
 
 
 def _today() -> str:

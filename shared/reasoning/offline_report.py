@@ -42,6 +42,7 @@ MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")
 PLAN_TOPIC = re.compile(r"(?m)^### \d+\. (.+?) \(priority \d+\)\s*$")
 ITEMS_PER_SECTION = 8
 DEEP_SEARCH_ITEMS = 6
+CONTRAST_ITEMS = 3  # claims per side in the monitor policy's contrast
 RELEVANT_SHARE = 0.4  # deep search sentences scoring below this share of the best are off-topic
 DEEP_SEARCH_AGENT = 0  # compress files the deep search answer as agent 0's finding
 
@@ -115,6 +116,8 @@ def write_report(
     if gaps:
         conclusion.append(t["conclusion_gaps"].format(gaps="; ".join(gaps)))
     report_sections = [ReportSection(heading=h, content=_paragraphs(i)) for h, i in sections]
+    if context.source_policy == "monitor":
+        report_sections.append(_contrast(sections, material.sources, t))
     report_sections += _fixed_sections(material, t, gaps, len(report_sections))
     body = " ".join([summary, *(s.content for s in report_sections)])
     sources = [s for s in material.sources if s.n in cited]
@@ -273,6 +276,20 @@ def _fixed_sections(
     return out
 
 
+def _contrast(
+    sections: list[tuple[str, list[Cited]]], sources: list[Source], t: dict[str, str]
+) -> ReportSection:
+    """The monitor policy's section: what official (tier 1) and community (tier 5) sources
+    say, side by side; an extractive writer lists their claims, it cannot weigh them."""
+    tier = {s.n: s.tier for s in sources}
+    items = [item for _, section in sections for item in section]
+    sides = []
+    for wanted, label in ((1, "contrast_official"), (5, "contrast_community")):
+        said = [cite(s, ns) for s, ns in items if any(tier.get(n) == wanted for n in ns)]
+        sides.append(f"{t[label]} " + (" ".join(said[:CONTRAST_ITEMS]) or t["contrast_none"]))
+    return ReportSection(heading=t["contrast_heading"], content="\n\n".join(sides))
+
+
 def _limitations(material: ReportMaterial, t: dict[str, str], engine_note: str) -> list[str]:
     """How the report was made, then what it had to do without."""
     lines = [engine_note]
@@ -307,6 +324,11 @@ def critique(report: FinalReport, material: ReportMaterial) -> Critique:
         for s in report.sections
         if s.heading not in fixed and not CITATION.search(s.content)
     ]
+    contrast = texts_for(material.context.language)["contrast_heading"]
+    if material.context.source_policy == "monitor" and all(
+        s.heading != contrast for s in report.sections
+    ):
+        warns.append("monitor source policy: no section contrasts official and community sources")
     if len(text.split()) < 150:
         warns.append(f"report is very short ({len(text.split())} words)")
     verdict = "REJECT" if rejects else "WARN" if warns else "PASS"

@@ -20,6 +20,11 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "limitations": "Limitations",
         "method": "Method",
         "scope": "Scope",
+        "contrast_heading": "Official and community sources compared",
+        "contrast_official": "Official sources (tier 1) say:",
+        "contrast_community": "Community sources (tier 5) say:",
+        "contrast_none": "no source of this tier was read, so there is nothing to set against "
+        "the other side.",
         "scope_body": "The report covers only what the sources read say about the question; "
         "what they do not mention is listed under Open questions.",
         "deep_search_heading": "Further evidence from the deep search",
@@ -117,6 +122,11 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "limitations": "Ограничения",
         "method": "Методика",
         "scope": "Охват",
+        "contrast_heading": "Официальные и общественные источники в сравнении",
+        "contrast_official": "Официальные источники (уровень 1):",
+        "contrast_community": "Источники сообщества (уровень 5):",
+        "contrast_none": "источников этого уровня прочитано не было, так что сопоставлять "
+        "не с чем.",
         "scope_body": "Отчёт охватывает только то, что прочитанные источники говорят по "
         "вопросу; то, о чём они молчат, перечислено в разделе «Открытые вопросы».",
         "deep_search_heading": "Дополнительные сведения из глубокого поиска",
@@ -326,7 +336,7 @@ def fixed_headings() -> frozenset[str]:
     return frozenset(
         texts[key]
         for texts in TEXTS.values()
-        for key in ("open_questions", "limitations", "method", "scope")
+        for key in ("open_questions", "limitations", "method", "scope", "contrast_heading")
     )
 
 

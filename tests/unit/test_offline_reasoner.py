@@ -322,3 +322,37 @@ def test_a_question_in_another_language_is_searched_for_the_words_that_carry_ove
 def test_a_question_with_nothing_that_carries_over_says_so_in_its_language(offline):
     answer = offline.answer("Как работают менеджеры контекста?", [], "ru")
     assert answer.answer == texts_for("ru")["answer_untranslatable"]
+
+
+def test_the_monitor_policy_contrasts_official_and_community_sources(offline):
+    community = [
+        (
+            "A forum post says the with statement also calls the manager's exit on return.",
+            "https://forum.example/t/1",
+        ),
+    ]
+    material = _material_with({"How it works: the with statement": [*WITH, *community]})
+    material.context.source_policy = "monitor"
+    tiers = {"https://forum.example/t/1": 5}
+    material.sources = [
+        s.model_copy(update={"tier": tiers.get(s.url, 1)}) for s in material.sources
+    ]
+
+    report = offline.write_report(material)
+
+    contrast = next(
+        s for s in report.sections if s.heading == "Official and community sources compared"
+    )
+    official, said = contrast.content.split("\n\n")
+    official_numbers = {s.n for s in report.sources if s.tier == 1}
+    assert official.startswith("Official sources (tier 1) say:")
+    assert any(f"[{n}]" in official for n in official_numbers), official
+    forum = next(s.n for s in report.sources if s.url == "https://forum.example/t/1")
+    assert said.startswith("Community sources (tier 5) say:") and f"[{forum}]" in said
+    assert offline.critique(report, material).verdict != "REJECT"
+
+    without = report.model_copy(
+        update={"sections": [s for s in report.sections if s is not contrast]}
+    )
+    issues = offline.critique(without, material).issues
+    assert "monitor source policy: no section contrasts official and community sources" in issues

@@ -178,3 +178,34 @@ def test_the_writer_is_told_what_was_not_researched() -> None:
     assert "the planning phase failed (400)" in told and "do not claim coverage" in told
     quiet = build_write_report(**common)[-1]["content"]
     assert "fell short" not in quiet
+
+
+def test_the_monitor_policy_asks_the_writer_and_the_critic_for_the_contrast() -> None:
+    from shared.prompts.report import build_write_report
+    from shared.prompts.supervisor import build_critique
+    from shared.reasoning.llm import CRITIC_POLICY
+
+    common = dict(
+        brief="b",
+        primary="",
+        primary_kind="findings",
+        findings="",
+        sources="",
+        clarification_unanswered=False,
+        critique_verdict=None,
+        critique_issues=[],
+        language="en",
+        today="2026-01-01",
+    )
+    asked = build_write_report(**common, contrast=True)[-1]["content"]
+    assert "contrasts what the" in asked and "community sources (tier 5)" in asked
+    assert "monitor source policy" not in build_write_report(**common)[-1]["content"]
+    critic = build_critique(
+        brief="b",
+        sources="",
+        report="r",
+        policy=CRITIC_POLICY["monitor"],
+        language="en",
+        today="2026-01-01",
+    )[-1]["content"]
+    assert "must contrast what official (tier 1) and community (tier 5)" in critic

@@ -48,6 +48,8 @@ NOTES = {
     "search_iterations": "default: the first setting for `search`, the second otherwise",
     "answers": "one per question, each at most 2000 characters; give `answers` or `text`",
     "require_plan_approval": "stop after planning for the user's approval",
+    "source_policy": "`strict`: tiers 1-2 only; `monitor`: the report contrasts official "
+    "(tier 1) with community (tier 5) sources, and the critic checks it",
 }
 
 

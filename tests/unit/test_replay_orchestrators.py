@@ -386,6 +386,15 @@ def test_a_search_that_fails_late_still_reports_what_it_spent() -> None:
     assert done.input["usage"]["llm_calls"] == 2
 
 
+def test_the_source_policy_reaches_every_phase_that_writes() -> None:
+    flow = research(enable_clarifying_questions=False, source_policy="monitor")
+    flow.run_activities(respond)
+
+    for name in (names.PLAN_RESEARCH, names.GENERATE_FINAL_REPORT, names.CRITIQUE_REPORT):
+        scheduled = next(s for s in flow.scheduled if s.name == name)
+        assert scheduled.input["context"]["source_policy"] == "monitor", name
+
+
 # -- determinism ----------------------------------------------------------------------------
 
 
