@@ -16,6 +16,7 @@ that document and the best one of its broad search.
 
 from __future__ import annotations
 
+import keyword
 import re
 from collections.abc import Callable, Sequence
 
@@ -56,6 +57,10 @@ COVERED_MIN_FINDINGS = 3
 MAX_TODOS_PER_TOPIC = 2
 SHORT_QUERY_WORDS = 6
 CORE_DOCUMENTS = 2  # the best documents every broad search reaches anyway
+FOCUS_POOL = 12  # documents looked at for anchors named in their titles
+MIN_TITLED = 2
+# keywords that are everyday English ("in Python"): not a sign of what is asked
+PLAIN_ENGLISH_KEYWORDS = frozenset({"in", "is", "and", "or", "not", "as", "from"})
 
 
 def clarify(context: ResearchContext) -> ClarificationRequest:
@@ -101,9 +106,24 @@ def analyze(context: ResearchContext) -> QueryAnalysis:
     )
 
 
-def _anchors(focus: list[FocusDocument]) -> list[FocusDocument]:
-    """The documents about the question's concepts beyond the core ones first (so topics
+def _titled(focus: list[FocusDocument], query: str) -> list[FocusDocument]:
+    """Documents whose title names what the question asks about: one of its words, or a
+    Python keyword it uses ("for", "yield"): the surest sign a document is on topic."""
+    words = set(lexical.content_tokens(query))
+    words |= {
+        w
+        for w in re.findall(r"[a-z]+", query.lower())
+        if keyword.iskeyword(w) and w not in PLAIN_ENGLISH_KEYWORDS
+    }
+    return [d for d in focus if words & set(lexical.tokenize(d.title))]
+
+
+def _anchors(focus: list[FocusDocument], titled: list[FocusDocument]) -> list[FocusDocument]:
+    """Documents whose title names the question's subject, when there are at least two;
+    else the documents about the question's concepts beyond the core ones first (so topics
     spread out), then the core ones; all of them when none names a concept."""
+    if len(titled) >= MIN_TITLED:
+        return titled
     about = [d for d in focus if d.about]
     if not about:
         return focus
@@ -119,8 +139,8 @@ def plan(
     count += analysis.query_type == "comparison"
     count = max(1, min(count, max_topics, 6))
     phrases = corpus.key_phrases(context.query, 6)
-    focus = corpus.focus_documents(context.query, count + CORE_DOCUMENTS, _concepts(subject))
-    anchors = _anchors(focus)
+    focus = corpus.focus_documents(context.query, FOCUS_POOL, _concepts(subject))
+    anchors = _anchors(focus[: count + CORE_DOCUMENTS], _titled(focus, context.query))
     a, b = split_comparison(subject, phrases)
     topics = []
     for i, kind in enumerate(DECOMPOSITIONS[analysis.query_type][:count], start=1):

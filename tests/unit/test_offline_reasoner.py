@@ -356,3 +356,18 @@ def test_the_monitor_policy_contrasts_official_and_community_sources(offline):
     )
     issues = offline.critique(without, material).issues
     assert "monitor source policy: no section contrasts official and community sources" in issues
+
+
+def test_topics_are_anchored_in_documents_whose_title_names_the_question(offline):
+    """ "for", "while", "break", "continue" are what the loop question asks about: the plan
+    anchors its topics in those statements' pages, not in pages that merely use the words
+    (the debugger's ``break`` command)."""
+    context = ResearchContext(
+        session_id="s",
+        query="How do for loops and while loops work in Python, including break and continue?",
+    )
+    plan = offline.plan(context, offline.analyze(context), 5)
+    anchored = " ".join(q for t in plan.topics for q in t.queries)
+    for statement in ("The for statement", "The while statement", "The break statement"):
+        assert statement in anchored, anchored
+    assert "Debugger" not in anchored
