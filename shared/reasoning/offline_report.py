@@ -217,11 +217,12 @@ def topic_sections(material: ReportMaterial) -> tuple[list[tuple[str, list[Cited
     seen: list[frozenset[str]] = []
     sections, gaps = [], []
     for topic in sorted(groups, key=order.__getitem__):
-        items = _fresh_items(material, [k for f in groups[topic] for k in f.key_findings], seen)
+        keys = [k for f in groups[topic] for k in f.key_findings]
+        items = _fresh_items(material, keys, seen)
         items.sort(key=lambda item: sentence_key(item[0]) not in endorsed)  # stable
         if items:
             sections.append((_unique_heading(topic, sections, language), items[:ITEMS_PER_SECTION]))
-        else:
+        elif not _fresh_items(material, keys, []):  # nothing usable: a gap, not a repeat
             gaps.append(topic)
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
     deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]

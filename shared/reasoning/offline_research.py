@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from shared import lexical
 from shared.models import (
@@ -58,7 +58,8 @@ MAX_TODOS_PER_TOPIC = 2
 SHORT_QUERY_WORDS = 6
 CORE_DOCUMENTS = 2  # the best documents every broad search reaches anyway
 FOCUS_POOL = 12  # documents looked at for anchors named in their titles
-MIN_TITLED = 2
+MIN_TITLED = 3  # fewer, and the topics would all read the same pages
+TITLE_MIN_IDF = 1.0
 # keywords that are everyday English ("in Python"): not a sign of what is asked
 PLAIN_ENGLISH_KEYWORDS = frozenset({"in", "is", "and", "or", "not", "as", "from"})
 
@@ -106,10 +107,13 @@ def analyze(context: ResearchContext) -> QueryAnalysis:
     )
 
 
-def _titled(focus: list[FocusDocument], query: str) -> list[FocusDocument]:
-    """Documents whose title names what the question asks about: one of its words, or a
-    Python keyword it uses ("for", "yield"): the surest sign a document is on topic."""
-    words = set(lexical.content_tokens(query))
+def _titled(
+    focus: list[FocusDocument], query: str, idf: Mapping[str, float]
+) -> list[FocusDocument]:
+    """Documents whose title names what the question asks about: one of its distinctive
+    words ("statement" names half the corpus), or a Python keyword it uses ("for",
+    "yield"): the surest sign a document is on topic."""
+    words = {w for w in lexical.content_tokens(query) if idf.get(w, 0.0) >= TITLE_MIN_IDF}
     words |= {
         w
         for w in re.findall(r"[a-z]+", query.lower())
@@ -119,7 +123,7 @@ def _titled(focus: list[FocusDocument], query: str) -> list[FocusDocument]:
 
 
 def _anchors(focus: list[FocusDocument], titled: list[FocusDocument]) -> list[FocusDocument]:
-    """Documents whose title names the question's subject, when there are at least two;
+    """Documents whose title names the question's subject, when there are enough of them;
     else the documents about the question's concepts beyond the core ones first (so topics
     spread out), then the core ones; all of them when none names a concept."""
     if len(titled) >= MIN_TITLED:
@@ -140,7 +144,7 @@ def plan(
     count = max(1, min(count, max_topics, 6))
     phrases = corpus.key_phrases(context.query, 6)
     focus = corpus.focus_documents(context.query, FOCUS_POOL, _concepts(subject))
-    anchors = _anchors(focus[: count + CORE_DOCUMENTS], _titled(focus, context.query))
+    anchors = _anchors(focus[: count + CORE_DOCUMENTS], _titled(focus, context.query, corpus.idf))
     a, b = split_comparison(subject, phrases)
     topics = []
     for i, kind in enumerate(DECOMPOSITIONS[analysis.query_type][:count], start=1):
