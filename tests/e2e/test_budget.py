@@ -207,5 +207,8 @@ def test_a_token_budget_holds_and_the_report_names_the_cut(host, llm, max_tokens
     assert report.status_code == 200 and len(report.json()["sections"]) >= 3
     cut = [w for w in view["warnings"] if "budget" in w["message"]]
     assert cut, view["warnings"]
+    # A cut before the report is named in it; the critic's review comes after the report
+    # is written, so skipping it is told by the status alone.
+    before_report = [w for w in cut if w["phase"] != "reviewing"]
     limits = report.json()["limitations"]
-    assert any("budget" in line for line in limits), limits
+    assert not before_report or any("budget" in line for line in limits), (cut, limits)
