@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -45,6 +46,7 @@ from shared.stores.base import (
 MAX_UPDATE_ATTEMPTS = 10
 BUSY_TIMEOUT_MS = 10_000
 # Primary result codes (the low byte of an extended code) a later attempt may not hit.
+WAL_RETRY_SECONDS = 0.05
 TRANSIENT_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 _ACTIVE_SQL = ", ".join(f"'{status.value}'" for status in ACTIVE_STATUSES)
@@ -92,8 +94,25 @@ class SqliteSessionStore:
         self._connections_lock = threading.Lock()
         with self._errors():
             connection = self._connection()
-            connection.execute("PRAGMA journal_mode=WAL")
+            self._use_wal(connection)
             connection.executescript(SCHEMA)
+
+    def _use_wal(self, connection: sqlite3.Connection) -> None:
+        """Switch the file to WAL once. Asking for it while another connection reads can
+        fail at once (SQLite skips the busy handler there to avoid a deadlock), so look
+        first, and retry a switch for up to the busy timeout."""
+        deadline = time.monotonic() + self._busy_timeout_ms / 1000
+        while True:
+            try:
+                (mode,) = connection.execute("PRAGMA journal_mode").fetchone()
+                if mode.lower() != "wal":
+                    connection.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                busy = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF in TRANSIENT_CODES
+                if not busy or time.monotonic() >= deadline:
+                    raise
+                time.sleep(WAL_RETRY_SECONDS)
 
     # -- connections -------------------------------------------------------------
 

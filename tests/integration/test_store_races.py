@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+import threading
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -182,3 +183,25 @@ def test_other_sqlite_failures_are_permanent(tmp_path: Path) -> None:
         store.get(created.id)
     assert caught.value.__cause__.sqlite_errorname == "SQLITE_ERROR"
     store.close()
+
+
+def test_stores_opening_a_new_file_at_once_all_open_it(tmp_path: Path) -> None:
+    """Several workers (or a tool beside devhost) open a fresh SQLite file together: one
+    switches it to WAL while the others read, and none of them fails (CI caught a
+    "database is locked" here)."""
+
+    def open_store(path: Path, errors: list[Exception]) -> None:
+        try:
+            SqliteSessionStore(path).close()
+        except Exception as exc:  # collected: the assertion below names it
+            errors.append(exc)
+
+    for round_ in range(50):
+        path = tmp_path / f"round-{round_}" / "sessions.sqlite3"
+        errors: list[Exception] = []
+        threads = [threading.Thread(target=open_store, args=(path, errors)) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == [], f"round {round_}: {errors}"
