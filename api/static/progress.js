@@ -3,6 +3,7 @@
 const STATUS_TEXT = {
   active: "running",
   waiting_clarification: "waiting for your answers",
+  waiting_plan_approval: "waiting for your approval of the plan",
   researching: "researching",
   completed: "completed",
   failed: "failed",

@@ -14,6 +14,7 @@ import os
 import re
 from pathlib import Path
 
+import httpx
 import pytest
 
 from devhost.host import DevHost
@@ -305,3 +306,93 @@ def test_the_report_keeps_the_language_of_the_question(host: DevHost, open_page)
     expect(report.get_by_role("heading", name="Quellen", exact=True)).to_be_visible()
     expect(report.locator(".source").first).to_be_visible()
     seen.assert_clean()
+
+
+# -- plan approval ---------------------------------------------------------------
+
+
+def start_with_plan_review(page, question: str):
+    """A deep research that stops at its plan (no clarifying questions first)."""
+    page.get_by_label("Question", exact=True).fill(question)
+    page.get_by_label("Researcher agents (1-5)", exact=True).fill("2")
+    page.get_by_label("Ask me clarifying questions first", exact=True).uncheck()
+    page.get_by_label("Review the plan before research", exact=True).check()
+    page.get_by_role("button", name="Start").click()
+    return page.get_by_role("group", name="Review the research plan")
+
+
+def test_the_plan_is_shown_edited_and_approved_before_the_research(host: DevHost, open_page):
+    from playwright.sync_api import expect
+
+    page, seen = open_page(f"{host.url}/api/ui")
+    form = start_with_plan_review(page, "How does the GIL affect threads?")
+
+    expect(form).to_be_visible()
+    expect(page.locator("#status")).to_have_text("waiting for your approval of the plan")
+    expect(page.get_by_role("button", name="Cancel research")).to_have_count(1)  # the form's
+    sid = session_id_of(page)
+    with httpx.Client(base_url=host.url, timeout=30) as api:
+        plan = api.get(f"/api/research/{sid}").json()["plan"]
+    titles = form.get_by_role("textbox")
+    assert [titles.nth(i).input_value() for i in range(titles.count())] == [
+        t["title"] for t in plan["topics"]
+    ]
+    for topic in plan["topics"]:  # its searches, as text
+        for query in topic["queries"]:
+            expect(form.get_by_text(query, exact=True).first).to_be_attached()
+    agents = form.get_by_label("Agents to research the plan", exact=True)
+    expect(agents).to_have_value(str(plan["num_agents"]))
+    most = min(plan["max_agents"], len(plan["topics"]))
+    expect(agents).to_have_attribute("max", str(most))
+
+    first = form.get_by_label("Topic 1 title", exact=True)
+    expect(first).to_be_focused()
+    first.fill("How CPython releases the GIL around blocking I/O")
+    form.get_by_role("button", name="Approve as shown").click()
+
+    expect(page.locator("#status")).to_have_text("completed", timeout=RUN_S)
+    expect(form).to_be_hidden()
+    expect(page.locator("#report")).to_contain_text("edited by the user")
+    with httpx.Client(base_url=host.url, timeout=30) as api:
+        done = api.get(f"/api/research/{sid}").json()["plan"]
+    assert done["status"] == "edited"
+    assert done["topics"][0]["title"] == "How CPython releases the GIL around blocking I/O"
+    assert done["changes"] == [
+        f"reworded topic: {plan['topics'][0]['title']}"
+        " -> How CPython releases the GIL around blocking I/O"
+    ]
+    events = page.locator("#timeline li")
+    kinds = [events.nth(i).get_attribute("data-event") for i in range(events.count())]
+    assert "plan_ready" in kinds and "plan edited" in kinds, kinds
+    assert page.evaluate("window.__pwned") is None
+    seen.assert_clean()
+
+
+def test_a_plan_can_be_cut_down_by_keyboard_or_cancelled(host: DevHost, open_page):
+    from playwright.sync_api import expect
+
+    page, seen = open_page(f"{host.url}/api/ui")
+    form = start_with_plan_review(page, "How does the GIL affect threads?")
+    expect(form).to_be_visible()
+    topics = form.get_by_role("textbox")
+    count = topics.count()
+    assert count >= 2, "the offline plan has several topics"
+
+    # removing topics by keyboard lowers the agent bound; the last one cannot go
+    for n in range(1, count):
+        form.get_by_role("button", name=f"Remove topic {n}", exact=True).focus()
+        page.keyboard.press("Enter")
+    expect(topics).to_have_count(1)
+    expect(form.get_by_role("button", name=f"Remove topic {count}", exact=True)).to_be_disabled()
+    agents = form.get_by_label("Agents to research the plan", exact=True)
+    expect(agents).to_have_attribute("max", "1")
+    expect(agents).to_have_value("1")
+
+    form.get_by_role("button", name="Cancel research").click()
+    expect(page.locator("#status")).to_have_text("cancelled")
+    expect(form).to_be_hidden()
+    expect(page.get_by_role("button", name="Cancel research")).to_be_hidden()
+    sid = session_id_of(page)
+    with httpx.Client(base_url=host.url, timeout=30) as api:
+        assert api.get(f"/api/research/{sid}").json()["status"] == "cancelled"
+    seen.assert_clean(expected_http=(409,))  # the report that never came
