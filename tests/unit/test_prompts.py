@@ -159,24 +159,27 @@ def test_unanswered_questions_are_reported_as_unanswered():
     assert "went unanswered" in brief and "Which region?" in brief
 
 
+REPORT_ARGS = dict(
+    brief="b",
+    primary="",
+    primary_kind="findings",
+    findings="",
+    sources="",
+    clarification_unanswered=False,
+    critique_verdict=None,
+    critique_issues=[],
+    language="en",
+    today="2026-01-01",
+)
+
+
 def test_the_writer_is_told_what_was_not_researched() -> None:
     from shared.prompts.report import build_write_report
 
-    common = dict(
-        brief="b",
-        primary="",
-        primary_kind="findings",
-        findings="",
-        sources="",
-        clarification_unanswered=False,
-        critique_verdict=None,
-        critique_issues=[],
-        language="en",
-        today="2026-01-01",
-    )
-    told = build_write_report(**common, gaps=["the planning phase failed (400)"])[-1]["content"]
+    gaps = ["the planning phase failed (400)"]
+    told = build_write_report(**REPORT_ARGS, gaps=gaps)[-1]["content"]
     assert "the planning phase failed (400)" in told and "do not claim coverage" in told
-    quiet = build_write_report(**common)[-1]["content"]
+    quiet = build_write_report(**REPORT_ARGS)[-1]["content"]
     assert "fell short" not in quiet
 
 
@@ -185,21 +188,9 @@ def test_the_monitor_policy_asks_the_writer_and_the_critic_for_the_contrast() ->
     from shared.prompts.supervisor import build_critique
     from shared.reasoning.llm import CRITIC_POLICY
 
-    common = dict(
-        brief="b",
-        primary="",
-        primary_kind="findings",
-        findings="",
-        sources="",
-        clarification_unanswered=False,
-        critique_verdict=None,
-        critique_issues=[],
-        language="en",
-        today="2026-01-01",
-    )
-    asked = build_write_report(**common, contrast=True)[-1]["content"]
+    asked = build_write_report(**REPORT_ARGS, contrast=True)[-1]["content"]
     assert "contrasts what the" in asked and "community sources (tier 5)" in asked
-    assert "monitor source policy" not in build_write_report(**common)[-1]["content"]
+    assert "monitor source policy" not in build_write_report(**REPORT_ARGS)[-1]["content"]
     critic = build_critique(
         brief="b",
         sources="",
