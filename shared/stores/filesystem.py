@@ -25,6 +25,7 @@ has no place on disk and is ignored.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import tempfile
@@ -49,6 +50,9 @@ INTERNAL_PREFIX = ".~"  # files of the store itself; never listed
 TEMP_PREFIX = INTERNAL_PREFIX + "writing-"
 LOCK_PREFIX = INTERNAL_PREFIX + "lock-"
 APPEND_LOCK_TIMEOUT_SECONDS = 30.0
+
+
+RMTREE_ATTEMPTS = 5  # a delete racing a last write retries, then reports busy
 
 
 class FilesystemMemoryStore:
@@ -113,12 +117,16 @@ class FilesystemMemoryStore:
         """Remove the session folder (the store's lock and temp files with it)."""
         folder = self._folder(session_id)
         count = len(self.list(session_id))
-        try:
-            shutil.rmtree(folder)
-        except FileNotFoundError:
-            pass  # never written, or removed by a concurrent delete
-        except OSError as exc:
-            raise TransientError(f"memory folder {session_id}: {exc}") from exc
+        for attempt in range(1, RMTREE_ATTEMPTS + 1):
+            try:
+                shutil.rmtree(folder)
+                break
+            except FileNotFoundError:
+                break  # never written, or removed by a concurrent delete
+            except OSError as exc:
+                # a step still running wrote a file while the folder was going: go again
+                if exc.errno != errno.ENOTEMPTY or attempt == RMTREE_ATTEMPTS:
+                    raise TransientError(f"memory folder {session_id}: {exc}") from exc
         return count
 
     def ping(self) -> None:
