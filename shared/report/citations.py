@@ -22,6 +22,7 @@ as its two end points only, so ``[1-100000]`` cannot blow up. Markdown links
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from shared.models import Confidence, FinalReport, ReportSection, Source
 
@@ -126,18 +127,7 @@ def renumber_by_first_citation(report: FinalReport) -> FinalReport:
         (by_n[old].model_copy(update={"n": new}) for old, new in order.items()),
         key=lambda s: s.n,
     )
-    return report.model_copy(
-        update={
-            "executive_summary": rewrite(report.executive_summary),
-            "sections": [
-                ReportSection(heading=s.heading, content=rewrite(s.content))
-                for s in report.sections
-            ],
-            "conclusion": rewrite(report.conclusion),
-            "sources": sources,
-        },
-        deep=True,
-    )
+    return _rewritten(report, rewrite, sources)
 
 
 def renumber_to(report: FinalReport, numbering: list[Source]) -> FinalReport:
@@ -157,6 +147,13 @@ def renumber_to(report: FinalReport, numbering: list[Source]) -> FinalReport:
 
         return CITATION_RE.sub(replace, text)
 
+    return _rewritten(report, rewrite, [s for s in numbering if s.n in set(mapping.values())])
+
+
+def _rewritten(
+    report: FinalReport, rewrite: Callable[[str], str], sources: list[Source]
+) -> FinalReport:
+    """``report`` with ``rewrite`` applied to every cited text and ``sources`` as its list."""
     return report.model_copy(
         update={
             "executive_summary": rewrite(report.executive_summary),
@@ -165,7 +162,7 @@ def renumber_to(report: FinalReport, numbering: list[Source]) -> FinalReport:
                 for s in report.sections
             ],
             "conclusion": rewrite(report.conclusion),
-            "sources": [s for s in numbering if s.n in set(mapping.values())],
+            "sources": sources,
         },
         deep=True,
     )
