@@ -270,7 +270,9 @@ class OfflineReasoner:
         note = texts_for(material.context.language)["engine_note"].format(
             corpus=name, documents=documents
         )
-        return offline_report.write_report(material, note, self.follow_up_questions)
+        return offline_report.write_report(
+            material, note, self.follow_up_questions, self.corpus.idf
+        )
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
         t = texts_for(language)

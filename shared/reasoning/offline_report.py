@@ -21,7 +21,7 @@ depends on which agent finished first.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from shared import lexical
 from shared.models import (
@@ -34,6 +34,7 @@ from shared.models import (
     ReportSection,
     Source,
 )
+from shared.reasoning import relevance
 from shared.reasoning.offline_text import BRACKET_NUMBER, unique_texts
 from shared.reasoning.templates import fixed_headings, subject_of, texts_for, topic_heading
 
@@ -43,7 +44,6 @@ PLAN_TOPIC = re.compile(r"(?m)^### \d+\. (.+?) \(priority \d+\)\s*$")
 ITEMS_PER_SECTION = 8
 DEEP_SEARCH_ITEMS = 6
 CONTRAST_ITEMS = 3  # claims per side in the monitor policy's contrast
-RELEVANT_SHARE = 0.4  # deep search sentences scoring below this share of the best are off-topic
 DEEP_SEARCH_AGENT = 0  # compress files the deep search answer as agent 0's finding
 
 Cited = tuple[str, list[int]]
@@ -85,17 +85,21 @@ def is_deep_search(finding: Finding) -> bool:
 
 
 def write_report(
-    material: ReportMaterial, engine_note: str, follow_up_questions: FollowUps
+    material: ReportMaterial,
+    engine_note: str,
+    follow_up_questions: FollowUps,
+    idf: Mapping[str, float],
 ) -> FinalReport:
     """See module docstring. ``engine_note`` says how the report was made (it opens the
-    Limitations); ``follow_up_questions(query, text, language)`` is the reasoner's fallback."""
+    Limitations); ``follow_up_questions(query, text, language)`` is the reasoner's fallback;
+    ``idf`` weighs the question's words when deciding what a quote is about."""
     context = material.context
     t = texts_for(context.language)
-    sections, gaps = topic_sections(material)
+    sections, gaps = topic_sections(material, idf)
     subject = subject_of(context.query)
     # before sentences move to the summary and conclusion: what each section rests on
     support = {heading: _sources_of(items) for heading, items in sections}
-    summary_lead = _summary_lead(sections, context.query)
+    summary_lead = _summary_lead(sections)
     ordered = sorted(sections, key=lambda s: -len(s[1]))
     closing = [ordered[0][1].pop(0)] if ordered and len(ordered[0][1]) >= 3 else []
     cited = sorted(
@@ -135,21 +139,10 @@ def write_report(
     )
 
 
-def _summary_lead(sections: list[tuple[str, list[Cited]]], query: str) -> list[Cited]:
-    """The first sentence of each of the first four sections that is about the question
-    (shares two of its words, or its only one), moved out of its section; sections with
-    one sentence keep it."""
-    words = set(lexical.content_tokens(query))
-    needed = min(2, len(words))
-    lead = []
-    for _, items in sections[:4]:
-        if len(items) < 2:
-            continue
-        for i, (sentence, _) in enumerate(items):
-            if len(words & set(lexical.content_tokens(sentence))) >= needed:
-                lead.append(items.pop(i))
-                break
-    return lead
+def _summary_lead(sections: list[tuple[str, list[Cited]]]) -> list[Cited]:
+    """The first sentence of each of the first four sections (every quote there is about
+    the question), moved out of its section; sections with one sentence keep it."""
+    return [items.pop(0) for _, items in sections[:4] if len(items) >= 2]
 
 
 def _sources_of(items: list[Cited]) -> int:
@@ -201,9 +194,12 @@ def _follow_ups(
     return unique_texts(questions)[:5] if len(questions) >= 3 else []
 
 
-def topic_sections(material: ReportMaterial) -> tuple[list[tuple[str, list[Cited]]], list[str]]:
-    """Cited, globally de-duplicated key findings grouped by topic (endorsed ones first),
-    then the deep search's most relevant sentences; and the topics left empty."""
+def topic_sections(
+    material: ReportMaterial, idf: Mapping[str, float]
+) -> tuple[list[tuple[str, list[Cited]]], list[str]]:
+    """Cited, globally de-duplicated key findings about the question, grouped by topic
+    (endorsed ones first), then the deep search's most relevant sentences; and the topics
+    left empty."""
     language = material.context.language
     t = texts_for(language)
     endorsed = endorsed_sentences(material.primary)
@@ -214,43 +210,82 @@ def topic_sections(material: ReportMaterial) -> tuple[list[tuple[str, list[Cited
             continue
         groups.setdefault(finding.topic, []).append(finding)
         order.setdefault(finding.topic, (finding.topic_id or 10_000, index))
+    gates = _gates(material, list(groups), idf)
+    citable = _citable(material, groups, gates)
     seen: list[frozenset[str]] = []
     sections, gaps = [], []
     for topic in sorted(groups, key=order.__getitem__):
         keys = [k for f in groups[topic] for k in f.key_findings]
-        items = _fresh_items(material, keys, seen)
+        items = _fresh_items(material, keys, seen, gates(topic), citable)
         items.sort(key=lambda item: sentence_key(item[0]) not in endorsed)  # stable
         if items:
             sections.append((_unique_heading(topic, sections, language), items[:ITEMS_PER_SECTION]))
-        elif not _fresh_items(material, keys, []):  # nothing usable: a gap, not a repeat
+        elif not _fresh_items(material, keys, [], gates(topic), citable):  # not a repeat
             gaps.append(topic)
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
     deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
     if deep:
-        ranked = lexical.rank_sentences(material.context.query, [k.text for k in deep], len(deep))
-        best = ranked[0][1] if ranked else 0.0
-        relevant = [deep[i] for i, score in ranked if score >= RELEVANT_SHARE * best] or deep
-        items = _fresh_items(material, relevant, seen)[:DEEP_SEARCH_ITEMS]
+        items = _fresh_items(material, deep, seen, gates(""), citable)[:DEEP_SEARCH_ITEMS]
         if items:
             sections.append((t["deep_search_heading"], items))
     return sections, gaps
 
 
+def _gates(
+    material: ReportMaterial, topics: list[str], idf: Mapping[str, float]
+) -> Callable[[str], relevance.Gate]:
+    """What a topic's quotes must be about: the question (its bar calibrated on all the
+    quotes at hand). A question in another language than the corpus shares no word with
+    the quotes, so its words that carry over stand in, with the topic's title (planning
+    took it from the corpus; the deep search takes every topic's)."""
+    context = material.context
+    quotes = [k.text for f in material.findings for k in f.key_findings]
+    gate = relevance.question_gate(context.query, context.language, idf)
+    if not relevance.foreign_to_corpus(context.language):
+        gate = gate.calibrated(quotes)
+        return lambda _topic: gate
+    every = gate.with_words(" ".join(topics), idf).calibrated(quotes)
+    by_topic = {t: gate.with_words(t, idf).calibrated(quotes) for t in topics}
+    return lambda topic: by_topic.get(topic, every)
+
+
+def _citable(
+    material: ReportMaterial,
+    groups: dict[str, list[Finding]],
+    gates: Callable[[str], relevance.Gate],
+) -> set[int]:
+    """The sources a report may cite: those about the question (``relevance``), judged by
+    their title and by the quotes the evidence holds from them."""
+    quotes: dict[str, set[str]] = {}
+    topics = [(topic, f) for topic, fs in groups.items() for f in fs]
+    topics += [("", f) for f in material.findings if is_deep_search(f)]
+    for topic, finding in topics:
+        gate = gates(topic)
+        for key in finding.key_findings:
+            if gate.admits(key.text):
+                for url in key.source_urls:
+                    quotes.setdefault(url, set()).add(key.text)
+    gate = gates("")
+    return {s.n for s in material.sources if gate.is_about(s.title, quotes.get(s.url, ()))}
+
+
 def _fresh_items(
-    material: ReportMaterial, keys: list[KeyFinding], seen: list[frozenset[str]]
+    material: ReportMaterial,
+    keys: list[KeyFinding],
+    seen: list[frozenset[str]],
+    gate: relevance.Gate,
+    citable: set[int],
 ) -> list[Cited]:
-    """Key findings with a known source, about the question (sharing a word with it; a
-    quote that shares none is off-topic however well it ranked in its document) and no
-    near-duplicate already used (``seen`` grows)."""
-    numbers = {s.url: s.n for s in material.sources}
-    about = frozenset(lexical.content_tokens(material.context.query))
-    need = min(2, len(about) - 1) if len(about) >= 3 else 1
+    """Key findings from a citable source, about the question (``relevance``: a quote that
+    is not is off-topic however well it ranked in its document) and no near-duplicate
+    already used (``seen`` grows)."""
+    numbers = {s.url: s.n for s in material.sources if s.n in citable}
     items: list[Cited] = []
     for key in keys:
         ns = sorted({numbers[u] for u in key.source_urls if u in numbers})
-        tokens = frozenset(lexical.content_tokens(key.text))
-        if not ns or BRACKET_NUMBER.search(key.text) or len(tokens & about) < need:
+        if not ns or BRACKET_NUMBER.search(key.text) or not gate.admits(key.text):
             continue
+        tokens = frozenset(lexical.content_tokens(key.text))
         if any(lexical.jaccard(tokens, other) >= 0.6 for other in seen):
             continue
         seen.append(tokens)

@@ -16,9 +16,8 @@ that document and the best one of its broad search.
 
 from __future__ import annotations
 
-import keyword
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 from shared import lexical
 from shared.models import (
@@ -40,6 +39,7 @@ from shared.models import (
     Todo,
     TopicCoverage,
 )
+from shared.reasoning import relevance
 from shared.reasoning.offline_text import leads, unique_texts
 from shared.reasoning.templates import (
     DECOMPOSITIONS,
@@ -57,11 +57,7 @@ COVERED_MIN_FINDINGS = 3
 MAX_TODOS_PER_TOPIC = 2
 SHORT_QUERY_WORDS = 6
 CORE_DOCUMENTS = 2  # the best documents every broad search reaches anyway
-FOCUS_POOL = 12  # documents looked at for anchors named in their titles
-MIN_TITLED = 3  # fewer, and the topics would all read the same pages
-TITLE_MIN_IDF = 1.0
-# keywords that are everyday English ("in Python"): not a sign of what is asked
-PLAIN_ENGLISH_KEYWORDS = frozenset({"in", "is", "and", "or", "not", "as", "from"})
+FOCUS_POOL = 12  # documents looked at for anchors about the question
 
 
 def clarify(context: ResearchContext) -> ClarificationRequest:
@@ -107,27 +103,26 @@ def analyze(context: ResearchContext) -> QueryAnalysis:
     )
 
 
-def _titled(
-    focus: list[FocusDocument], query: str, idf: Mapping[str, float]
+def _relevant(
+    corpus: Corpus, focus: list[FocusDocument], context: ResearchContext
 ) -> list[FocusDocument]:
-    """Documents whose title names what the question asks about: one of its distinctive
-    words ("statement" names half the corpus), or a Python keyword it uses ("for",
-    "yield"): the surest sign a document is on topic."""
-    words = {w for w in lexical.content_tokens(query) if idf.get(w, 0.0) >= TITLE_MIN_IDF}
-    words |= {
-        w
-        for w in re.findall(r"[a-z]+", query.lower())
-        if keyword.iskeyword(w) and w not in PLAIN_ENGLISH_KEYWORDS
-    }
-    return [d for d in focus if words & set(lexical.tokenize(d.title))]
+    """The focus documents that are about the question (``relevance``), in focus order."""
+    pages = {p.url: p for p in corpus.best_documents(context.query, FOCUS_POOL * 4 + 10)}
+    sentences = {}
+    for doc in focus:
+        cached = corpus.sentences_of(pages[doc.url]) if doc.url in pages else None
+        sentences[doc.url] = cached[0] if cached else ()
+    gate = relevance.question_gate(context.query, context.language, corpus.idf)
+    gate = gate.calibrated(s for group in sentences.values() for s in group)
+    return [d for d in focus if gate.is_about(d.title, sentences[d.url])]
 
 
-def _anchors(focus: list[FocusDocument], titled: list[FocusDocument]) -> list[FocusDocument]:
-    """Documents whose title names the question's subject, when there are enough of them;
-    else the documents about the question's concepts beyond the core ones first (so topics
-    spread out), then the core ones; all of them when none names a concept."""
-    if len(titled) >= MIN_TITLED:
-        return titled
+def _anchors(focus: list[FocusDocument], relevant: list[FocusDocument]) -> list[FocusDocument]:
+    """The documents about the question, when there are any; else the documents about
+    the question's concepts beyond the core ones first (so topics spread out), then the
+    core ones; all of them when none names a concept."""
+    if relevant:
+        return relevant
     about = [d for d in focus if d.about]
     if not about:
         return focus
@@ -144,7 +139,10 @@ def plan(
     count = max(1, min(count, max_topics, 6))
     phrases = corpus.key_phrases(context.query, 6)
     focus = corpus.focus_documents(context.query, FOCUS_POOL, _concepts(subject))
-    anchors = _anchors(focus[: count + CORE_DOCUMENTS], _titled(focus, context.query, corpus.idf))
+    relevant = _relevant(corpus, focus, context)
+    anchors = _anchors(focus[: count + CORE_DOCUMENTS], relevant)
+    if relevant:  # a topic per document about the question: more would read the same pages
+        count = min(count, len(relevant))
     a, b = split_comparison(subject, phrases)
     topics = []
     for i, kind in enumerate(DECOMPOSITIONS[analysis.query_type][:count], start=1):

@@ -135,10 +135,11 @@ def _reviewed(svc: Services, session_id: str, evidence: Compressed) -> str:
 
 
 def unresearched_topics(planned: PlannedResearch | None, evidence: Compressed) -> list[str]:
-    """Plan topics no finding brought evidence for, named for the writer and the reader."""
+    """Plan topics no researcher read anything for, named for the writer and the reader (a
+    topic whose pages only repeated another topic's sentences was researched)."""
     if planned is None:
         return []
-    found = {f.topic_id for f in evidence.findings if f.key_findings}
+    found = {f.topic_id for f in evidence.findings if f.key_findings or f.sources}
     return [
         f"topic {t.id} ({t.title}) was planned but not researched"
         for t in planned.plan.topics

@@ -118,6 +118,16 @@ def test_plan_respects_max_topics_and_uses_corpus_phrases(offline):
     assert set(tops) <= relevant
 
 
+def test_plan_anchors_topics_only_in_documents_about_the_question(offline):
+    context = _context("How do for loops and while loops work in Python, including break?")
+    plan = offline.plan(context, offline.analyze(context), 6)
+    corpus = shared_corpus()
+    anchors = [corpus.search(t.queries[1], 1)[0].url.rsplit("/", 1)[-1] for t in plan.topics]
+    # the debugger page lists "all breaks, including for each breakpoint": not about loops
+    assert "debugger" not in anchors
+    assert set(anchors) <= {"for", "while", "break", "continue", "compound"}
+
+
 def _agent_state(**extra) -> AgentState:
     return AgentState(
         context=_context(),
@@ -239,8 +249,11 @@ def test_a_question_sharing_no_words_with_the_pages_still_quotes_them(offline):
     assert finding.key_findings and finding.key_findings[0].source_urls == [pages[0].url]
 
 
-def _material_with(topics: dict[str, list[tuple[str, str]]], **extra) -> ReportMaterial:
-    """Report material whose findings quote the given (sentence, url) pairs per topic."""
+def _material_with(
+    topics: dict[str, list[tuple[str, str]]], title: str = "With statement, part {n}", **extra
+) -> ReportMaterial:
+    """Report material whose findings quote the given (sentence, url) pairs per topic, from
+    sources whose titles name the question's subject unless ``title`` says otherwise."""
     urls = sorted({url for items in topics.values() for _, url in items})
     findings = [
         Finding(
@@ -258,7 +271,7 @@ def _material_with(topics: dict[str, list[tuple[str, str]]], **extra) -> ReportM
             session_id="s", query="How does the with statement call a context manager?"
         ),
         findings=findings,
-        sources=[Source(n=n, url=u, title=f"Doc {n}") for n, u in enumerate(urls, 1)],
+        sources=[Source(n=n, url=u, title=title.format(n=n)) for n, u in enumerate(urls, 1)],
         **extra,
     )
 
@@ -304,6 +317,18 @@ def test_off_topic_quotes_are_not_cited(offline):
     assert all(s.url != "corpus://x/objects" for s in report.sources)
 
 
+def test_a_source_is_cited_only_when_its_title_or_two_quotes_are_about_the_question(offline):
+    once = ("The debugger's with command runs a statement in a context manager.", "corpus://x/d")
+    topics = {"Key concepts: with": [*WITH, once]}
+    untitled = offline.write_report(_material_with(topics, title="Doc {n}"))
+    assert [s.url for s in untitled.sources] == []  # one quote per page: a coincidence of words
+    twice = ("A context manager's exit method sees the with statement's exception.", "corpus://x/d")
+    cited = offline.write_report(_material_with({"Key concepts: with": [once, twice]}, "Doc {n}"))
+    assert [s.url for s in cited.sources] == ["corpus://x/d"]
+    titled = offline.write_report(_material_with(topics))
+    assert "corpus://x/d" in [s.url for s in titled.sources]
+
+
 def test_follow_up_questions_are_about_topics_and_sources(offline):
     material = _material_with({"Key concepts: with": WITH})
     material.primary = (
@@ -311,7 +336,10 @@ def test_follow_up_questions_are_about_topics_and_sources(offline):
     )
     questions = offline.write_report(material).follow_up_questions
     assert questions[0] == "What do other sources say about Nesting?"
-    assert "What does “Doc 1” say about the with statement call a context manager?" in questions
+    assert (
+        "What does “With statement, part 1” say about the with statement call a context manager?"
+        in questions
+    )
 
 
 def test_a_question_in_another_language_is_searched_for_the_words_that_carry_over(offline):

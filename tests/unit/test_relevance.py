@@ -1,0 +1,66 @@
+"""The offline citation gate: what makes a quote, and a document, about the question."""
+
+from __future__ import annotations
+
+from shared.reasoning.relevance import Gate, question_gate
+
+IDF = {
+    "generator": 2.2, "yield": 1.2, "expression": 0.7, "decide": 3.5, "name": 0.8,
+    "global": 1.5, "local": 1.6, "load": 4.0, "import": 1.6, "module": 1.1, "class": 0.7,
+    "definition": 0.8, "special": 1.1, "method": 0.6, "init": 2.9, "with": 0.35,
+    "statement": 0.7, "context": 1.4, "manager": 2.7, "break": 2.0, "for": 0.2,
+}  # fmt: skip
+
+
+def test_words_that_frame_the_question_weigh_nothing():
+    gate = question_gate("How does Python decide which names are global or local?", "en", IDF)
+    assert "decide" not in gate.weights
+    assert gate.admits("Names listed in a global statement are global, not local.")
+
+
+def test_a_rare_word_does_not_outweigh_the_subject():
+    gate = question_gate("How does the import statement load modules?", "en", IDF)
+    assert gate.weights["load"] == 2.0  # capped: rare because the corpus is not about it
+    assert gate.admits("The import statement finds a module and binds it.")
+    assert not gate.admits("The debugger can load a file of commands.")
+
+
+def test_one_part_of_a_two_part_question_is_enough():
+    gate = question_gate(
+        "How do class definitions and special methods like __init__ work?", "en", IDF
+    )
+    assert gate.admits("A class definition is an executable statement.")
+    assert gate.admits("The special method __init__ is called after the instance is created.")
+    assert not gate.admits("Every method is a function.")
+
+
+def test_a_shared_everyday_word_is_not_about_the_question():
+    gate = question_gate("How do context managers and the with statement work?", "en", IDF)
+    assert not gate.admits("Execute the statement in the context of the current frame.")
+    assert gate.admits("A context manager defines the runtime context of a with statement.")
+
+
+def test_the_bar_drops_to_what_the_best_evidence_reaches_but_not_below_a_floor():
+    gate = Gate("q", dict.fromkeys(["a", "b", "c", "d", "e"], 1.0))
+    assert not gate.admits("a b")  # two fifths of the question
+    assert gate.admits("a b c")
+    lowered = gate.calibrated(["a b and nothing else", "a alone"])
+    assert lowered.admits("a b")
+    assert not lowered.admits("a")
+    floor = gate.calibrated(["a"])
+    assert floor.minimum == 0.3
+    assert not floor.admits("a")
+
+
+def test_a_document_is_about_the_question_by_its_title_or_two_quotes():
+    gate = question_gate("How do for loops and break work?", "en", IDF)
+    assert gate.is_about("The for statement", [])  # a keyword the question uses
+    assert not gate.is_about("pdb — The Python Debugger", ["Set a break in the for loop."])
+    assert gate.is_about("Notes", ["A break ends the for loop.", "Use break in a for loop."])
+
+
+def test_another_language_is_judged_by_the_words_that_carry_over():
+    gate = question_gate("Как работают менеджеры контекста и оператор with?", "ru", IDF)
+    assert set(gate.weights) == {"with"}
+    topic = gate.with_words("Ключевые понятия: With Statement Context Managers", IDF)
+    assert topic.admits("A context manager is entered by the with statement.")
