@@ -13,8 +13,8 @@ import azure.functions as func
 from api.errors import route_session_id
 from shared.access import Action, session_for
 from shared.identity import ANONYMOUS, Principal
-from shared.models import SessionRecord
 from shared.ports import Services
+from shared.session_models import SessionRecord
 
 MCP_OWNER_ID = "mcp-system-key"  # the owner of sessions started through MCP tools
 

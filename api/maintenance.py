@@ -21,8 +21,8 @@ import azure.functions as func
 
 from shared.bootstrap import services
 from shared.errors import ActiveSessionConflict, TransientError
-from shared.models import SessionRecord
 from shared.reconcile import RuntimeStatusOf, close_orphan_in_chat, sweep
+from shared.session_models import SessionRecord
 from shared.stores.base import SessionStore
 
 bp = df.Blueprint()

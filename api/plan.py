@@ -26,7 +26,7 @@ from shared.access import session_for
 from shared.bootstrap import services
 from shared.errors import ConflictError
 from shared.identity import Principal
-from shared.models import SessionRecord, SessionStatus
+from shared.session_models import SessionRecord, SessionStatus
 
 bp = df.Blueprint()
 

@@ -41,7 +41,7 @@ from shared.access import session_for
 from shared.bootstrap import services
 from shared.errors import ConflictError, NotFoundError
 from shared.identity import Principal
-from shared.models import Mode, SessionRecord
+from shared.session_models import Mode, SessionRecord
 
 bp = df.Blueprint()
 FORMATS = {"md": ("text/markdown", "md"), "json": ("application/json", "json")}

@@ -33,8 +33,8 @@ from shared.config import Settings
 from shared.errors import ConflictError
 from shared.identity import Principal
 from shared.language import detect_language
-from shared.models import Mode, SessionRecord, SessionStatus, StartInput
 from shared.payloads import NotifyIn
+from shared.session_models import Mode, SessionRecord, SessionStatus, StartInput
 from shared.webhooks import validate_callback_url
 
 bp = df.Blueprint()

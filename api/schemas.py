@@ -8,8 +8,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from shared.config import ResearchOptions
-from shared.models import Mode
 from shared.plan_review import MAX_TOPICS, TopicEdit
+from shared.session_models import Mode
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,127}$"
 # C0 controls other than tab / newline / carriage return: they break PDF text,

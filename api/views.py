@@ -13,8 +13,9 @@ import logging
 from typing import Any
 
 from shared.access import public_chat_id
-from shared.models import PlanApproval, Progress, SessionRecord, SessionStatus
+from shared.models import PlanApproval
 from shared.ports import Services
+from shared.session_models import Progress, SessionRecord, SessionStatus
 from shared.sessions import session_links
 from shared.webhook_outbox import delivery_summary
 

@@ -21,8 +21,8 @@ from shared import names, sessions
 from shared.access import session_for
 from shared.bootstrap import services
 from shared.identity import Principal
-from shared.models import SessionRecord
 from shared.payloads import NotifyIn
+from shared.session_models import SessionRecord
 from shared.webhook_outbox import redeliveries
 
 bp = df.Blueprint()

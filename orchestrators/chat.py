@@ -6,8 +6,8 @@ import azure.durable_functions as df
 
 from orchestrators.common import error_text, finish, step
 from shared import names
-from shared.models import Progress, SessionStatus, StartInput, Usage
 from shared.payloads import AnswerOut, ChatIn
+from shared.session_models import Progress, SessionStatus, StartInput, Usage
 
 bp = df.Blueprint()
 

@@ -22,7 +22,7 @@ from orchestrators.common import call, checked, error_text, finish, outcome, pub
 from orchestrators.plan_approval import PlanNotApproved, plan_approval_phase
 from orchestrators.research_queue import Run, research_queue
 from shared import names
-from shared.models import AgentProgress, Critique, Mode, SessionStatus, StartInput, Usage
+from shared.models import Critique
 from shared.payloads import (
     AnswerOut,
     ClarifyOut,
@@ -40,6 +40,7 @@ from shared.payloads import (
     SpawnAgentsOut,
     UpdateSessionIn,
 )
+from shared.session_models import AgentProgress, Mode, SessionStatus, StartInput, Usage
 
 bp = df.Blueprint()
 

@@ -24,8 +24,9 @@ import azure.durable_functions as df
 from orchestrators.common import step
 from orchestrators.research_queue import Run
 from shared import names
-from shared.models import PlanApproval, SessionStatus
+from shared.models import PlanApproval
 from shared.payloads import ContextIn, NotifyIn, PlanResearchOut, PlanReviewOut, UpdateSessionIn
+from shared.session_models import SessionStatus
 
 
 class PlanNotApproved(Exception):

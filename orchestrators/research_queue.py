@@ -24,16 +24,9 @@ import azure.durable_functions as df
 from orchestrators import budget
 from orchestrators.common import call, error_text, outcome, publish, step
 from shared import names
-from shared.models import (
-    AgentProfile,
-    Progress,
-    ResearchContext,
-    ResearchPlan,
-    StartInput,
-    Todo,
-    Usage,
-)
+from shared.models import AgentProfile, ResearchContext, ResearchPlan, Todo
 from shared.payloads import ResearcherIn, ResearcherOut, SupervisorIn, SupervisorOut
+from shared.session_models import Progress, StartInput, Usage
 
 IDLE_REVIEWS_TO_FINISH = 2
 

@@ -23,7 +23,7 @@ import azure.durable_functions as df
 from orchestrators import budget
 from orchestrators.common import call, outcome, publish, settle, step
 from shared import names
-from shared.models import Progress, SearchResult, StartInput, TimeRange, Usage
+from shared.models import SearchResult, TimeRange
 from shared.payloads import (
     AnswerOut,
     FollowUpIn,
@@ -38,6 +38,7 @@ from shared.payloads import (
     WebSearchIn,
     WebSearchOut,
 )
+from shared.session_models import Progress, StartInput, Usage
 
 SYNTHESIS_CALLS = 1
 FOLLOW_UP_CALLS = 1

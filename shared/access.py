@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Literal
 
 from shared.errors import NotFoundError
 from shared.identity import Principal
-from shared.models import ANONYMOUS_OWNER, Owner, SessionRecord
+from shared.session_models import ANONYMOUS_OWNER, Owner, SessionRecord
 from shared.stores.base import MemoryStore
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ import jwt
 
 from shared.config import Settings
 from shared.errors import ConfigurationError, TransientError, UnauthorizedError
-from shared.models import ANONYMOUS_OWNER, Owner
+from shared.session_models import ANONYMOUS_OWNER, Owner
 
 PRINCIPAL_HEADER = "x-ms-client-principal"
 PRINCIPAL_NAME_HEADER = "x-ms-client-principal-name"

@@ -19,16 +19,14 @@ from shared.models import (
     NewTodo,
     PlanApproval,
     PlanOutcome,
-    Progress,
     QueryAnalysis,
     ResearchContext,
     ResearchPlan,
     SearchResult,
-    SessionStatus,
     TimeRange,
     Todo,
-    Usage,
 )
+from shared.session_models import Progress, SessionStatus, Usage
 
 
 class Metered(BaseModel):

@@ -28,11 +28,12 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from shared.errors import ConflictError, InvalidInputError
-from shared.models import PlanApproval, ResearchPlan, ResearchTopic, SessionRecord, SessionStatus
+from shared.models import PlanApproval, ResearchPlan, ResearchTopic
 from shared.payloads import ContextIn, PlanReviewOut
 from shared.ports import Services
 from shared.research import memory_files
 from shared.research.phases import MAX_TOPICS
+from shared.session_models import SessionRecord, SessionStatus
 from shared.sessions import session_links
 from shared.webhook_outbox import set_status
 

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
 from shared.errors import TransientError
-from shared.models import SessionRecord, SessionStatus
+from shared.session_models import SessionRecord, SessionStatus
 
 if TYPE_CHECKING:
     from shared.ports import Services

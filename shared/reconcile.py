@@ -31,7 +31,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
-from shared.models import SessionRecord, SessionStatus
+from shared.session_models import SessionRecord, SessionStatus
 from shared.stores.base import SessionStore
 
 log = logging.getLogger(__name__)

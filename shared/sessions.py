@@ -13,10 +13,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from shared.errors import ConflictError
-from shared.models import ChatMessage, FinalReport, Mode, SessionRecord, SessionStatus
+from shared.models import ChatMessage, FinalReport
 from shared.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
 from shared.ports import Services
 from shared.research.answers import load_answer
+from shared.session_models import Mode, SessionRecord, SessionStatus
 from shared.webhook_outbox import (
     EVENT_BY_STATUS,
     event_id,

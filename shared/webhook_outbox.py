@@ -48,7 +48,7 @@ from datetime import UTC, datetime, timedelta
 
 from shared.access import public_chat_id
 from shared.errors import ConflictError
-from shared.models import SessionRecord, SessionStatus
+from shared.session_models import SessionRecord, SessionStatus
 from shared.stores.base import SessionStore
 from shared.webhooks import TYPE_PREFIX, WebhookEvent, WebhookEventName, WebhookSender
 

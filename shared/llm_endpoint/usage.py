@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from shared.llm_endpoint.pricing import cost_of
-from shared.models import Usage
+from shared.session_models import Usage
 
 
 class UsageMeter:

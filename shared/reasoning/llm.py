@@ -1,10 +1,10 @@
 """LLMReasoner: every Reasoner step as a prompt to an OpenAI-compatible model.
 
 Each method builds messages from ``shared/prompts``, asks ``LLMClient`` for a
-validated reply (a private *draft* model when the public model carries fields
-only we may set, such as URLs, numbering or sources), then post-filters what a
-model could get wrong: URLs not handed in, unknown ``[n]`` citations, out of
-range ids, too many items.
+validated reply (a *draft* from ``llm_replies`` or ``grounding`` when the
+public model carries fields only we may set, such as URLs, numbering or
+sources), then post-filters what a model could get wrong: URLs not handed in,
+unknown ``[n]`` citations, out of range ids, too many items.
 
 Roles and their parameters live in ``roles.ROLES`` (one table). Models come from
 ``FAST_MODEL`` / ``STRATEGIC_MODEL`` / ``LONG_CONTEXT_MODEL`` / ``CHAT_MODEL``.
@@ -62,34 +62,11 @@ from shared.reasoning.grounding import (
     unique,
 )
 from shared.reasoning.llm_client import LLMClient
+from shared.reasoning.llm_replies import ChatReply, PageSummaryDraft, Profiles, Queries, Questions
 from shared.reasoning.roles import ROLES, Role, report_role
 
 T = TypeVar("T", bound=BaseModel)
 MAX_THOUGHTS = 8  # a researcher's earlier thoughts on its todo, shown back to it
-# -- what the model is asked for when the public model has fields only we set ---
-
-
-class _ChatReply(BaseModel):
-    reasoning: str
-    answer: str
-    key_points: list[str]
-
-
-class _Queries(BaseModel):
-    queries: list[str]
-
-
-class _Questions(BaseModel):
-    questions: list[str]
-
-
-class _PageSummaryDraft(BaseModel):
-    summary: str
-    relevant_sentences: list[str]
-
-
-class _Profiles(BaseModel):
-    profiles: list[AgentProfile]
 
 
 class LLMReasoner:
@@ -105,7 +82,7 @@ class LLMReasoner:
 
     def answer(self, query: str, history: list[ChatMessage], language: str) -> SynthesizedAnswer:
         turns = [(m.role, m.content) for m in history]
-        reply = self._ask(_ChatReply, "chat", chat.build_chat(query, turns, language, _today()))
+        reply = self._ask(ChatReply, "chat", chat.build_chat(query, turns, language, _today()))
         return SynthesizedAnswer(
             reasoning=reply.reasoning,
             answer=reply.answer,
@@ -129,7 +106,7 @@ class LLMReasoner:
 
     def search_queries(self, query: str, n: int, language: str) -> list[str]:
         reply = self._ask(
-            _Queries, "search_queries", search.build_search_queries(query, n, language, _today())
+            Queries, "search_queries", search.build_search_queries(query, n, language, _today())
         )
         return unique([query, *reply.queries])[: max(1, n)]
 
@@ -138,7 +115,7 @@ class LLMReasoner:
     ) -> list[str]:
         context = views.summaries_context(summaries, self.settings.max_context_chars)
         messages = search.build_follow_up_queries(query, context, n, language, _today())
-        reply = self._ask(_Queries, "follow_up_queries", messages)
+        reply = self._ask(Queries, "follow_up_queries", messages)
         seen = {query.strip().lower()}
         return [q for q in unique(reply.queries) if q.lower() not in seen][:n]
 
@@ -147,7 +124,7 @@ class LLMReasoner:
             [SourceText(1, page.url, page.text, page.title)], self.settings.max_context_chars
         )
         messages = search.build_summarize_page(query, source, language, _today())
-        reply = self._ask(_PageSummaryDraft, "summarize_page", messages)
+        reply = self._ask(PageSummaryDraft, "summarize_page", messages)
         flat = " ".join(page.text.split())
         quoted = [s for s in reply.relevant_sentences if " ".join(s.split()) in flat]
         return PageSummary(
@@ -166,7 +143,7 @@ class LLMReasoner:
         messages = search.build_synthesize(query, context, language, _today(), min_words, max_words)
         base = ROLES["answer"]
         role = Role(base.model, base.temperature, max(base.max_tokens, max_words * 3))
-        reply = self._ask(_ChatReply, role, messages)
+        reply = self._ask(ChatReply, role, messages)
         allowed = set(range(1, len(summaries) + 1))
         answer, _ = keep_known_citations(reply.answer, allowed)
         points = [keep_known_citations(p, allowed)[0] for p in reply.key_points]
@@ -234,7 +211,7 @@ class LLMReasoner:
         messages = planning.build_agent_profiles(
             brief, views.plan_text(plan), n, context.language, _today()
         )
-        reply = self._ask(_Profiles, "agent_profiles", messages)
+        reply = self._ask(Profiles, "agent_profiles", messages)
         profiles = [
             p.model_copy(update={"agent_id": i}) for i, p in enumerate(reply.profiles[:n], 1)
         ]
@@ -365,7 +342,7 @@ class LLMReasoner:
         messages = search.build_follow_up_questions(
             query, truncate(text, self.settings.max_context_chars), language, _today()
         )
-        reply = self._ask(_Questions, "follow_up_questions", messages)
+        reply = self._ask(Questions, "follow_up_questions", messages)
         return unique(reply.questions)[:5]
 
     # -- plumbing ---------------------------------------------------------------

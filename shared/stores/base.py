@@ -30,7 +30,8 @@ from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
 from shared.errors import InvalidInputError, MemoryFileTooLarge
-from shared.models import ChatMessage, SessionRecord, SessionStatus
+from shared.models import ChatMessage
+from shared.session_models import SessionRecord, SessionStatus
 
 MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024
 """Default cap on one memory file: far above a report with its PDF (≈ 1-5 MB), far

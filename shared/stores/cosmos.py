@@ -41,7 +41,8 @@ from shared.errors import (
     NotFoundError,
     TransientError,
 )
-from shared.models import ChatMessage, Mode, SessionRecord
+from shared.models import ChatMessage
+from shared.session_models import Mode, SessionRecord
 from shared.stores.base import (
     ACTIVE_STATUSES,
     mutated_copy,

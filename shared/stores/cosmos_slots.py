@@ -22,7 +22,7 @@ from azure.core import MatchConditions
 from azure.cosmos import exceptions as cosmos_errors
 
 from shared.errors import ActiveSessionConflict, ConflictError, NotFoundError, TransientError
-from shared.models import Mode, SessionRecord
+from shared.session_models import Mode, SessionRecord
 from shared.stores.base import ACTIVE_STATUSES
 
 log = logging.getLogger(__name__)

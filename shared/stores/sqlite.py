@@ -35,7 +35,8 @@ from shared.errors import (
     PermanentError,
     TransientError,
 )
-from shared.models import ChatMessage, Mode, SessionRecord
+from shared.models import ChatMessage
+from shared.session_models import Mode, SessionRecord
 from shared.stores.base import (
     ACTIVE_STATUSES,
     mutated_copy,

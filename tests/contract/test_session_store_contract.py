@@ -18,14 +18,8 @@ import pytest
 
 from shared.config import Settings
 from shared.errors import ActiveSessionConflict, ConflictError, InvalidInputError, NotFoundError
-from shared.models import (
-    ChatMessage,
-    Mode,
-    SessionRecord,
-    SessionStatus,
-    SynthesizedAnswer,
-    Usage,
-)
+from shared.models import ChatMessage, SynthesizedAnswer
+from shared.session_models import Mode, SessionRecord, SessionStatus, Usage
 from shared.stores.base import SessionStore
 from shared.stores.cosmos import CosmosSessionStore
 from shared.stores.sqlite import SqliteSessionStore

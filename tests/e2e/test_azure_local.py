@@ -27,7 +27,7 @@ from azure.storage.blob import BlobServiceClient
 from devhost.host import DevHost
 from shared.bootstrap import services
 from shared.config import Settings
-from shared.models import Mode, SessionRecord, SessionStatus
+from shared.session_models import Mode, SessionRecord, SessionStatus
 from shared.stores.cosmos import CosmosSessionStore
 from tests.e2e.polling import TERMINAL
 from tests.emulators.fixtures import AzuriteInfo, CosmosInfo

@@ -60,22 +60,22 @@ ASYNCIO = "When should I use asyncio instead of threads in Python?"
 # Each list follows its session's flow, one point per kill; together they visit every
 # phase of a run, and no kill finds the two sessions at the same point.
 GIL_POINTS = [
-    Point("deep search: planning queries", "_Queries", names.PLAN_QUERIES),
-    Point("deep search: reading a page", "_PageSummaryDraft", names.SCRAPE_PAGE),
-    Point("deep search: synthesis", "_ChatReply", names.SYNTHESIZE),
+    Point("deep search: planning queries", "Queries", names.PLAN_QUERIES),
+    Point("deep search: reading a page", "PageSummaryDraft", names.SCRAPE_PAGE),
+    Point("deep search: synthesis", "ChatReply", names.SYNTHESIZE),
     Point("planning: analysis", "QueryAnalysis", names.PLAN_RESEARCH),
     Point("planning: research plan", "ResearchPlan", names.PLAN_RESEARCH),
-    Point("planning: agent profiles", "_Profiles", names.SPAWN_AGENTS),
+    Point("planning: agent profiles", "Profiles", names.SPAWN_AGENTS),
     Point("researcher: an agent step", "AgentAction", names.RUN_RESEARCHER),
     Point("researcher: writing a finding", "FindingDraft", names.RUN_RESEARCHER),
     Point("supervisor review", "SupervisorReview", names.SUPERVISOR_REVIEW),
     Point("report: writing", "ReportDraft", names.GENERATE_FINAL_REPORT),
 ]
 ASYNCIO_POINTS = [
-    Point("deep search: reading a page", "_PageSummaryDraft", names.SCRAPE_PAGE),
-    Point("deep search: synthesis", "_ChatReply", names.SYNTHESIZE),
+    Point("deep search: reading a page", "PageSummaryDraft", names.SCRAPE_PAGE),
+    Point("deep search: synthesis", "ChatReply", names.SYNTHESIZE),
     Point("planning: research plan", "ResearchPlan", names.PLAN_RESEARCH),
-    Point("planning: agent profiles", "_Profiles", names.SPAWN_AGENTS),
+    Point("planning: agent profiles", "Profiles", names.SPAWN_AGENTS),
     Point("researcher: an agent step", "AgentAction", names.RUN_RESEARCHER),
     Point("researcher: writing a finding", "FindingDraft", names.RUN_RESEARCHER),
     Point("supervisor review", "SupervisorReview", names.SUPERVISOR_REVIEW),

@@ -68,7 +68,7 @@ def two_agent_responder(request: RecordedRequest) -> Reply:
     """Schema-aware replies, but a complex query, named topics and two named agents."""
     reply = schema_aware_responder(request)
     name = schema_of(request)
-    if name not in ("QueryAnalysis", "ResearchPlan", "_Profiles"):
+    if name not in ("QueryAnalysis", "ResearchPlan", "Profiles"):
         return reply
     data = json.loads(reply.body["choices"][0]["message"]["content"])
     if name == "QueryAnalysis":

@@ -18,8 +18,8 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from shared.models import Mode, SessionRecord
 from shared.reconcile import ENDED_SILENTLY, NEVER_STARTED
+from shared.session_models import Mode, SessionRecord
 from shared.stores.sqlite import SqliteSessionStore
 from tests.e2e.polling import TERMINAL, wait_for
 

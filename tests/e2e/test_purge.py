@@ -26,7 +26,7 @@ from azure.storage.blob import BlobServiceClient
 
 from devhost.host import DevHost
 from shared.config import Settings
-from shared.models import SessionRecord
+from shared.session_models import SessionRecord
 from shared.stores.cosmos import CosmosSessionStore
 from shared.stores.sqlite import SqliteSessionStore
 from tests.e2e.polling import TERMINAL, wait_for

@@ -19,7 +19,7 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from shared.bootstrap import AppServices
 from shared.config import Settings
-from shared.models import SessionRecord
+from shared.session_models import SessionRecord
 from tests.fakes.webhook_receiver import ReceivedRequest, WebhookReceiver, closed_port_url
 
 pytestmark = pytest.mark.e2e

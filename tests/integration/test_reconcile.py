@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shared.errors import ActiveSessionConflict
-from shared.models import Mode, SessionRecord, SessionStatus
 from shared.reconcile import ENDED_SILENTLY, NEVER_STARTED, close_orphan_in_chat, sweep
+from shared.session_models import Mode, SessionRecord, SessionStatus
 from shared.stores.base import SessionStore
 from tests.contract import test_session_store_contract as contract
 from tests.emulators.fixtures import cosmos_standin  # noqa: F401

@@ -22,7 +22,7 @@ import pytest
 
 from shared.config import Settings
 from shared.errors import ActiveSessionConflict, PermanentError, TransientError
-from shared.models import Mode, SessionRecord
+from shared.session_models import Mode, SessionRecord
 from shared.stores.base import entry_marker
 from shared.stores.cosmos import CosmosSessionStore
 from shared.stores.filesystem import FilesystemMemoryStore

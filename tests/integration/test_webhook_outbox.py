@@ -20,8 +20,8 @@ from shared import sessions
 from shared.bootstrap import AppServices
 from shared.config import Settings
 from shared.errors import ConflictError
-from shared.models import Mode, SessionRecord, SessionStatus
 from shared.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
+from shared.session_models import Mode, SessionRecord, SessionStatus
 from tests.fakes.webhook_receiver import WebhookReceiver, webhook_receiver_fixture  # noqa: F401
 
 SID = "sess-outbox"

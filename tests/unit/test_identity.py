@@ -11,7 +11,7 @@ from shared.access import chat_key, may, public_chat_id
 from shared.config import Settings
 from shared.errors import ConfigurationError, UnauthorizedError
 from shared.identity import ANONYMOUS, Authenticator, Principal
-from shared.models import Mode, Owner, SessionRecord
+from shared.session_models import Mode, Owner, SessionRecord
 from tests.fakes.entra import TENANT, easy_auth_headers, encode_principal, principal_document
 
 ALICE = "0a1ce000-0000-4000-8000-000000000001"

@@ -27,19 +27,8 @@ from api.views import session_view
 from devhost.registry import index
 from shared.bootstrap import AppServices
 from shared.config import Settings
-from shared.models import (
-    AgentProgress,
-    FinalReport,
-    Mode,
-    PlanApproval,
-    Progress,
-    ResearchPlan,
-    ResearchTopic,
-    SessionRecord,
-    SessionStatus,
-    SynthesizedAnswer,
-    Usage,
-)
+from shared.models import FinalReport, PlanApproval, ResearchPlan, ResearchTopic, SynthesizedAnswer
+from shared.session_models import AgentProgress, Mode, Progress, SessionRecord, SessionStatus, Usage
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "api" / "openapi.json"
 REF_TEMPLATE = "#/components/schemas/{model}"

@@ -18,16 +18,7 @@ from devhost import history as h
 from devhost.registry import index
 from shared import names
 from shared.config import ResearchOptions, Settings
-from shared.models import (
-    AgentProfile,
-    NewTodo,
-    QueryAnalysis,
-    ResearchPlan,
-    ResearchTopic,
-    StartInput,
-    Todo,
-    Usage,
-)
+from shared.models import AgentProfile, NewTodo, QueryAnalysis, ResearchPlan, ResearchTopic, Todo
 from shared.payloads import (
     FAILURE_KEY,
     AnswerOut,
@@ -47,6 +38,7 @@ from shared.payloads import (
     SupervisorOut,
     WebSearchOut,
 )
+from shared.session_models import StartInput, Usage
 from tests.fakes.durable_history import Replay, function_names, replay
 
 ORCHESTRATORS = index(function_app.app).orchestrators
