@@ -38,7 +38,8 @@ from shared.models import (
 from shared.reasoning import offline_report, offline_research
 from shared.reasoning.offline_report import CITATION, cite
 from shared.reasoning.offline_text import BRACKET_NUMBER, leads, script_language, unique_texts
-from shared.reasoning.templates import subject_of, texts_for
+from shared.reasoning.question_shape import subject_of
+from shared.reasoning.templates import texts_for
 from shared.search.base import Corpus
 
 _PRONOUN_TEXT = (

@@ -36,7 +36,8 @@ from shared.models import (
 )
 from shared.reasoning import relevance
 from shared.reasoning.offline_text import BRACKET_NUMBER, unique_texts
-from shared.reasoning.templates import fixed_headings, subject_of, texts_for, topic_heading
+from shared.reasoning.question_shape import subject_of
+from shared.reasoning.templates import fixed_headings, texts_for, topic_heading
 
 CITATION = re.compile(r"\[(\d+)\]")
 MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")
@@ -211,7 +212,8 @@ def topic_sections(
         groups.setdefault(finding.topic, []).append(finding)
         order.setdefault(finding.topic, (finding.topic_id or 10_000, index))
     gates = _gates(material, list(groups), idf)
-    citable = _citable(material, groups, gates)
+    question = relevance.question_gate(material.context.query, material.context.language, idf)
+    citable = _citable(material, groups, gates, question)
     seen: list[frozenset[str]] = []
     sections, gaps = [], []
     for topic in sorted(groups, key=order.__getitem__):
@@ -253,9 +255,10 @@ def _citable(
     material: ReportMaterial,
     groups: dict[str, list[Finding]],
     gates: Callable[[str], relevance.Gate],
+    question: relevance.Gate,
 ) -> set[int]:
     """The sources a report may cite: those about the question (``relevance``), judged by
-    their title and by the quotes the evidence holds from them."""
+    their title and by the quotes its topics' gates admit from them."""
     quotes: dict[str, set[str]] = {}
     topics = [(topic, f) for topic, fs in groups.items() for f in fs]
     topics += [("", f) for f in material.findings if is_deep_search(f)]
@@ -265,8 +268,7 @@ def _citable(
             if gate.admits(key.text):
                 for url in key.source_urls:
                     quotes.setdefault(url, set()).add(key.text)
-    gate = gates("")
-    return {s.n for s in material.sources if gate.is_about(s.title, quotes.get(s.url, ()))}
+    return {s.n for s in material.sources if question.is_about(s.title, quotes.get(s.url, ()))}
 
 
 def _fresh_items(

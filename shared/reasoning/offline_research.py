@@ -41,14 +41,8 @@ from shared.models import (
 )
 from shared.reasoning import relevance
 from shared.reasoning.offline_text import leads, unique_texts
-from shared.reasoning.templates import (
-    DECOMPOSITIONS,
-    profiles_for,
-    query_type_of,
-    split_comparison,
-    subject_of,
-    texts_for,
-)
+from shared.reasoning.question_shape import query_type_of, split_comparison, subject_of
+from shared.reasoning.templates import DECOMPOSITIONS, profiles_for, texts_for
 from shared.search.base import Corpus, FocusDocument
 
 KEY_FINDINGS_PER_FINDING = 6
@@ -106,7 +100,8 @@ def analyze(context: ResearchContext) -> QueryAnalysis:
 def _relevant(
     corpus: Corpus, focus: list[FocusDocument], context: ResearchContext
 ) -> list[FocusDocument]:
-    """The focus documents that are about the question (``relevance``), in focus order."""
+    """The focus documents that are about the question (``relevance``): those whose title
+    names it first (the surest sign), then those with enough sentences about it."""
     pages = {p.url: p for p in corpus.best_documents(context.query, FOCUS_POOL * 4 + 10)}
     sentences = {}
     for doc in focus:
@@ -114,7 +109,8 @@ def _relevant(
         sentences[doc.url] = cached[0] if cached else ()
     gate = relevance.question_gate(context.query, context.language, corpus.idf)
     gate = gate.calibrated(s for group in sentences.values() for s in group)
-    return [d for d in focus if gate.is_about(d.title, sentences[d.url])]
+    about = [d for d in focus if gate.is_about(d.title, sentences[d.url])]
+    return sorted(about, key=lambda d: not gate.names(d.title))  # stable: focus order within
 
 
 def _anchors(focus: list[FocusDocument], relevant: list[FocusDocument]) -> list[FocusDocument]:

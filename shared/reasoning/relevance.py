@@ -31,7 +31,7 @@ from shared import lexical
 QUOTE_MIN = 0.5  # share of the question's weight a quote must carry
 QUOTE_FLOOR = 0.3  # ... and never less, however poorly the evidence matches
 BEST_SHARE = 0.9  # when no quote reaches QUOTE_MIN: this much of the best quote's share
-CONCEPT_MIN_WEIGHT = 1.5  # a part of the question weighing less names nothing on its own
+CONCEPT_MIN_WEIGHT = 2.0  # words weighing less together name nothing on their own
 SOURCE_MIN_QUOTES = 2  # a document whose title is not about the question needs this many
 TITLE_MIN_WEIGHT = 1.0  # a title word this distinctive says what the document is about
 # A word the corpus hardly uses ("load", "chained") is rare because the corpus is not
@@ -94,9 +94,13 @@ class Gate:
         return bool(named & set(lexical.tokenize(title)))
 
     def is_about(self, title: str, sentences: Iterable[str]) -> bool:
-        """Whether a document is about the question (see the module docstring)."""
+        """Whether a document is about the question (see the module docstring). Sentences
+        vouch for it only when the question weighs enough to tell: a Russian question
+        whose one carried word is "with" finds that word in every English page."""
         if self.names(title):
             return True
+        if sum(self.weights.values()) < CONCEPT_MIN_WEIGHT:
+            return False
         return len({s for s in sentences if self.admits(s)}) >= SOURCE_MIN_QUOTES
 
 

@@ -1,16 +1,14 @@
-"""Fixed wording and question patterns of the offline reasoner, per language.
+"""Fixed wording of the offline reasoner, per language.
 
 The offline mind writes no prose of its own beyond these templates: body text
 is always sentences taken from the sources. Headings, clarifying questions,
-topic decompositions and notes come from here, and so do the regular
-expressions that read a question's shape (what is / how / compare / why /
-list) and its subject, so adding a language means adding one dictionary and a
-few alternatives to the patterns. Languages without texts fall back to English.
+topic decompositions and notes come from here (a question's shape and subject are
+read in ``question_shape``), so adding a language means adding one dictionary.
+Languages without texts fall back to English.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 TEXTS: Final[dict[str, dict[str, str]]] = {
@@ -338,85 +336,6 @@ def fixed_headings() -> frozenset[str]:
         for texts in TEXTS.values()
         for key in ("open_questions", "limitations", "method", "scope", "contrast_heading")
     )
-
-
-# -- patterns: reading a question without a language model -------------------------
-
-_LEAD_RE = re.compile(
-    r"^\s*(?:how\s+(?:do|does|can|should|to|is|are|did|would)(?:\s+i)?|what\s+(?:is|are|was|were)"
-    r"(?:\s+(?:the|a|an))?|why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
-    r"does)?(?:\s+i)?|explain|describe|define|compare|list|tell\s+me\s+about|"
-    r"как(?:ой|ая|ие|ое)?(?:\s+(?:работает|работают|устроен[аоы]?|использовать))?|"
-    r"что\s+(?:такое|означает)|почему|зачем|когда|объясни(?:те)?|опиши(?:те)?|сравни(?:те)?|"
-    r"перечисли(?:те)?|расскажи(?:те)?(?:\s+(?:о|об|про))?)\s+",
-    re.IGNORECASE,
-)
-_TAIL_RE = re.compile(
-    r"\s+(?:work|works|function|operate|happen|mean)(?:\s+in\s+\w+)?\s*$", re.IGNORECASE
-)
-_COMPARE_SPLIT_RE = re.compile(
-    r"\s+(?:vs\.?|versus|or|and|compared\s+(?:with|to)|и|или|против)\s+", re.IGNORECASE
-)
-_BETWEEN_RE = re.compile(r"^(?:the\s+)?differences?\s+between\s+|^разница\s+между\s+", re.I)
-
-QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
-    (
-        "comparison",
-        re.compile(
-            r"\b(?:vs\.?|versus|compared?|comparison|differences?\s+between|"
-            r"differ)\b|сравн|отлича|разниц|против",
-            re.I,
-        ),
-    ),
-    (
-        "list",
-        re.compile(
-            r"^\s*(?:list|name|enumerate)\b|\b(?:types\s+of|kinds\s+of|examples\s+of|"
-            r"what\s+are\s+the\s+(?:main|different|common))\b|перечисл|"
-            r"какие\s+(?:есть|бывают|существуют)|виды|типы",
-            re.I,
-        ),
-    ),
-    (
-        "fact",
-        re.compile(
-            r"^\s*(?:who|where|which|how\s+many|how\s+much|when\s+(?:was|did|is))\b|"
-            r"^\s*(?:кто|где|сколько)\b",
-            re.I,
-        ),
-    ),
-    (
-        "definition",
-        re.compile(
-            r"^\s*(?:what\s+(?:is|are)|define|definition\s+of|meaning\s+of)\b|"
-            r"^\s*что\s+(?:такое|означает)|определени",
-            re.I,
-        ),
-    ),
-    ("how_to", re.compile(r"^\s*how\b|^\s*как\b", re.I)),
-    ("why", re.compile(r"^\s*why\b|^\s*(?:почему|зачем)\b", re.I)),
-]
-
-
-def query_type_of(query: str) -> str:
-    """The first matching question shape (``open`` when none matches)."""
-    return next((kind for kind, pattern in QUERY_TYPE_PATTERNS if pattern.search(query)), "open")
-
-
-def subject_of(query: str, max_words: int = 8) -> str:
-    """The question with its interrogative frame removed: "How do X work in Python?" -> "X"."""
-    text = " ".join(query.strip().strip("?!.").split())
-    core = _TAIL_RE.sub("", _LEAD_RE.sub("", text)).strip(" ,;:?!.\"'«»“”")
-    words = (core or text).split()[:max_words]
-    return " ".join(words)
-
-
-def split_comparison(subject: str, fallback: list[str]) -> tuple[str, str]:
-    """The two sides of "A vs B" (the second from ``fallback`` when the query names one)."""
-    parts = _COMPARE_SPLIT_RE.split(_BETWEEN_RE.sub("", subject), maxsplit=1)
-    if len(parts) == 2 and all(p.strip() for p in parts):
-        return parts[0].strip(), parts[1].strip()
-    return subject, fallback[0] if fallback else "…"
 
 
 def topic_heading(title: str, language: str) -> str:

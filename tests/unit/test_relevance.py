@@ -26,12 +26,14 @@ def test_a_rare_word_does_not_outweigh_the_subject():
 
 
 def test_one_part_of_a_two_part_question_is_enough():
-    gate = question_gate(
-        "How do class definitions and special methods like __init__ work?", "en", IDF
-    )
-    assert gate.admits("A class definition is an executable statement.")
-    assert gate.admits("The special method __init__ is called after the instance is created.")
-    assert not gate.admits("Every method is a function.")
+    gate = question_gate("How do context managers and global names work?", "en", IDF)
+    assert gate.admits("Names declared global are bound in the module.")  # a third of it
+    assert not gate.admits("Every name is bound somewhere.")
+    query = "How do class definitions and special methods like __init__ work?"
+    light = question_gate(query, "en", IDF)
+    assert light.admits("The special method __init__ is called after the instance is created.")
+    # "class definition" weighs too little alone: many pages define a class somewhere
+    assert not light.admits("Class definition blocks bind names in their own scope.")
 
 
 def test_a_shared_everyday_word_is_not_about_the_question():
