@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Mapping
 
 from shared import lexical
 from shared.models import (
@@ -35,10 +36,11 @@ from shared.models import (
     SynthesizedAnswer,
     Todo,
 )
-from shared.reasoning import offline_report, offline_research
+from shared.reasoning import offline_report, offline_research, relevance
 from shared.reasoning.offline_report import CITATION, cite
-from shared.reasoning.offline_text import BRACKET_NUMBER, leads, script_language, unique_texts
+from shared.reasoning.offline_text import BRACKET_NUMBER, script_language, unique_texts
 from shared.reasoning.question_shape import subject_of
+from shared.reasoning.relevance import NOT_LATIN
 from shared.reasoning.templates import texts_for
 from shared.search.base import Corpus
 
@@ -123,6 +125,14 @@ class OfflineReasoner:
             if keyword.iskeyword(w.lower()) or idf.get(w.lower(), 0.0) >= CARRIED_MIN_IDF
         ]
 
+    def _carried_note(self, query: str, picked: list[str], t: dict[str, str]) -> str:
+        """Says, in the question's language, that quotes in English were matched on the
+        words that carry over, when the question is not in Latin script and the quotes are."""
+        if not NOT_LATIN.search(query) or any(NOT_LATIN.search(s) for s in picked):
+            return ""
+        terms = ", ".join(f"“{term}”" for term in self._carried_terms(query)) or "—"
+        return t["synth_carried"].format(terms=terms)
+
     def rewrite_query(self, query: str, history: list[ChatMessage], language: str) -> str:
         """Append the previous question's key phrases when the new one leans on it."""
         clean = " ".join(query.split())
@@ -192,7 +202,10 @@ class OfflineReasoner:
             sentences = summary.relevant_sentences or lexical.split_sentences(summary.summary)
             pool.extend((s, n) for s in sentences if not BRACKET_NUMBER.search(s))
         ranked = lexical.rank_sentences(query, [s for s, _ in pool], len(pool))
-        ranked = ranked or leads([n for _, n in pool])
+        ranked = _about_the_question(query, ranked, pool, summaries, self.corpus.idf)
+        if not ranked:
+            none = t["synth_off_topic"] if summaries else t["synth_none"]
+            return SynthesizedAnswer(answer=none, language=language)
         picked: list[str] = []
         cited: set[int] = set()
         words = 0
@@ -206,10 +219,9 @@ class OfflineReasoner:
             words += size
             if words >= min_words:
                 break
-        if not picked:
-            return SynthesizedAnswer(answer=t["synth_none"], language=language)
         paragraphs = [" ".join(picked[i : i + 3]) for i in range(0, len(picked), 3)]
-        answer = "\n\n".join(paragraphs)
+        carried = self._carried_note(query, picked, t)
+        answer = "\n\n".join([carried, *paragraphs] if carried else paragraphs)
         return SynthesizedAnswer(
             reasoning=t["synth_reasoning"].format(
                 sentences=len(picked), cited=len(cited), total=len(summaries)
@@ -291,6 +303,24 @@ class OfflineReasoner:
             for k in ("fq_generic_examples", "fq_generic_pitfalls", "fq_generic_alternatives")
         ]
         return unique_texts(questions)[: max(3, min(5, len(phrases) + 1))]
+
+
+def _about_the_question(
+    query: str,
+    ranked: list[tuple[int, float]],
+    pool: list[tuple[str, int]],
+    summaries: list[PageSummary],
+    idf: Mapping[str, float],
+) -> list[tuple[int, float]]:
+    """The ranked sentences a reader would accept as about the question, from pages that
+    are about it (``relevance``): a search answer cites what it quotes, as a report does."""
+    gate = relevance.question_gate(query, idf).calibrated(s for s, _ in pool)
+    admitted = [(i, score) for i, score in ranked if gate.admits(pool[i][0])]
+    quotes: dict[int, list[str]] = {}
+    for i, _ in admitted:
+        quotes.setdefault(pool[i][1], []).append(pool[i][0])
+    pages = {n for n, said in quotes.items() if gate.is_about(summaries[n - 1].title, said)}
+    return [(i, score) for i, score in admitted if pool[i][1] in pages]
 
 
 def _foreign(language: str) -> bool:

@@ -212,7 +212,7 @@ def topic_sections(
         groups.setdefault(finding.topic, []).append(finding)
         order.setdefault(finding.topic, (finding.topic_id or 10_000, index))
     gates = _gates(material, list(groups), idf)
-    question = relevance.question_gate(material.context.query, material.context.language, idf)
+    question = relevance.question_gate(material.context.query, idf)
     citable = _citable(material, groups, gates, question)
     seen: list[frozenset[str]] = []
     sections, gaps = [], []
@@ -237,13 +237,13 @@ def _gates(
     material: ReportMaterial, topics: list[str], idf: Mapping[str, float]
 ) -> Callable[[str], relevance.Gate]:
     """What a topic's quotes must be about: the question (its bar calibrated on all the
-    quotes at hand). A question in another language than the corpus shares no word with
-    the quotes, so its words that carry over stand in, with the topic's title (planning
-    took it from the corpus; the deep search takes every topic's)."""
+    quotes at hand). A question that says little in the corpus's words (one in another
+    language names "with" at best) is helped by the topic's title, which planning took
+    from the corpus (the deep search takes every topic's)."""
     context = material.context
     quotes = [k.text for f in material.findings for k in f.key_findings]
-    gate = relevance.question_gate(context.query, context.language, idf)
-    if not relevance.foreign_to_corpus(context.language):
+    gate = relevance.question_gate(context.query, idf)
+    if not gate.says_little_in_latin():
         gate = gate.calibrated(quotes)
         return lambda _topic: gate
     every = gate.with_words(" ".join(topics), idf).calibrated(quotes)

@@ -15,8 +15,11 @@ A document is about the question when its title names the subject, or when more 
 one of its sentences is about it: one passing sentence in a long page about something
 else is a coincidence of words, not evidence.
 
-A question in another language than the corpus shares none of its words with the
-quotes; it is judged by the words that carry over (keywords, identifiers).
+A sentence is judged by the question's words that can occur in it: a sentence in Latin
+script only by the question's Latin-script words. So a Russian question over the English
+corpus is judged by the words that carry over ("with", identifiers), and the same
+question over Russian pages by all of its words. A word the corpus has never seen
+weighs the most (a web page's subject may be one).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ FRAME_WORDS = frozenset(lexical.normalize_token(w) for w in _FRAME_TEXT.split())
 # keywords that are everyday English ("in Python"): not a sign of what is asked
 PLAIN_ENGLISH_KEYWORDS = frozenset({"in", "is", "and", "or", "not", "as", "from", "if"})
 _LATIN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+NOT_LATIN = re.compile(r"[^\W\d_A-Za-z]")
 _CONJUNCTION = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b)\s*", re.I)
 
 Weights = dict[str, float]
@@ -61,10 +65,23 @@ class Gate:
     minimum: float = QUOTE_MIN
     concepts: tuple[frozenset[str], ...] = ()
 
+    def judging(self, sentence: str) -> Weights:
+        """The weights ``sentence`` is judged by (see the module docstring)."""
+        return self.weights if NOT_LATIN.search(sentence) else self.latin()
+
+    def latin(self) -> Weights:
+        return {w: v for w, v in self.weights.items() if w.isascii()}
+
+    def says_little_in_latin(self) -> bool:
+        """Whether the question's Latin-script words are too few to tell what an English
+        sentence is about (a Russian question naming only "with")."""
+        return sum(self.latin().values()) < CONCEPT_MIN_WEIGHT
+
     def share(self, sentence: str) -> float:
-        total = sum(self.weights.values())
+        weights = self.judging(sentence)
+        total = sum(weights.values())
         present = set(lexical.tokenize(sentence))
-        carried = sum(v for w, v in self.weights.items() if w in present)
+        carried = sum(v for w, v in weights.items() if w in present)
         return carried / total if total else 0.0
 
     def admits(self, sentence: str) -> bool:
@@ -94,20 +111,21 @@ class Gate:
         return bool(named & set(lexical.tokenize(title)))
 
     def is_about(self, title: str, sentences: Iterable[str]) -> bool:
-        """Whether a document is about the question (see the module docstring). Sentences
-        vouch for it only when the question weighs enough to tell: a Russian question
-        whose one carried word is "with" finds that word in every English page."""
+        """Whether a document is about the question (see the module docstring). A sentence
+        vouches for it only when the words it is judged by weigh enough to tell: a Russian
+        question whose one carried word is "with" finds that word in every English page."""
         if self.names(title):
             return True
-        if sum(self.weights.values()) < CONCEPT_MIN_WEIGHT:
-            return False
-        return len({s for s in sentences if self.admits(s)}) >= SOURCE_MIN_QUOTES
+        vouching = {
+            s
+            for s in sentences
+            if self.admits(s) and sum(self.judging(s).values()) >= CONCEPT_MIN_WEIGHT
+        }
+        return len(vouching) >= SOURCE_MIN_QUOTES
 
 
-def question_gate(query: str, language: str, idf: Mapping[str, float]) -> Gate:
-    """The question's subject words, or in another language the words that carry over."""
-    if foreign_to_corpus(language):
-        return Gate(query, carried_weights(query, idf))
+def question_gate(query: str, idf: Mapping[str, float]) -> Gate:
+    """The question's subject words, weighed, and its parts that name a subject alone."""
     weights = subject_weights(query, idf)
     parts = [subject_weights(part, idf) for part in _CONJUNCTION.split(query)]
     concepts = tuple(
@@ -120,20 +138,16 @@ def question_gate(query: str, language: str, idf: Mapping[str, float]) -> Gate:
 
 def subject_weights(text: str, idf: Mapping[str, float]) -> Weights:
     """The words of ``text`` that name what it asks about, each with its (capped) idf:
-    content words and the Python keywords it uses ("for", "with"), less framing words."""
+    content words and the Python keywords it uses ("for", "with"), less framing words.
+    A word in every document ("Python" in the Python reference) weighs nothing."""
     words = [*lexical.content_tokens(text), *_keywords(text)]
-    weights = {w: min(idf.get(w, 0.0), MAX_WEIGHT) for w in words if w not in FRAME_WORDS}
+    weights = {w: min(idf.get(w, MAX_WEIGHT), MAX_WEIGHT) for w in words if w not in FRAME_WORDS}
     return {w: v for w, v in weights.items() if v > 0}
 
 
 def carried_weights(text: str, idf: Mapping[str, float]) -> Weights:
     """For text in another language than the corpus: its Latin-script words alone."""
     return subject_weights(" ".join(_LATIN_WORD.findall(text)), idf)
-
-
-def foreign_to_corpus(language: str) -> bool:
-    """Whether the user's language is not the corpus's (the default corpus is English)."""
-    return (language or "en").split("-")[0].lower() != "en"
 
 
 def _keywords(text: str) -> list[str]:

@@ -63,6 +63,10 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "English term to search it for; ask again naming the construct in English (for "
         "example “with” or “yield”).",
         "synth_none": "No source could be read for this question.",
+        "synth_off_topic": "The sources read say nothing that fits this question closely "
+        "enough to quote.",
+        "synth_carried": "The sources are in English, so they were matched on the words of "
+        "the question that carry over ({terms}); the quotes below are in English.",
         "synth_reasoning": "Extractive synthesis: {sentences} sentences from {cited} of "
         "{total} sources, ranked by BM25 relevance, near-duplicates removed.",
         # clarify
@@ -165,6 +169,10 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "английских терминов, по которым его можно искать; задайте вопрос ещё раз, назвав "
         "конструкцию по-английски (например, «with» или «yield»).",
         "synth_none": "Не удалось прочитать ни одного источника по этому вопросу.",
+        "synth_off_topic": "В прочитанных источниках нет ничего, что подходило бы к этому "
+        "вопросу достаточно близко для цитаты.",
+        "synth_carried": "Источники написаны на английском, поэтому они подобраны по словам "
+        "вопроса, которые в них встречаются ({terms}); цитаты ниже — на английском.",
         "synth_reasoning": "Экстрактивный синтез: предложений {sentences} из {cited} "
         "источников (всего {total}), ранжирование BM25, дубликаты удалены.",
         "clarify_scope": "Какой аспект темы «{subject}» важнее всего (определение, принцип "

@@ -8,36 +8,37 @@ IDF = {
     "generator": 2.2, "yield": 1.2, "expression": 0.7, "decide": 3.5, "name": 0.8,
     "global": 1.5, "local": 1.6, "load": 4.0, "import": 1.6, "module": 1.1, "class": 0.7,
     "definition": 0.8, "special": 1.1, "method": 0.6, "init": 2.9, "with": 0.35,
-    "statement": 0.7, "context": 1.4, "manager": 2.7, "break": 2.0, "for": 0.2,
+    "statement": 0.7, "context": 1.4, "manager": 2.7, "break": 2.0, "for": 0.2, "loop": 1.9,
+    "python": 0.0,
 }  # fmt: skip
 
 
 def test_words_that_frame_the_question_weigh_nothing():
-    gate = question_gate("How does Python decide which names are global or local?", "en", IDF)
+    gate = question_gate("How does Python decide which names are global or local?", IDF)
     assert "decide" not in gate.weights
     assert gate.admits("Names listed in a global statement are global, not local.")
 
 
 def test_a_rare_word_does_not_outweigh_the_subject():
-    gate = question_gate("How does the import statement load modules?", "en", IDF)
+    gate = question_gate("How does the import statement load modules?", IDF)
     assert gate.weights["load"] == 2.0  # capped: rare because the corpus is not about it
     assert gate.admits("The import statement finds a module and binds it.")
     assert not gate.admits("The debugger can load a file of commands.")
 
 
 def test_one_part_of_a_two_part_question_is_enough():
-    gate = question_gate("How do context managers and global names work?", "en", IDF)
+    gate = question_gate("How do context managers and global names work?", IDF)
     assert gate.admits("Names declared global are bound in the module.")  # a third of it
     assert not gate.admits("Every name is bound somewhere.")
     query = "How do class definitions and special methods like __init__ work?"
-    light = question_gate(query, "en", IDF)
+    light = question_gate(query, IDF)
     assert light.admits("The special method __init__ is called after the instance is created.")
     # "class definition" weighs too little alone: many pages define a class somewhere
     assert not light.admits("Class definition blocks bind names in their own scope.")
 
 
 def test_a_shared_everyday_word_is_not_about_the_question():
-    gate = question_gate("How do context managers and the with statement work?", "en", IDF)
+    gate = question_gate("How do context managers and the with statement work?", IDF)
     assert not gate.admits("Execute the statement in the context of the current frame.")
     assert gate.admits("A context manager defines the runtime context of a with statement.")
 
@@ -55,14 +56,24 @@ def test_the_bar_drops_to_what_the_best_evidence_reaches_but_not_below_a_floor()
 
 
 def test_a_document_is_about_the_question_by_its_title_or_two_quotes():
-    gate = question_gate("How do for loops and break work?", "en", IDF)
+    gate = question_gate("How do for loops and break work?", IDF)
     assert gate.is_about("The for statement", [])  # a keyword the question uses
     assert not gate.is_about("pdb — The Python Debugger", ["Set a break in the for loop."])
     assert gate.is_about("Notes", ["A break ends the for loop.", "Use break in a for loop."])
 
 
-def test_another_language_is_judged_by_the_words_that_carry_over():
-    gate = question_gate("Как работают менеджеры контекста и оператор with?", "ru", IDF)
-    assert set(gate.weights) == {"with"}
+def test_a_sentence_is_judged_by_the_question_words_that_can_occur_in_it():
+    gate = question_gate("Как работают менеджеры контекста и оператор with?", IDF)
+    assert gate.latin() == {"with": 0.35} and gate.says_little_in_latin()
+    assert gate.admits("Use with to open a file.")  # English: only "with" carries over
+    assert not gate.is_about("Notes", ["Use with to open a file.", "Go with care."])
+    assert gate.admits("Менеджеры контекста вызываются оператором with.")  # all its words
+    assert not gate.admits("Оператор print выводит текст.")
     topic = gate.with_words("Ключевые понятия: With Statement Context Managers", IDF)
     assert topic.admits("A context manager is entered by the with statement.")
+
+
+def test_a_word_the_corpus_never_saw_weighs_the_most_and_python_nothing():
+    gate = question_gate("How does Python asyncio schedule tasks?", IDF)
+    assert "python" not in gate.weights
+    assert gate.weights["asyncio"] == 2.0
