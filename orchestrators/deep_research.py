@@ -29,6 +29,7 @@ from shared.payloads import (
     CompressIn,
     ContextIn,
     CritiqueOut,
+    Gap,
     NotifyIn,
     PdfIn,
     PdfOut,
@@ -86,8 +87,8 @@ def deep_search_phase(context: df.DurableOrchestrationContext, run: Run):
             names.DEEP_SEARCH, child.model_dump(mode="json"), f"{context.instance_id}:deep-search"
         )
     except Exception as exc:  # the deep search only adds context: research goes on without it
-        run.gaps.append(f"the deep search failed: {error_text(exc)}")
-        run.progress.warn("deep_search", run.gaps[-1])
+        run.gaps.append(Gap(kind="deep_search_failed", error=error_text(exc)))
+        run.progress.warn("deep_search", f"the deep search failed: {error_text(exc)}")
         return
     answer = AnswerOut.model_validate(out["answer"])
     run.usage += Usage.model_validate(out["usage"])
@@ -181,7 +182,8 @@ def _wait_for_answers(context: df.DurableOrchestrationContext, run: Run):
 def research_phase(context: df.DurableOrchestrationContext, run: Run):
     """Plan, spawn the agents, run the researcher queue: when the budget leaves room."""
     if not run.affords(budget.PLANNING_CALLS + budget.RESEARCHER_MIN_CALLS):
-        run.cut("no research ran: the budget left room only for the report")
+        what = "no research ran: the budget left room only for the report"
+        run.cut(what, Gap(kind="budget_no_research"))
         return
     plan, profiles, todos = yield from planning_phase(context, run)
     yield from research_queue(context, run, plan, profiles, todos)
@@ -297,7 +299,6 @@ def _outcome(run: Run, report: ReportOut | None) -> SessionStatus:
     """Completed, unless only the minimal report (or none) exists; then the failure says why."""
     failed = report is None or report.basis == "minimal"
     if failed and not run.failure:
-        run.failure = "only a minimal report could be written: " + "; ".join(
-            report.warnings[:3] if report else []
-        )
+        why = report.failure if report else None
+        run.failure = f"only a minimal report could be written: {why or 'no cause recorded'}"
     return SessionStatus.failed if failed else SessionStatus.completed

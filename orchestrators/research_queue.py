@@ -25,7 +25,7 @@ from orchestrators import budget
 from orchestrators.common import call, error_text, outcome, publish, step
 from shared import names
 from shared.models import AgentProfile, ResearchContext, ResearchPlan, Todo
-from shared.payloads import ResearcherIn, ResearcherOut, SupervisorIn, SupervisorOut
+from shared.payloads import Gap, ResearcherIn, ResearcherOut, SupervisorIn, SupervisorOut
 from shared.session_models import Progress, StartInput, Usage
 
 IDLE_REVIEWS_TO_FINISH = 2
@@ -47,7 +47,7 @@ class Run:
         )
         self.finding_refs: list[str] = []
         self.deep_search_ref: str | None = None
-        self.gaps: list[str] = []  # what could not be researched; the report names each
+        self.gaps: list[Gap] = []  # what could not be researched; the report names each
         self.failure: str | None = None
 
     def set_phase(self, context: df.DurableOrchestrationContext, phase: str) -> None:
@@ -59,18 +59,19 @@ class Run:
     ) -> bool:
         return budget.fits(self.caps, self.usage, calls, reserve=reserve, committed=committed)
 
-    def cut(self, what: str) -> None:
-        """The budget stopped work: the report and the status both say what was skipped."""
-        self.gaps.append(f"{budget.BUDGET_NOTE} was reached: {what}")
-        self.progress.warn(self.progress.phase, self.gaps[-1])
+    def cut(self, what: str, gap: Gap) -> None:
+        """The budget stopped work: the report (``gap``, in the reader's language) and the
+        status (``what``, in English) both say what was skipped."""
+        self.gaps.append(gap)
+        self.progress.warn(self.progress.phase, f"{budget.BUDGET_NOTE} was reached: {what}")
 
     def fail(self, exc: Exception) -> None:
         """A phase failed for good: name it in the status, the warnings and the report."""
-        phase = self.progress.phase
-        self.failure = self.failure or f"{phase} failed: {error_text(exc)}"
+        phase, error = self.progress.phase, error_text(exc)
+        self.failure = self.failure or f"{phase} failed: {error}"
         self.usage += getattr(exc, "usage", None) or Usage()  # spent before it failed
-        self.gaps.append(f"the {phase} phase failed ({error_text(exc)})")
-        self.progress.warn(phase, self.gaps[-1])
+        self.gaps.append(Gap(kind="phase_failed", phase=phase, error=error))
+        self.progress.warn(phase, f"the {phase} phase failed ({error})")
 
 
 class _Queue:
@@ -139,7 +140,11 @@ class _Queue:
             return
         self.stopped = True
         skipped = sorted({t.topic for t in self.todos if t.status == "pending"})
-        self.run.cut(f"not researched: {', '.join(skipped)}" if skipped else "research stopped")
+        if skipped:
+            gap = Gap(kind="budget_topics_skipped", topics=skipped)
+            self.run.cut(f"not researched: {', '.join(skipped)}", gap)
+        else:
+            self.run.cut("research stopped", Gap(kind="budget_stopped"))
 
     def add_todos(self, review: SupervisorOut) -> None:
         if self.turns > self.run.caps.supervisor_max_iterations:
@@ -226,9 +231,13 @@ def _record(run: Run, queue: _Queue, finding: ResearcherOut, todo: Todo) -> None
         run.progress.findings += 1
         run.progress.sources += len(finding.sources)
     elif finding.error:
-        gap = f"agent {finding.agent_id} failed on {todo.topic!r}: {finding.error}"
+        gap = Gap(
+            kind="agent_failed", agent_id=finding.agent_id, topic=todo.topic, error=finding.error
+        )
         run.gaps.append(gap)
-        run.progress.warn("researching", gap)
+        run.progress.warn(
+            "researching", f"agent {finding.agent_id} failed on {todo.topic!r}: {finding.error}"
+        )
     for agent in run.progress.agents:
         if agent.id == finding.agent_id:
             agent.done += 1

@@ -266,13 +266,40 @@ class CompressOut(BaseModel):
     sources: int
 
 
+GapKind = Literal[
+    "phase_failed",  # phase, error
+    "deep_search_failed",  # error
+    "agent_failed",  # agent_id, topic, error
+    "topic_not_researched",  # topic_id, topic
+    "budget_no_research",  # the budget left room only for the report
+    "budget_topics_skipped",  # topics
+    "budget_stopped",
+]
+
+
+class Gap(BaseModel):
+    """Something the run could not do, as data rather than words.
+
+    The orchestrators record what happened; the report writer says it in the
+    reader's language (``shared.report.limits_text``), since orchestrators
+    may not import the report's wording and a sentence built in English
+    there would read as English in a Russian report.
+    """
+
+    kind: GapKind
+    phase: str = ""
+    error: str = ""  # the exception's text as raised, in one sentence
+    agent_id: int = 0
+    topic_id: int = 0
+    topic: str = ""
+    topics: list[str] = Field(default_factory=list)
+
+
 class ReportIn(ContextIn):
     round: int = 0
     critique: Critique | None = None
     failure: str | None = None  # set when only the minimal report can be written
-    gaps: list[str] = Field(
-        default_factory=list
-    )  # agents / phases that failed, named in the report
+    gaps: list[Gap] = Field(default_factory=list)  # what failed or was cut, named in the report
     mode: str = "deep_research"
 
 
@@ -283,7 +310,8 @@ class ReportOut(Metered):
     sources: int
     confidence: str
     basis: str  # draft | main | findings | minimal
-    warnings: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)  # the report's notes, in its language
+    failure: str | None = None  # why only a minimal report exists, in English for the status
 
 
 class CritiqueOut(Metered):

@@ -31,6 +31,7 @@ from shared.errors import ConflictError, InvalidInputError
 from shared.models import PlanApproval, ResearchPlan, ResearchTopic
 from shared.payloads import ContextIn, PlanReviewOut
 from shared.ports import Services
+from shared.report.limits_text import say
 from shared.research import memory_files
 from shared.research.phases import MAX_TOPICS
 from shared.session_models import SessionRecord, SessionStatus
@@ -216,7 +217,7 @@ def record_review(svc: Services, req: ContextIn) -> PlanReviewOut:
 
     approval = svc.sessions.update(sid, settle).plan_approval
     assert approval is not None
-    note = review_note(approval)
+    note = review_note(approval, req.context.language)
     if approval.outcome == "edited":
         memory_files.write_main(svc.memory, req.context, approval.plan)
     svc.memory.append(sid, memory_files.MAIN, REVIEW_ENTRY, f"\n## Plan review\n\n{note}\n")
@@ -225,17 +226,11 @@ def record_review(svc: Services, req: ContextIn) -> PlanReviewOut:
     )
 
 
-def review_note(approval: PlanApproval) -> str:
-    """The sentence main.md and the report carry about the plan's review."""
+def review_note(approval: PlanApproval, language: str = "en") -> str:
+    """The sentence main.md and the report carry about the plan's review, in the report's
+    language (the list of changes is quoted as the API recorded it)."""
     if approval.outcome == "approved":
-        return "The research plan was approved by the user before the research began."
+        return say(language, "plan_approved")
     if approval.outcome == "edited":
-        return (
-            "The research plan was edited by the user before the research began: "
-            + "; ".join(approval.changes)
-            + "."
-        )
-    return (
-        "Nobody approved the research plan before the timeout; "
-        "the research followed the plan as proposed."
-    )
+        return say(language, "plan_edited", changes="; ".join(approval.changes))
+    return say(language, "plan_timed_out")

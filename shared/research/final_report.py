@@ -23,7 +23,7 @@ import re
 
 from shared.errors import NotFoundError, PermanentError
 from shared.models import FinalReport, ReportMaterial, ReportSection, ResearchContext
-from shared.payloads import ContextIn, CritiqueOut, PdfIn, PdfOut, ReportIn, ReportOut
+from shared.payloads import ContextIn, CritiqueOut, Gap, PdfIn, PdfOut, ReportIn, ReportOut
 from shared.ports import Services
 from shared.report.citations import (
     dedupe_sentences,
@@ -31,6 +31,7 @@ from shared.report.citations import (
     renumber_by_first_citation,
     renumber_to,
 )
+from shared.report.limits_text import gap_clause, say, sentence
 from shared.report.markdown import render_report_markdown
 from shared.report.pdf import render_pdf
 from shared.research import memory_files
@@ -48,10 +49,13 @@ LOWER = {"high": "medium", "medium": "low", "low": "low"}
 def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
     ctx = req.context
     evidence = _evidence(svc, ctx.session_id)
-    if req.failure:
-        report, basis = minimal_report(ctx, evidence, req.failure), "minimal"
+    failure = req.failure
+    if failure:
+        failed = [g for g in req.gaps if g.kind == "phase_failed"]
+        causes = [gap_clause(g, ctx.language) for g in failed] or [failure]
+        report, basis = minimal_report(ctx, evidence, causes), "minimal"
     else:
-        report, basis = _write_with_fallback(svc, ctx, evidence, req)
+        report, basis, failure = _write_with_fallback(svc, ctx, evidence, req)
     report = _finalize(svc, ctx, report, evidence, req)
     _store(svc, ctx, report, req.mode)
     ref = f"{ctx.session_id}/{REPORT_JSON}"
@@ -63,6 +67,7 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
         confidence=report.confidence_level,
         basis=basis,
         warnings=report.warnings[:10],
+        failure=failure if basis == "minimal" else None,
     )
 
 
@@ -134,14 +139,14 @@ def _reviewed(svc: Services, session_id: str, evidence: Compressed) -> str:
     return "\n\n".join(parts)
 
 
-def unresearched_topics(planned: PlannedResearch | None, evidence: Compressed) -> list[str]:
+def unresearched_topics(planned: PlannedResearch | None, evidence: Compressed) -> list[Gap]:
     """Plan topics no researcher read anything for, named for the writer and the reader (a
     topic whose pages only repeated another topic's sentences was researched)."""
     if planned is None:
         return []
     found = {f.topic_id for f in evidence.findings if f.key_findings or f.sources}
     return [
-        f"topic {t.id} ({t.title}) was planned but not researched"
+        Gap(kind="topic_not_researched", topic_id=t.id, topic=t.title)
         for t in planned.plan.topics
         if t.id not in found
     ]
@@ -149,10 +154,13 @@ def unresearched_topics(planned: PlannedResearch | None, evidence: Compressed) -
 
 def _write_with_fallback(
     svc: Services, ctx: ResearchContext, evidence: Compressed, req: ReportIn
-) -> tuple[FinalReport, str]:
+) -> tuple[FinalReport, str, str | None]:
+    """The report, its basis, and (for the minimal report) why, in English for the status."""
     problems: list[str] = []
+    error = ""
     thin: FinalReport | None = None
     planned = memory_files.read_analysis(svc.memory, ctx.session_id)
+    gaps = [*req.gaps, *unresearched_topics(planned, evidence)]
     for basis, primary in _bases(svc, ctx, evidence, req):
         material = ReportMaterial(
             context=ctx,
@@ -162,28 +170,30 @@ def _write_with_fallback(
             sources=evidence.sources,
             excerpts=evidence.excerpts,
             critique=req.critique,
-            gaps=[*req.gaps, *unresearched_topics(planned, evidence)],
+            gaps=[gap_clause(g, ctx.language) for g in gaps],
             analysis=planned.analysis if planned else None,
         )
         for _attempt in range(2):
             try:
                 report = svc.reasoner.write_report(material)
             except PermanentError as exc:
-                problems.append(f"{basis}: {type(exc).__name__}: {exc}")
+                error = f"{type(exc).__name__}: {exc}"
+                problems.append(f"{basis}: {error}")
                 break
             if is_valid(report):
-                return report, basis
+                return report, basis, None
             thin = thin or report
             problems.append(f"{basis}: report too short or with fewer than {MIN_SECTIONS} sections")
     if thin is not None:
         # Thin evidence still deserves the real, cited report, marked as such.
-        thin.warnings.append(
-            f"The evidence was thin: the report is shorter than {MIN_REPORT_CHARS} characters."
-        )
+        thin.warnings.append(say(ctx.language, "thin", chars=MIN_REPORT_CHARS))
         thin.confidence_level = "low"
-        return thin, "findings"
+        return thin, "findings", None
+    # No report came back at all: every attempt raised a permanent error.
     log.warning("every report basis failed: %s", problems)
-    return minimal_report(ctx, evidence, "; ".join(problems)[:500]), "minimal"
+    cause = gap_clause(Gap(kind="phase_failed", phase="writing_report", error=error), ctx.language)
+    failure = "; ".join(problems)[:500]
+    return minimal_report(ctx, evidence, [cause]), "minimal", failure
 
 
 def is_valid(report: FinalReport) -> bool:
@@ -204,17 +214,15 @@ def _finalize(
     unresearched = unresearched_topics(
         memory_files.read_analysis(svc.memory, ctx.session_id), evidence
     )
-    report.limitations = [*report.limitations, *_limitations([*req.gaps, *unresearched], req)]
+    gaps = [*req.gaps, *unresearched]
+    report.limitations = [*report.limitations, *_limitations(gaps, req, ctx.language)]
     if ctx.plan_review:  # how the plan was reviewed is part of how the report was made
         report.limitations.append(ctx.plan_review)
     if ctx.clarification_timed_out:
-        report.warnings.append(
-            "The clarifying questions went unanswered before the timeout; "
-            "the research used the original question as asked."
-        )
+        report.warnings.append(say(ctx.language, "clarification_unanswered"))
     critique = req.critique
     if critique and critique.verdict == "REJECT" and req.round >= 3:
-        report.warnings += [f"Critic: {issue}" for issue in critique.issues[:5]]
+        report.warnings += [say(ctx.language, "critic", issue=i) for i in critique.issues[:5]]
         report.confidence_level = LOWER[report.confidence_level]
     if not report.follow_up_questions and req.failure is None:
         text = " ".join(s.content for s in report.sections)[:4000]
@@ -224,11 +232,11 @@ def _finalize(
     return report
 
 
-def _limitations(gaps: list[str], req: ReportIn) -> list[str]:
+def _limitations(gaps: list[Gap], req: ReportIn, language: str) -> list[str]:
     """What the run could not do, so the reader knows what the report rests on."""
-    lines = [gap[0].upper() + gap[1:] + "." for gap in gaps if gap]
+    lines = [sentence(gap_clause(gap, language), language) for gap in gaps]
     if lines and not req.failure:
-        lines.append("The report is based only on the evidence gathered before these limits.")
+        lines.append(say(language, "based_only"))
     return lines
 
 
@@ -239,28 +247,31 @@ def _store(svc: Services, ctx: ResearchContext, report: FinalReport, mode: str) 
     svc.memory.write(sid, REPORT_MD, markdown_text, "text/markdown")
 
 
-def minimal_report(ctx: ResearchContext, evidence: Compressed, failure: str) -> FinalReport:
-    """Written without the reasoner: what was asked, what failed, what was found."""
+def minimal_report(ctx: ResearchContext, evidence: Compressed, causes: list[str]) -> FinalReport:
+    """Written without the reasoner, in the user's language: what was asked, what failed
+    (``causes``: clauses from ``limits_text``, or an error text as raised), what was found."""
+    lang = ctx.language
     findings = [f"- {k.text}" for f in evidence.findings for k in f.key_findings][:20]
+    cause = "; ".join(causes)
     return FinalReport(
-        title=f"Incomplete research: {ctx.query[:80]}",
-        executive_summary=(
-            "The research could not be completed. This minimal report records "
-            f"what happened so that nothing is lost. Cause: {failure}"
-        ),
+        title=say(lang, "minimal_title", query=ctx.query[:80]),
+        executive_summary=say(lang, "minimal_summary", cause=sentence(cause, lang)),
         sections=[
-            ReportSection(heading="What was asked", content=ctx.query),
-            ReportSection(heading="What failed", content=failure),
+            ReportSection(heading=say(lang, "minimal_asked"), content=ctx.query),
             ReportSection(
-                heading="What was found before the failure",
-                content="\n".join(findings) or "No findings were recorded.",
+                heading=say(lang, "minimal_failed"),
+                content="\n".join(f"- {sentence(c, lang)}" for c in causes),
+            ),
+            ReportSection(
+                heading=say(lang, "minimal_found"),
+                content="\n".join(findings) or say(lang, "minimal_nothing"),
             ),
         ],
-        conclusion="Retry the research; the session keeps its memory files for inspection.",
+        conclusion=say(lang, "minimal_conclusion"),
         sources=[],
         confidence_level="low",
-        language=ctx.language,
-        warnings=[f"Minimal report: {failure}"],
+        language=lang,
+        warnings=[say(lang, "minimal_note", cause=cause)],
     )
 
 

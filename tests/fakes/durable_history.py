@@ -132,6 +132,10 @@ class Replay:
         self.pending.pop(task_id)
         return self._deliver(h.sub_completed(task_id, json.dumps(result)))
 
+    def sub_failed(self, task_id: int, reason: str = "RuntimeError: boom") -> Replay:
+        self.pending.pop(task_id)
+        return self._deliver(h.sub_failed(task_id, reason, "Traceback: (replay test)"))
+
     # -- inspection ------------------------------------------------------------------
 
     def activities(self, name: str | None = None) -> list[Scheduled]:

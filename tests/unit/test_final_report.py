@@ -21,7 +21,7 @@ from shared.models import (
     ResearchTopic,
     Source,
 )
-from shared.payloads import ReportIn
+from shared.payloads import Gap, ReportIn
 from shared.research import memory_files
 from shared.research.compress import COMPRESSED, compress
 from shared.research.final_report import REPORT_JSON, generate_final_report
@@ -78,13 +78,15 @@ def svc(tmp_path) -> AppServices:
     return services
 
 
-def _context() -> ResearchContext:
-    return ResearchContext(session_id=SID, query="How does the with statement work?")
+def _context(**fields) -> ResearchContext:
+    return ResearchContext(session_id=SID, query="How does the with statement work?", **fields)
 
 
-def _write(svc: AppServices, fake: FakeReasoner, **request) -> tuple[str, FinalReport]:
+def _write(
+    svc: AppServices, fake: FakeReasoner, context: ResearchContext | None = None, **request
+) -> tuple[str, FinalReport]:
     svc.__dict__["reasoner"] = fake
-    out = generate_final_report(svc, ReportIn(context=_context(), **request))
+    out = generate_final_report(svc, ReportIn(context=context or _context(), **request))
     return out.basis, FinalReport.model_validate_json(svc.memory.read(SID, REPORT_JSON))
 
 
@@ -152,9 +154,9 @@ def test_thin_evidence_still_gives_the_real_report_marked_low_confidence(svc):
 
 
 def test_agents_that_failed_are_named_in_the_report(svc):
-    gap = "agent 2 failed on 'Pitfalls': TransientError: search API down"
+    gap = Gap(kind="agent_failed", agent_id=2, topic="Pitfalls", error="TransientError: API down")
     _, report = _write(svc, FakeReasoner(good_on={"findings"}), gaps=[gap])
-    assert report.limitations[0] == f"A{gap[1:]}."
+    assert report.limitations[0] == "Agent 2 failed on 'Pitfalls': TransientError: API down."
     assert "based only on the evidence gathered" in report.limitations[-1]
 
 
@@ -206,3 +208,129 @@ def test_sessions_planned_before_analysis_json_get_the_default_shape(svc):
     writer = RecordingReasoner()
     _write(svc, writer)
     assert writer.materials[0].analysis is None and writer.materials[0].gaps == []
+
+
+# -- the report's own words, in the report's language ----------------------------------
+
+EVERY_GAP = [
+    Gap(kind="phase_failed", phase="compressing", error="PermanentError: disk full"),
+    Gap(kind="deep_search_failed", error="TransientError: 503"),
+    Gap(kind="agent_failed", agent_id=2, topic="Pitfalls", error="TransientError: API down"),
+    Gap(kind="budget_no_research"),
+    Gap(kind="budget_topics_skipped", topics=["Pitfalls", "Uses"]),
+    Gap(kind="budget_stopped"),
+]
+
+
+def _with_unresearched_topic(svc: AppServices) -> None:
+    plan = ResearchPlan(
+        topics=[ResearchTopic(id=1, title="How it works"), ResearchTopic(id=2, title="Pitfalls")]
+    )
+    planned = memory_files.PlannedResearch(
+        analysis=QueryAnalysis(query_type="fact", complexity="simple"), plan=plan
+    )
+    memory_files.write_analysis(svc.memory, SID, planned)
+
+
+def _cyrillic(text: str) -> bool:
+    return any("а" <= c.lower() <= "я" for c in text)
+
+
+def test_a_russian_report_says_every_limit_in_russian(svc):
+    _with_unresearched_topic(svc)
+    critique = Critique(verdict="REJECT", issues=["claim without a source in S1"])
+    russian = _context(language="ru", clarification_timed_out=True)
+
+    _, report = _write(
+        svc, FakeReasoner(good_on=set()), russian, gaps=EVERY_GAP, round=3, critique=critique
+    )
+
+    assert report.limitations == [
+        "Этап «сжатие находок» завершился ошибкой (PermanentError: disk full).",
+        "Глубокий поиск завершился ошибкой: TransientError: 503.",
+        "Агент 2 не справился с темой «Pitfalls»: TransientError: API down.",
+        "Исчерпан бюджет токенов или стоимости: исследование не проводилось, "
+        "бюджета хватило только на отчёт.",
+        "Исчерпан бюджет токенов или стоимости: не исследованы темы: Pitfalls, Uses.",
+        "Исчерпан бюджет токенов или стоимости: исследование остановлено.",
+        "Тема 2 (Pitfalls) была запланирована, но не исследована.",
+        "Отчёт основан только на данных, собранных до этих ограничений.",
+    ]
+    assert report.warnings == [  # thin evidence, the unanswered questions, the critic
+        "Данных оказалось мало: отчёт короче 1500 символов.",
+        "На уточняющие вопросы не ответили до истечения времени ожидания; "
+        "исследование велось по исходному вопросу.",
+        "Рецензент: claim without a source in S1",
+    ]
+    markdown = svc.memory.read_text(SID, "report.md")
+    assert "## Ограничения" in markdown
+    assert "> **Примечание:** Данных оказалось мало" in markdown
+    for english in ("failed", "was reached", "planned but", "evidence", "Critic", "unanswered"):
+        assert english not in markdown
+
+
+def test_an_english_report_keeps_its_english_limits(svc):
+    _with_unresearched_topic(svc)
+    _, report = _write(svc, FakeReasoner(good_on={"findings"}), gaps=EVERY_GAP)
+    assert report.limitations == [
+        "The compression phase failed (PermanentError: disk full).",
+        "The deep search failed: TransientError: 503.",
+        "Agent 2 failed on 'Pitfalls': TransientError: API down.",
+        "The token or cost budget was reached: no research ran: "
+        "the budget left room only for the report.",
+        "The token or cost budget was reached: not researched: Pitfalls, Uses.",
+        "The token or cost budget was reached: research stopped.",
+        "Topic 2 (Pitfalls) was planned but not researched.",
+        "The report is based only on the evidence gathered before these limits.",
+    ]
+
+
+def test_the_writer_is_told_the_limits_in_the_report_language(svc):
+    _with_unresearched_topic(svc)
+    writer = RecordingReasoner()
+    _write(svc, writer, _context(language="ru"), gaps=EVERY_GAP[:1])
+    assert writer.materials[0].gaps == [
+        "этап «сжатие находок» завершился ошибкой (PermanentError: disk full)",
+        "тема 2 (Pitfalls) была запланирована, но не исследована",
+    ]
+
+
+def test_a_russian_minimal_report_after_a_failed_phase_is_russian(svc):
+    failed = Gap(kind="phase_failed", phase="planning", error="PermanentError: 400")
+    russian = _context(language="ru")
+    basis, report = _write(
+        svc, FakeReasoner(good_on=set()), russian, failure="planning failed: 400", gaps=[failed]
+    )
+
+    assert basis == "minimal" and report.language == "ru"
+    assert report.title == "Незавершённое исследование: How does the with statement work?"
+    assert [s.heading for s in report.sections] == [
+        "Что было спрошено",
+        "Что не удалось",
+        "Что было найдено до сбоя",
+    ]
+    assert report.sections[1].content == (
+        "- Этап «планирование» завершился ошибкой (PermanentError: 400)."
+    )
+    assert "The with statement calls enter." in report.sections[2].content  # evidence as found
+    assert _cyrillic(report.executive_summary) and _cyrillic(report.conclusion)
+    assert report.limitations == ["Этап «планирование» завершился ошибкой (PermanentError: 400)."]
+    assert report.warnings[0].startswith("Минимальный отчёт: этап «планирование»")
+
+
+def test_when_every_writer_fails_a_russian_report_says_so_in_russian(svc):
+    out_basis, report = _write(
+        svc, FakeReasoner(good_on=set(), fail=PermanentError), _context(language="ru")
+    )
+    assert out_basis == "minimal"
+    assert report.sections[1].content == (
+        "- Этап «написание отчёта» завершился ошибкой (PermanentError: model unavailable)."
+    )
+
+
+def test_the_status_learns_why_only_a_minimal_report_exists_in_english(svc):
+    svc.__dict__["reasoner"] = FakeReasoner(good_on=set(), fail=PermanentError)
+    out = generate_final_report(svc, ReportIn(context=_context(language="ru")))
+    assert out.basis == "minimal"
+    assert out.failure == "findings: PermanentError: model unavailable"
+    assert out.warnings[0].startswith("Минимальный отчёт")  # the report's note, in Russian

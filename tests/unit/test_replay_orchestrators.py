@@ -217,7 +217,10 @@ def test_a_researcher_failing_after_retries_does_not_stop_the_queue() -> None:
     assert compress.input["finding_refs"] == [f"s1/{survivor.input['item']}.json"]
     assert "TransientError" in flow.custom_status["message"]
     report = next(s for s in flow.scheduled if s.name == names.GENERATE_FINAL_REPORT)
-    assert any("TransientError" in gap for gap in report.input["gaps"])  # the report names it
+    failed = [g for g in report.input["gaps"] if g["kind"] == "agent_failed"]  # the report names it
+    assert [(g["agent_id"], g["error"]) for g in failed] == [
+        (doomed.input["profile"]["agent_id"], "TransientError: search API down")
+    ]
 
 
 def test_supervisor_reviews_stop_at_the_cap() -> None:
@@ -312,6 +315,21 @@ def test_deep_search_first_runs_as_a_sub_orchestration() -> None:
     plan = next(s for s in flow.scheduled if s.name == names.PLAN_RESEARCH)
     assert plan.input["context"]["deep_search_summary"] == "generators yield values"
     assert flow.done and flow.output["status"] == "completed"
+
+
+def test_a_failed_deep_search_is_a_gap_the_report_words_and_an_english_warning() -> None:
+    flow = research(run_deep_search_first=True, enable_clarifying_questions=False)
+    (child,) = [s for s in flow.scheduled if s.kind == "sub"]
+    flow.sub_failed(child.task_id, "PermanentError: search API answered 401")
+    flow.run_activities(respond)
+
+    report = next(s for s in flow.scheduled if s.name == names.GENERATE_FINAL_REPORT)
+    gap = report.input["gaps"][0]
+    assert gap["kind"] == "deep_search_failed" and "answered 401" in gap["error"]
+    (warning,) = flow.custom_status["warnings"]
+    assert warning["phase"] == "deep_search"
+    assert warning["message"].startswith("the deep search failed: ")
+    assert flow.done and flow.output["status"] == "completed"  # research went on without it
 
 
 # -- the other modes ----------------------------------------------------------------------
@@ -432,7 +450,9 @@ def test_a_permanent_failure_is_not_retried_and_the_report_names_the_phase() -> 
     assert flow.names_scheduled().count(names.PLAN_RESEARCH) == 1  # a 400 is not retried
     assert names.RUN_RESEARCHER not in flow.names_scheduled()
     report = next(s for s in flow.scheduled if s.name == names.GENERATE_FINAL_REPORT)
-    assert any("planning phase failed" in gap for gap in report.input["gaps"])
+    gap = report.input["gaps"][0]  # data: the report says it in the reader's language
+    assert (gap["kind"], gap["phase"]) == ("phase_failed", "planning")
+    assert gap["error"].startswith("plan_research: PermanentError")
     done = next(s for s in flow.scheduled if s.name == names.COMPLETE_SESSION)
     assert done.input["error"].startswith("planning failed: plan_research: PermanentError")
     assert done.input["usage"]["prompt_tokens"] == 300  # what the failed call spent is kept
@@ -494,7 +514,10 @@ def test_a_budget_sizes_the_research_and_keeps_the_report_reserve() -> None:
     done = next(s for s in flow.scheduled if s.name == names.COMPLETE_SESSION)
     assert done.input["usage"]["prompt_tokens"] + done.input["usage"]["completion_tokens"] <= 20_000
     report = next(s for s in flow.scheduled if s.name == names.GENERATE_FINAL_REPORT)
-    assert any("budget" in gap and "Uses" in gap for gap in report.input["gaps"])
+    cut = [g for g in report.input["gaps"] if g["kind"] == "budget_topics_skipped"]
+    assert len(cut) == 1 and "Uses" in cut[0]["topics"]
+    told = [w["message"] for w in flow.custom_status["warnings"]]
+    assert any(m.startswith("the token or cost budget was reached: not researched") for m in told)
     assert flow.done and flow.output["status"] == "completed"
 
 
