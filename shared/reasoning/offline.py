@@ -38,7 +38,7 @@ from shared.models import (
 )
 from shared.reasoning import offline_report, offline_research, relevance
 from shared.reasoning.offline_report import CITATION, cite
-from shared.reasoning.offline_text import BRACKET_NUMBER, script_language, unique_texts
+from shared.reasoning.offline_text import BRACKET_NUMBER, leads, script_language, unique_texts
 from shared.reasoning.question_shape import subject_of
 from shared.reasoning.relevance import NOT_LATIN
 from shared.reasoning.templates import texts_for
@@ -202,6 +202,7 @@ class OfflineReasoner:
             sentences = summary.relevant_sentences or lexical.split_sentences(summary.summary)
             pool.extend((s, n) for s in sentences if not BRACKET_NUMBER.search(s))
         ranked = lexical.rank_sentences(query, [s for s, _ in pool], len(pool))
+        ranked = ranked or leads([n for _, n in pool])
         ranked = _about_the_question(query, ranked, pool, summaries, self.corpus.idf)
         if not ranked:
             none = t["synth_off_topic"] if summaries else t["synth_none"]
@@ -233,7 +234,7 @@ class OfflineReasoner:
                 for n, s in enumerate(summaries, start=1)
                 if n in cited
             ],
-            follow_up_questions=self.follow_up_questions(query, answer, language),
+            follow_up_questions=self.follow_up_questions(query, " ".join(picked), language),
             language=language,
         )
 

@@ -36,7 +36,8 @@ QUOTE_FLOOR = 0.3  # ... and never less, however poorly the evidence matches
 BEST_SHARE = 0.9  # when no quote reaches QUOTE_MIN: this much of the best quote's share
 CONCEPT_MIN_WEIGHT = 2.0  # words weighing less together name nothing on their own
 SOURCE_MIN_QUOTES = 2  # a document whose title is not about the question needs this many
-TITLE_MIN_WEIGHT = 1.0  # a title word this distinctive says what the document is about
+TITLE_MIN_WEIGHT = 0.9  # a title word this distinctive says what the document is about;
+# the words many titles share ("statement", "expression", "name") weigh less
 # A word the corpus hardly uses ("load", "chained") is rare because the corpus is not
 # about it, not because it is the question's subject: its weight is capped.
 MAX_WEIGHT = 2.0
@@ -49,6 +50,7 @@ _FRAME_TEXT = """decide decides determine determines differ differs difference d
 FRAME_WORDS = frozenset(lexical.normalize_token(w) for w in _FRAME_TEXT.split())
 # keywords that are everyday English ("in Python"): not a sign of what is asked
 PLAIN_ENGLISH_KEYWORDS = frozenset({"in", "is", "and", "or", "not", "as", "from", "if"})
+_SUFFIXES = ("ings", "ing", "ers", "er", "ions", "ion", "ed")
 _LATIN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NOT_LATIN = re.compile(r"[^\W\d_A-Za-z]")
 _CONJUNCTION = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b)\s*", re.I)
@@ -80,7 +82,7 @@ class Gate:
     def share(self, sentence: str) -> float:
         weights = self.judging(sentence)
         total = sum(weights.values())
-        present = set(lexical.tokenize(sentence))
+        present = _stems(sentence)
         carried = sum(v for w, v in weights.items() if w in present)
         return carried / total if total else 0.0
 
@@ -89,7 +91,7 @@ class Gate:
         ("class definitions" in a question on class definitions and special methods)."""
         if self.share(sentence) >= self.minimum:
             return True
-        present = set(lexical.tokenize(sentence))
+        present = _stems(sentence)
         return any(concept <= present for concept in self.concepts)
 
     def calibrated(self, sentences: Iterable[str]) -> Gate:
@@ -107,8 +109,8 @@ class Gate:
         """Whether a document's title names the subject: a distinctive subject word, or a
         Python keyword the question uses ("The for statement" for a question on loops)."""
         named = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
-        named |= set(_keywords(self.query)) & set(self.weights)
-        return bool(named & set(lexical.tokenize(title)))
+        named |= {stem(k) for k in _keywords(self.query)} & set(self.weights)
+        return bool(named & _stems(title))
 
     def is_about(self, title: str, sentences: Iterable[str]) -> bool:
         """Whether a document is about the question (see the module docstring). A sentence
@@ -141,8 +143,26 @@ def subject_weights(text: str, idf: Mapping[str, float]) -> Weights:
     content words and the Python keywords it uses ("for", "with"), less framing words.
     A word in every document ("Python" in the Python reference) weighs nothing."""
     words = [*lexical.content_tokens(text), *_keywords(text)]
-    weights = {w: min(idf.get(w, MAX_WEIGHT), MAX_WEIGHT) for w in words if w not in FRAME_WORDS}
-    return {w: v for w, v in weights.items() if v > 0}
+    weights: Weights = {}
+    for w in words:
+        weight = min(idf.get(w, MAX_WEIGHT), MAX_WEIGHT)
+        if w not in FRAME_WORDS and weight > 0:
+            weights[stem(w)] = max(weight, weights.get(stem(w), 0.0))
+    return weights
+
+
+def stem(token: str) -> str:
+    """A word's stem for matching ("handling" and "handlers" both read "handl"): a few
+    English suffixes off a long enough word; the corpus's idf is kept per word."""
+    if len(token) > 5 and token.isascii():
+        for suffix in _SUFFIXES:
+            if token.endswith(suffix) and len(token) - len(suffix) >= 4:
+                return token[: -len(suffix)]
+    return token
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(t) for t in lexical.tokenize(text)}
 
 
 def carried_weights(text: str, idf: Mapping[str, float]) -> Weights:

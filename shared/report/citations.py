@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from shared.models import Confidence, FinalReport, ReportSection, Source
+from shared.models import Confidence, FinalReport, ReportSection, Source, SynthesizedAnswer
 
 MAX_RANGE = 50
 
@@ -108,7 +108,29 @@ def renumber_by_first_citation(report: FinalReport) -> FinalReport:
     Markdown, JSON and PDF, all rendered from this report, agree.
     """
     texts = [report.executive_summary, *(s.content for s in report.sections), report.conclusion]
-    by_n = {s.n: s for s in report.sources}
+    rewrite, sources = _first_citation_order(texts, report.sources)
+    return _rewritten(report, rewrite, sources)
+
+
+def renumber_answer(answer: SynthesizedAnswer) -> SynthesizedAnswer:
+    """A search answer numbered like a report: 1..N by first citation, uncited dropped."""
+    rewrite, sources = _first_citation_order([answer.answer, *answer.key_points], answer.sources)
+    return answer.model_copy(
+        update={
+            "answer": rewrite(answer.answer),
+            "key_points": [rewrite(k) for k in answer.key_points],
+            "sources": sources,
+        },
+        deep=True,
+    )
+
+
+def _first_citation_order(
+    texts: list[str], listed: list[Source]
+) -> tuple[Callable[[str], str], list[Source]]:
+    """The rewrite of ``[n]`` to the order of first citation in ``texts``, and the sources
+    renumbered so (those never cited left out)."""
+    by_n = {s.n: s for s in listed}
     order: dict[int, int] = {}
     for text in texts:
         for match in CITATION_RE.finditer(text):
@@ -127,7 +149,7 @@ def renumber_by_first_citation(report: FinalReport) -> FinalReport:
         (by_n[old].model_copy(update={"n": new}) for old, new in order.items()),
         key=lambda s: s.n,
     )
-    return _rewritten(report, rewrite, sources)
+    return rewrite, sources
 
 
 def renumber_to(report: FinalReport, numbering: list[Source]) -> FinalReport:

@@ -29,6 +29,7 @@ from shared.payloads import (
     WebSearchOut,
 )
 from shared.ports import Services
+from shared.report.citations import renumber_answer
 from shared.research.answers import SUMMARY_CHARS, save_answer
 from shared.research.page_cache import fetch_cached
 from shared.search import pipeline
@@ -107,6 +108,7 @@ def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
     answer = svc.reasoner.synthesize(
         req.query, summaries, req.language, req.min_words, req.max_words
     )
+    answer = renumber_answer(answer)  # sources 1..N by first citation, as in a report
     answer.language = req.language
     answer.limitations = req.warnings
     mode = "deep_search" if req.name == "deep_search" else "search"

@@ -46,6 +46,9 @@ def test_search_modes_answer_with_resolvable_citations(api: httpx.Client, mode: 
     answer = view["result"]["answer"]
     assert answer["sources"], "search modes list their sources"
     assert_citations_resolve(answer["answer"], answer["sources"])
+    # numbered as a report is: 1..N in order of first citation, every listed source cited
+    first_seen = list(dict.fromkeys(int(n) for n in CITATION.findall(answer["answer"])))
+    assert first_seen == [s["n"] for s in answer["sources"]] == list(range(1, len(first_seen) + 1))
     markdown = api.get(f"/api/research/{view['session_id']}/report").text
     assert answer["sources"][0]["url"] in markdown
 

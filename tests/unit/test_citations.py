@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from shared.models import FinalReport, ReportSection, Source
+from shared.models import FinalReport, ReportSection, Source, SynthesizedAnswer
 from shared.report.citations import (
     cited_numbers,
     dedupe_sentences,
     enforce_citations,
+    renumber_answer,
 )
 
 ALLOWED = [
@@ -180,3 +181,15 @@ def test_sources_are_renumbered_one_to_n_in_order_of_first_citation() -> None:
     assert out.sections[0].content == "Range [2, 3] here."  # of 2..6 only 2 and 6 exist
     assert out.sections[2].content == "Again [1]; a link [x](https://a)."
     assert out.conclusion == "Done [3]."
+
+
+def test_a_search_answer_is_numbered_one_to_n_by_first_citation():
+    answer = SynthesizedAnswer(
+        answer="Late [3]. Early [1, 3].",
+        key_points=["Late [3]."],
+        sources=[*ALLOWED, Source(n=4, url="https://d.example/uncited")],
+    )
+    renumbered = renumber_answer(answer)
+    assert renumbered.answer == "Late [1]. Early [1, 2]."
+    assert renumbered.key_points == ["Late [1]."]
+    assert [(s.n, s.title) for s in renumbered.sources] == [(1, "Three"), (2, "One")]

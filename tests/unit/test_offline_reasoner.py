@@ -11,6 +11,7 @@ from shared.models import (
     Finding,
     KeyFinding,
     Observation,
+    PageSummary,
     ReportMaterial,
     ResearchContext,
     Source,
@@ -61,6 +62,38 @@ def test_synthesize_never_exceeds_max_words(offline):
     answer = offline.synthesize(DEFAULT_QUESTION, fixture_summaries(), "en", 30, 45)
     assert len(answer.answer.split()) <= 45
     assert answer.sources
+
+
+def _pages(*pages: tuple[str, str]) -> list[PageSummary]:
+    return [
+        PageSummary(url=f"corpus://x/{i}", title=title, summary=text, relevant_sentences=[text])
+        for i, (title, text) in enumerate(pages, start=1)
+    ]
+
+
+def test_a_search_answer_quotes_only_pages_about_the_question(offline):
+    summaries = _pages(
+        ("pdb — The Python Debugger", "Without argument, list all breaks, including for each."),
+        ("The break statement", "The break statement terminates the nearest enclosing loop."),
+        ("The for statement", "A break statement in a for loop skips the loop's else clause."),
+    )
+    question = "How do for loops work in Python, including break and continue?"
+    answer = offline.synthesize(question, summaries, "en", 100, 200)
+    assert [s.title for s in answer.sources] == ["The break statement", "The for statement"]
+    assert "breakpoint" not in answer.answer and "list all breaks" not in answer.answer
+
+
+def test_a_search_answer_with_nothing_about_the_question_says_so(offline):
+    summaries = _pages(("pdb — The Python Debugger", "Set a breakpoint at a line number."))
+    answer = offline.synthesize("How do generators work in Python?", summaries, "en", 5, 200)
+    assert answer.answer == texts_for("en")["synth_off_topic"] and not answer.sources
+
+
+def test_a_search_answer_in_another_language_says_its_quotes_are_english(offline):
+    summaries = _pages(("The with statement", "The with statement calls __enter__ first."))
+    answer = offline.synthesize("Как работает оператор with?", summaries, "ru", 5, 200)
+    assert answer.answer.startswith("Источники написаны на английском")
+    assert "(“with”)" in answer.answer and "__enter__" in answer.answer
 
 
 @pytest.mark.parametrize(
