@@ -117,7 +117,7 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "fq_generic_pitfalls": "What are common mistakes with {subject}?",
         "fq_generic_alternatives": "What alternatives to {subject} exist?",
         "fq_source": "What does “{phrase}” say about {subject}?",
-        "fq_gap": "What do other sources say about {phrase}?",
+        "fq_gap": "What do other sources say about “{phrase}”?",
     },
     "ru": {
         "open_questions": "Открытые вопросы",

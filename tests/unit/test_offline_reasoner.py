@@ -368,7 +368,7 @@ def test_follow_up_questions_are_about_topics_and_sources(offline):
         "### 1. Key concepts: with (priority 1)\n### 2. Examples: nesting (priority 2)\n"
     )
     questions = offline.write_report(material).follow_up_questions
-    assert questions[0] == "What do other sources say about Nesting?"
+    assert questions[0] == "What do other sources say about “Nesting”?"
     assert (
         "What does “With statement, part 1” say about the with statement call a context manager?"
         in questions
