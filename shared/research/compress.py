@@ -21,9 +21,10 @@ Two rules keep the report honest and reproducible:
 
 from __future__ import annotations
 
+import logging
 import re
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from shared import lexical
 from shared.errors import NotFoundError
@@ -37,8 +38,11 @@ from shared.research.supervisor import load_finding
 from shared.search.pipeline import normalize_url
 
 COMPRESSED = "findings.json"
+ITEMS = "items/item_"  # the researchers' findings, one file each (items/ also holds pages)
 DEEP_SEARCH_TOPIC = "Deep search"
 DEEP_SEARCH_AGENT = 0
+
+log = logging.getLogger(__name__)
 
 
 class Compressed(BaseModel):
@@ -126,6 +130,21 @@ def _with_passages(svc: Services, session_id: str, finding: Finding) -> Finding:
         if page is not None
     ]
     return finding.model_copy(update={"excerpts": finding_excerpts(finding, pages, "", {})})
+
+
+def compressed_items(svc: Services, session_id: str) -> Compressed:
+    """The researchers' findings merged straight from ``items/`` (no deep search answer),
+    for a writer whose compression step failed: what the researchers found is not lost
+    with it. An item that cannot be read is left out (it may be what broke compression)."""
+    findings = []
+    for name in svc.memory.list(session_id):
+        if not (name.startswith(ITEMS) and name.endswith(".json")):
+            continue
+        try:
+            findings.append(load_finding(svc, f"{session_id}/{name}"))
+        except (NotFoundError, ValidationError) as exc:
+            log.warning("finding %s/%s left out: %s", session_id, name, type(exc).__name__)
+    return compress(findings)
 
 
 def compress_findings(svc: Services, req: CompressIn) -> CompressOut:

@@ -35,7 +35,7 @@ from shared.report.limits_text import gap_clause, say, sentence
 from shared.report.markdown import render_report_markdown
 from shared.report.pdf import render_pdf
 from shared.research import memory_files
-from shared.research.compress import COMPRESSED, Compressed
+from shared.research.compress import COMPRESSED, Compressed, compressed_items
 from shared.research.memory_files import PlannedResearch
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
     ctx = req.context
     evidence = _evidence(svc, ctx.session_id)
     failure = req.failure
-    if failure:
+    if failure and not _writer_can_go_on(req):
         failed = [g for g in req.gaps if g.kind == "phase_failed"]
         causes = [gap_clause(g, ctx.language) for g in failed] or [failure]
         report, basis = minimal_report(ctx, evidence, causes), "minimal"
@@ -69,6 +69,15 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
         warnings=report.warnings[:10],
         failure=failure if basis == "minimal" else None,
     )
+
+
+def _writer_can_go_on(req: ReportIn) -> bool:
+    """After a failure in the report phase, the writer still writes the real report when
+    only compression failed: compression merges, it adds nothing, so the findings
+    (``_evidence``) are the whole evidence but the deep search answer. The Limitations
+    name the failure. A failed writer or critic gets the minimal report."""
+    failed = {g.phase for g in req.gaps if g.kind == "phase_failed"}
+    return "compressing" in failed and "writing_report" not in failed
 
 
 def critique_report(svc: Services, req: ContextIn) -> CritiqueOut:
@@ -99,10 +108,11 @@ def render_report_pdf(svc: Services, req: PdfIn) -> PdfOut:
 
 
 def _evidence(svc: Services, session_id: str) -> Compressed:
+    """The compressed evidence, or the findings merged here when compression never wrote it."""
     try:
         return Compressed.model_validate_json(svc.memory.read(session_id, COMPRESSED))
     except NotFoundError:
-        return Compressed(findings=[], sources=[])
+        return compressed_items(svc, session_id)
 
 
 def _read(svc: Services, session_id: str, name: str) -> str:

@@ -137,3 +137,35 @@ def test_a_search_provider_that_is_down_is_in_the_status_and_the_answer(start_de
     limitations = answer.text.split("## Limitations", 1)
     assert len(limitations) == 2, answer.text
     assert failed[0] in limitations[1]
+
+
+def test_compression_failing_for_good_still_ends_in_a_report_that_says_so(
+    start_devhost, tmp_path: Path
+) -> None:
+    """The deep search answer, evidence for compression, is unreadable by the time the
+    researchers start (a torn write the store cannot fix): compression fails for good."""
+    memory = tmp_path / "data" / "memory"
+    torn: list[Path] = []
+
+    def respond(request: RecordedRequest) -> Reply:
+        if schema_of(request) == "AgentAction" and not torn:
+            for answer in memory.glob("*/deep_search.json"):
+                answer.write_text("{torn", encoding="utf-8")
+                torn.append(answer)
+        return two_agent_responder(request)
+
+    with FakeOpenAIServer(respond) as server:
+        host = start_devhost(llm_settings(tmp_path, server))
+        with httpx.Client(base_url=host.url, timeout=30) as api:
+            options = {**OPTIONS, "run_deep_search_first": True}
+            body = {"query": QUERY, "mode": "deep_research", "options": options}
+            started = api.post("/api/research", json=body)
+            assert started.status_code == 202, started.text
+            view = wait_for(api, started.json()["session_id"], TERMINAL, timeout=120)
+            report = api.get(f"/api/research/{view['session_id']}/report", params={"format": "md"})
+
+    assert torn, "the deep search answer was written before the researchers started"
+    assert view["status"] == "completed", view  # a report was still written
+    assert view["error"].startswith("compressing failed"), view["error"]
+    assert report.status_code == 200, report.text
+    assert_told(view, report.text, "compressing", "compression phase failed")

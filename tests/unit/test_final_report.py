@@ -334,3 +334,28 @@ def test_the_status_learns_why_only_a_minimal_report_exists_in_english(svc):
     assert out.basis == "minimal"
     assert out.failure == "findings: PermanentError: model unavailable"
     assert out.warnings[0].startswith("Минимальный отчёт")  # the report's note, in Russian
+
+
+def test_when_compression_failed_the_report_is_written_from_the_researchers_items(svc):
+    svc.memory.delete_session(SID)  # compression never wrote findings.json
+    finding = Finding(
+        agent_id=1,
+        topic="How it works",
+        topic_id=1,
+        todo_id="todo-1",
+        key_findings=[KeyFinding(text="Exit runs even on errors.", source_urls=["corpus://b"])],
+        sources=[Source(url="corpus://b", title="B")],
+    )
+    svc.memory.write(SID, "items/item_1.json", finding.model_dump_json(), "application/json")
+    svc.memory.write(SID, "items/item_2.json", "{torn", "application/json")  # left out
+    svc.memory.write(SID, "items/search_1_1.json", "{}", "application/json")  # a page, not one
+    fake = FakeReasoner(good_on={"findings"})
+    gap = Gap(kind="phase_failed", phase="compressing", error="OSError: disk full")
+    basis, report = _write(svc, fake, failure="compressing failed: disk full", gaps=[gap])
+    assert basis == "findings"  # not the minimal report: compression adds nothing
+    assert [s.url for s in report.sources] == ["corpus://b"]
+    assert any("compression phase failed" in line for line in report.limitations)
+
+    writer = Gap(kind="phase_failed", phase="writing_report", error="ValueError: bad")
+    basis, _ = _write(svc, fake, failure="writing_report failed", gaps=[gap, writer])
+    assert basis == "minimal"  # a writer that failed is not asked again
