@@ -201,6 +201,8 @@ def _may_review(run: Run, queue: _Queue) -> bool:
     if run.affords(budget.SUPERVISOR_CALLS, committed=queue.committed()):
         return True
     run.progress.warn("supervising", "supervisor reviews skipped to stay within the budget")
+    if not any(g.kind == "budget_reviews_skipped" for g in run.gaps):
+        run.gaps.append(Gap(kind="budget_reviews_skipped"))  # the report says so too
     return False
 
 

@@ -274,6 +274,7 @@ GapKind = Literal[
     "budget_no_research",  # the budget left room only for the report
     "budget_topics_skipped",  # topics
     "budget_stopped",
+    "budget_reviews_skipped",  # the supervisor's reviews, while agents went on
 ]
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Mapping
 
 from shared import lexical
+from shared.language import detect_language
 from shared.models import (
     AgentAction,
     AgentProfile,
@@ -40,7 +40,6 @@ from shared.reasoning import offline_report, offline_research, relevance
 from shared.reasoning.offline_report import CITATION, cite
 from shared.reasoning.offline_text import BRACKET_NUMBER, leads, script_language, unique_texts
 from shared.reasoning.question_shape import subject_of
-from shared.reasoning.relevance import NOT_LATIN
 from shared.reasoning.templates import texts_for
 from shared.search.base import Corpus
 
@@ -82,8 +81,8 @@ class OfflineReasoner:
         answer says so in the user's language."""
         t = texts_for(language)
         resolved = self.rewrite_query(query, history, language)
-        carried = self._carried_terms(resolved) if _foreign(language) else []
-        search = " ".join(carried) if _foreign(language) else resolved
+        carried = self._carried_terms(resolved) if relevance.foreign_to_corpus(language) else []
+        search = " ".join(carried) if relevance.foreign_to_corpus(language) else resolved
         docs = self.corpus.best_documents(search, 3) if search else []
         pool: list[tuple[str, list[str], Page]] = []
         for doc in docs:
@@ -93,7 +92,8 @@ class OfflineReasoner:
         ranked = lexical.rank_sentences(focus, [p[0] for p in pool], 5, tokens=[p[1] for p in pool])
         chosen = [pool[i] for i, score in ranked if score > 0]
         if not chosen:
-            none = t["answer_untranslatable"] if _foreign(language) else t["answer_none"]
+            foreign = relevance.foreign_to_corpus(language)
+            none = t["answer_untranslatable"] if foreign else t["answer_none"]
             return SynthesizedAnswer(
                 reasoning=t["answer_reasoning"].format(docs=0), answer=none, language=language
             )
@@ -125,13 +125,15 @@ class OfflineReasoner:
             if keyword.iskeyword(w.lower()) or idf.get(w.lower(), 0.0) >= CARRIED_MIN_IDF
         ]
 
-    def _carried_note(self, query: str, picked: list[str], t: dict[str, str]) -> str:
-        """Says, in the question's language, that quotes in English were matched on the
-        words that carry over, when the question is not in Latin script and the quotes are."""
-        if not NOT_LATIN.search(query) or any(NOT_LATIN.search(s) for s in picked):
+    def _carried_note(self, query: str, picked: list[str], language: str) -> str:
+        """Says, in the question's language, that the quotes are in English and were
+        matched on the words that carry over, when the question is in another language."""
+        quoted = detect_language(" ".join(picked), default=relevance.CORPUS_LANGUAGE)
+        if not relevance.foreign_to_corpus(language) or relevance.foreign_to_corpus(quoted):
             return ""
-        terms = ", ".join(f"“{term}”" for term in self._carried_terms(query)) or "—"
-        return t["synth_carried"].format(terms=terms)
+        t = texts_for(language)
+        terms = ", ".join(f"“{term}”" for term in self._carried_terms(query))
+        return t["synth_carried"].format(terms=terms) if terms else t["synth_english"]
 
     def rewrite_query(self, query: str, history: list[ChatMessage], language: str) -> str:
         """Append the previous question's key phrases when the new one leans on it."""
@@ -203,7 +205,8 @@ class OfflineReasoner:
             pool.extend((s, n) for s in sentences if not BRACKET_NUMBER.search(s))
         ranked = lexical.rank_sentences(query, [s for s, _ in pool], len(pool))
         ranked = ranked or leads([n for _, n in pool])
-        ranked = _about_the_question(query, ranked, pool, summaries, self.corpus.idf)
+        gate = relevance.question_gate(query, self.corpus.idf, language)
+        ranked = _about_the_question(gate, ranked, pool, summaries)
         if not ranked:
             none = t["synth_off_topic"] if summaries else t["synth_none"]
             return SynthesizedAnswer(answer=none, language=language)
@@ -221,7 +224,7 @@ class OfflineReasoner:
             if words >= min_words:
                 break
         paragraphs = [" ".join(picked[i : i + 3]) for i in range(0, len(picked), 3)]
-        carried = self._carried_note(query, picked, t)
+        carried = self._carried_note(query, picked, language)
         answer = "\n\n".join([carried, *paragraphs] if carried else paragraphs)
         return SynthesizedAnswer(
             reasoning=t["synth_reasoning"].format(
@@ -307,23 +310,17 @@ class OfflineReasoner:
 
 
 def _about_the_question(
-    query: str,
+    gate: relevance.Gate,
     ranked: list[tuple[int, float]],
     pool: list[tuple[str, int]],
     summaries: list[PageSummary],
-    idf: Mapping[str, float],
 ) -> list[tuple[int, float]]:
     """The ranked sentences a reader would accept as about the question, from pages that
     are about it (``relevance``): a search answer cites what it quotes, as a report does."""
-    gate = relevance.question_gate(query, idf).calibrated(s for s, _ in pool)
+    gate = gate.calibrated(s for s, _ in pool)
     admitted = [(i, score) for i, score in ranked if gate.admits(pool[i][0])]
     quotes: dict[int, list[str]] = {}
     for i, _ in admitted:
         quotes.setdefault(pool[i][1], []).append(pool[i][0])
     pages = {n for n, said in quotes.items() if gate.is_about(summaries[n - 1].title, said)}
     return [(i, score) for i, score in admitted if pool[i][1] in pages]
-
-
-def _foreign(language: str) -> bool:
-    """Whether the user's language is not the corpus's (the default corpus is English)."""
-    return (language or "en").split("-")[0].lower() != "en"

@@ -212,7 +212,7 @@ def topic_sections(
         groups.setdefault(finding.topic, []).append(finding)
         order.setdefault(finding.topic, (finding.topic_id or 10_000, index))
     gates = _gates(material, list(groups), idf)
-    question = relevance.question_gate(material.context.query, idf)
+    question = relevance.question_gate(material.context.query, idf, material.context.language)
     citable = _citable(material, groups, gates, question)
     seen: list[frozenset[str]] = []
     sections, gaps = [], []
@@ -242,8 +242,8 @@ def _gates(
     from the corpus (the deep search takes every topic's)."""
     context = material.context
     quotes = [k.text for f in material.findings for k in f.key_findings]
-    gate = relevance.question_gate(context.query, idf)
-    if not gate.says_little_in_latin():
+    gate = relevance.question_gate(context.query, idf, context.language)
+    if not gate.light():
         gate = gate.calibrated(quotes)
         return lambda _topic: gate
     every = gate.with_words(" ".join(topics), idf).calibrated(quotes)

@@ -107,7 +107,9 @@ def _relevant(
     for doc in focus:
         cached = corpus.sentences_of(pages[doc.url]) if doc.url in pages else None
         sentences[doc.url] = cached[0] if cached else ()
-    gate = relevance.question_gate(context.query, corpus.idf)
+    gate = relevance.question_gate(context.query, corpus.idf, context.language)
+    if not gate.judges():
+        return []  # nothing tells pages apart: topics spread over the focus documents
     gate = gate.calibrated(s for group in sentences.values() for s in group)
     about = [d for d in focus if gate.is_about(d.title, sentences[d.url])]
     return sorted(about, key=lambda d: not gate.names(d.title))  # stable: focus order within

@@ -1,5 +1,5 @@
 """Whether a sentence or a document is about the question: the offline engine's
-citation gate, used by planning (which documents to read) and the writer (what to quote).
+citation gate, used by planning (which documents to read) and the writers (what to quote).
 
 An extractive writer cites what it quotes, so the gate on quotes is the gate on
 sources. "Shares two of the question's words" let hub documents in (the debugger
@@ -7,19 +7,19 @@ page "lists all breaks, including for each breakpoint" for a question on loops
 "including break and continue"). Words are therefore weighed by how rare they are
 in the corpus (idf), and the words that only frame a question ("decide", "differ",
 "including") weigh nothing: a quote is about the question when it carries a set
-share of the weight of the question's subject words. Where no quote in the evidence
-reaches that share (a question worded in terms the corpus hardly uses), the bar is
-the best quote's share, never below a floor.
+share of the weight of the question's subject words, or every word of one of its
+parts. Where no quote in the evidence reaches that share (a question worded in terms
+the corpus hardly uses), the bar is the best quote's share, never below a floor.
 
 A document is about the question when its title names the subject, or when more than
 one of its sentences is about it: one passing sentence in a long page about something
 else is a coincidence of words, not evidence.
 
-A sentence is judged by the question's words that can occur in it: a sentence in Latin
-script only by the question's Latin-script words. So a Russian question over the English
-corpus is judged by the words that carry over ("with", identifiers), and the same
-question over Russian pages by all of its words. A word the corpus has never seen
-weighs the most (a web page's subject may be one).
+A word the corpus has never seen weighs the most in a question in the corpus's
+language (a web page's subject may be one) and nothing in a question in another
+language (it is simply not translated): such a question is judged by the words that
+carry over ("with", identifiers). A question that weighs too little to tell pages
+apart ("GIL" in a corpus about the GIL) leaves nothing out.
 """
 
 from __future__ import annotations
@@ -41,19 +41,25 @@ TITLE_MIN_WEIGHT = 0.9  # a title word this distinctive says what the document i
 # A word the corpus hardly uses ("load", "chained") is rare because the corpus is not
 # about it, not because it is the question's subject: its weight is capped.
 MAX_WEIGHT = 2.0
+CORPUS_LANGUAGE = "en"  # the default corpus, and the idf the gate weighs words by
 # words that frame a question rather than name its subject
 _FRAME_TEXT = """decide decides determine determines differ differs difference differences
     including include includes like evaluated happen happens mean means matter matters
     handled behave behaves relate relates related compare compared best way ways possible
-    together exactly actually really internally
-    решает отличается отличаются различие разница включая например"""
+    together exactly actually really internally affect affects affected"""
 FRAME_WORDS = frozenset(lexical.normalize_token(w) for w in _FRAME_TEXT.split())
 # keywords that are everyday English ("in Python"): not a sign of what is asked
 PLAIN_ENGLISH_KEYWORDS = frozenset({"in", "is", "and", "or", "not", "as", "from", "if"})
+# keywords that are English function words too ("wait for I/O", "handling with try"):
+# a construct only next to a noun that names one ("the with statement") or quoted
+FUNCTION_WORD_KEYWORDS = frozenset({"for", "with", "while", "else"})
+_CONSTRUCT_NOUN_TEXT = """statement statements loop loops clause clauses expression expressions
+    block blocks keyword keywords оператор оператора операторы оператором цикл цикла циклы
+    циклом конструкция конструкции выражение выражения"""
+_CONSTRUCT_NOUNS = frozenset(_CONSTRUCT_NOUN_TEXT.split())
 _SUFFIXES = ("ings", "ing", "ers", "er", "ions", "ion", "ed")
 _LATIN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-NOT_LATIN = re.compile(r"[^\W\d_A-Za-z]")
-_CONJUNCTION = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b)\s*", re.I)
+_CONJUNCTION = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*", re.I)
 
 Weights = dict[str, float]
 
@@ -67,29 +73,25 @@ class Gate:
     minimum: float = QUOTE_MIN
     concepts: tuple[frozenset[str], ...] = ()
 
-    def judging(self, sentence: str) -> Weights:
-        """The weights ``sentence`` is judged by (see the module docstring)."""
-        return self.weights if NOT_LATIN.search(sentence) else self.latin()
+    def light(self) -> bool:
+        """Whether the question's words weigh too little to say much on their own."""
+        return sum(self.weights.values()) < CONCEPT_MIN_WEIGHT
 
-    def latin(self) -> Weights:
-        return {w: v for w, v in self.weights.items() if w.isascii()}
-
-    def says_little_in_latin(self) -> bool:
-        """Whether the question's Latin-script words are too few to tell what an English
-        sentence is about (a Russian question naming only "with")."""
-        return sum(self.latin().values()) < CONCEPT_MIN_WEIGHT
+    def judges(self) -> bool:
+        """Whether the question can tell pages apart: enough weight, or a word that names a
+        subject in a title. Otherwise nothing is left out for it."""
+        return not self.light() or bool(self._naming_words())
 
     def share(self, sentence: str) -> float:
-        weights = self.judging(sentence)
-        total = sum(weights.values())
+        total = sum(self.weights.values())
         present = _stems(sentence)
-        carried = sum(v for w, v in weights.items() if w in present)
+        carried = sum(v for w, v in self.weights.items() if w in present)
         return carried / total if total else 0.0
 
     def admits(self, sentence: str) -> bool:
         """About the question: enough of its weight, or every word of one of its parts
         ("class definitions" in a question on class definitions and special methods)."""
-        if self.share(sentence) >= self.minimum:
+        if not self.judges() or self.share(sentence) >= self.minimum:
             return True
         present = _stems(sentence)
         return any(concept <= present for concept in self.concepts)
@@ -108,26 +110,27 @@ class Gate:
     def names(self, title: str) -> bool:
         """Whether a document's title names the subject: a distinctive subject word, or a
         Python keyword the question uses ("The for statement" for a question on loops)."""
-        named = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
-        named |= {stem(k) for k in _keywords(self.query)} & set(self.weights)
-        return bool(named & _stems(title))
+        return bool(self._naming_words() & _stems(title))
 
     def is_about(self, title: str, sentences: Iterable[str]) -> bool:
-        """Whether a document is about the question (see the module docstring). A sentence
-        vouches for it only when the words it is judged by weigh enough to tell: a Russian
-        question whose one carried word is "with" finds that word in every English page."""
-        if self.names(title):
+        """Whether a document is about the question (see the module docstring). Sentences
+        vouch for it only when the question weighs enough: a Russian question whose one
+        carried word is "with" finds that word in every English page."""
+        if not self.judges() or self.names(title):
             return True
-        vouching = {
-            s
-            for s in sentences
-            if self.admits(s) and sum(self.judging(s).values()) >= CONCEPT_MIN_WEIGHT
-        }
-        return len(vouching) >= SOURCE_MIN_QUOTES
+        if self.light():
+            return False
+        return len({s for s in sentences if self.admits(s)}) >= SOURCE_MIN_QUOTES
+
+    def _naming_words(self) -> set[str]:
+        named = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
+        return named | ({stem(k) for k in _keywords(self.query)} & set(self.weights))
 
 
-def question_gate(query: str, idf: Mapping[str, float]) -> Gate:
+def question_gate(query: str, idf: Mapping[str, float], language: str) -> Gate:
     """The question's subject words, weighed, and its parts that name a subject alone."""
+    if foreign_to_corpus(language):
+        return Gate(query, carried_weights(query, idf))
     weights = subject_weights(query, idf)
     parts = [subject_weights(part, idf) for part in _CONJUNCTION.split(query)]
     concepts = tuple(
@@ -140,15 +143,31 @@ def question_gate(query: str, idf: Mapping[str, float]) -> Gate:
 
 def subject_weights(text: str, idf: Mapping[str, float]) -> Weights:
     """The words of ``text`` that name what it asks about, each with its (capped) idf:
-    content words and the Python keywords it uses ("for", "with"), less framing words.
-    A word in every document ("Python" in the Python reference) weighs nothing."""
-    words = [*lexical.content_tokens(text), *_keywords(text)]
+    content words and the Python keywords it names ("for" loops, the "with" statement),
+    less framing words. A word in every document ("Python" in the Python reference)
+    weighs nothing; one the corpus never saw weighs the most."""
+    return _weighed([*lexical.content_tokens(text), *_keywords(text)], idf, MAX_WEIGHT)
+
+
+def carried_weights(text: str, idf: Mapping[str, float]) -> Weights:
+    """For text in another language than the corpus: the words the corpus knows that carry
+    over (keywords, identifiers, English terms); the rest is not translated."""
+    latin = " ".join(_LATIN_WORD.findall(text))
+    return _weighed([*lexical.content_tokens(latin), *_keywords(text)], idf, 0.0)
+
+
+def _weighed(words: list[str], idf: Mapping[str, float], unknown: float) -> Weights:
     weights: Weights = {}
     for w in words:
-        weight = min(idf.get(w, MAX_WEIGHT), MAX_WEIGHT)
+        weight = min(idf.get(w, unknown), MAX_WEIGHT)
         if w not in FRAME_WORDS and weight > 0:
             weights[stem(w)] = max(weight, weights.get(stem(w), 0.0))
     return weights
+
+
+def foreign_to_corpus(language: str) -> bool:
+    """Whether the user's language is not the corpus's."""
+    return (language or CORPUS_LANGUAGE).split("-")[0].lower() != CORPUS_LANGUAGE
 
 
 def stem(token: str) -> str:
@@ -165,14 +184,17 @@ def _stems(text: str) -> set[str]:
     return {stem(t) for t in lexical.tokenize(text)}
 
 
-def carried_weights(text: str, idf: Mapping[str, float]) -> Weights:
-    """For text in another language than the corpus: its Latin-script words alone."""
-    return subject_weights(" ".join(_LATIN_WORD.findall(text)), idf)
-
-
 def _keywords(text: str) -> list[str]:
-    return [
-        w
-        for w in re.findall(r"[a-z]+", text.lower())
-        if keyword.iskeyword(w) and w not in PLAIN_ENGLISH_KEYWORDS
-    ]
+    """The Python keywords ``text`` names as constructs (see FUNCTION_WORD_KEYWORDS)."""
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    out = []
+    for i, word in enumerate(words):
+        if not keyword.iskeyword(word) or word in PLAIN_ENGLISH_KEYWORDS:
+            continue
+        if word in FUNCTION_WORD_KEYWORDS:
+            near = set(words[max(i - 1, 0) : i] + words[i + 1 : i + 2])
+            quoted = re.search(rf"[\"“”‘’'`«»]{word}[\"“”‘’'`«»]", text, re.I)
+            if not (near & _CONSTRUCT_NOUNS or quoted):
+                continue
+        out.append(word)
+    return out

@@ -67,6 +67,7 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "enough to quote.",
         "synth_carried": "The sources are in English, so they were matched on the words of "
         "the question that carry over ({terms}); the quotes below are in English.",
+        "synth_english": "The sources are in English; the quotes below are in English.",
         "synth_reasoning": "Extractive synthesis: {sentences} sentences from {cited} of "
         "{total} sources, ranked by BM25 relevance, near-duplicates removed.",
         # clarify
@@ -173,6 +174,7 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "вопросу достаточно близко для цитаты.",
         "synth_carried": "Источники написаны на английском, поэтому они подобраны по словам "
         "вопроса, которые в них встречаются ({terms}); цитаты ниже — на английском.",
+        "synth_english": "Источники написаны на английском; цитаты ниже — на английском.",
         "synth_reasoning": "Экстрактивный синтез: предложений {sentences} из {cited} "
         "источников (всего {total}), ранжирование BM25, дубликаты удалены.",
         "clarify_scope": "Какой аспект темы «{subject}» важнее всего (определение, принцип "

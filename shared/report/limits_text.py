@@ -37,6 +37,7 @@ TEXT: dict[str, dict[str, str]] = {
         "budget_no_research": "{budget}: no research ran: the budget left room only for the report",
         "budget_topics_skipped": "{budget}: not researched: {topics}",
         "budget_stopped": "{budget}: research stopped",
+        "budget_reviews_skipped": "{budget}: the supervisor's reviews were skipped",
         "based_only": "The report is based only on the evidence gathered before these limits.",
         "clarification_unanswered": (
             "The clarifying questions went unanswered before the timeout; "
@@ -76,6 +77,7 @@ TEXT: dict[str, dict[str, str]] = {
         ),
         "budget_topics_skipped": "{budget}: не исследованы темы: {topics}",
         "budget_stopped": "{budget}: исследование остановлено",
+        "budget_reviews_skipped": "{budget}: проверки супервизора пропущены",
         "based_only": "Отчёт основан только на данных, собранных до этих ограничений.",
         "clarification_unanswered": (
             "На уточняющие вопросы не ответили до истечения времени ожидания; "
@@ -111,6 +113,7 @@ TEXT: dict[str, dict[str, str]] = {
         "budget_no_research": "{budget}：未进行研究，预算仅够撰写报告",
         "budget_topics_skipped": "{budget}：未研究：{topics}",
         "budget_stopped": "{budget}：研究已停止",
+        "budget_reviews_skipped": "{budget}：已跳过主管审阅",
         "based_only": "本报告仅基于达到这些限制之前收集的证据。",
         "clarification_unanswered": "澄清问题在超时前未得到回答；研究按原始问题进行。",
         "thin": "证据不足：报告短于 {chars} 个字符。",
@@ -141,6 +144,7 @@ TEXT: dict[str, dict[str, str]] = {
         ),
         "budget_topics_skipped": "{budget}: nicht recherchiert: {topics}",
         "budget_stopped": "{budget}: Die Recherche wurde beendet",
+        "budget_reviews_skipped": "{budget}: Die Prüfungen des Supervisors entfielen",
         "based_only": (
             "Der Bericht stützt sich nur auf die Belege, die vor diesen Einschränkungen "
             "gesammelt wurden."
@@ -188,6 +192,7 @@ TEXT: dict[str, dict[str, str]] = {
         ),
         "budget_topics_skipped": "{budget}: sin investigar: {topics}",
         "budget_stopped": "{budget}: la investigación se detuvo",
+        "budget_reviews_skipped": "{budget}: se omitieron las revisiones del supervisor",
         "based_only": "El informe se basa solo en la evidencia reunida antes de estos límites.",
         "clarification_unanswered": (
             "Las preguntas aclaratorias quedaron sin respuesta antes del plazo; "
@@ -226,6 +231,7 @@ TEXT: dict[str, dict[str, str]] = {
         ),
         "budget_topics_skipped": "{budget} : non étudiés : {topics}",
         "budget_stopped": "{budget} : la recherche a été arrêtée",
+        "budget_reviews_skipped": "{budget} : les revues du superviseur ont été sautées",
         "based_only": (
             "Le rapport repose uniquement sur les éléments recueillis avant ces limites."
         ),

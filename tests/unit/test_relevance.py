@@ -14,31 +14,31 @@ IDF = {
 
 
 def test_words_that_frame_the_question_weigh_nothing():
-    gate = question_gate("How does Python decide which names are global or local?", IDF)
+    gate = question_gate("How does Python decide which names are global or local?", IDF, "en")
     assert "decide" not in gate.weights
     assert gate.admits("Names listed in a global statement are global, not local.")
 
 
 def test_a_rare_word_does_not_outweigh_the_subject():
-    gate = question_gate("How does the import statement load modules?", IDF)
+    gate = question_gate("How does the import statement load modules?", IDF, "en")
     assert gate.weights["load"] == 2.0  # capped: rare because the corpus is not about it
     assert gate.admits("The import statement finds a module and binds it.")
     assert not gate.admits("The debugger can load a file of commands.")
 
 
 def test_one_part_of_a_two_part_question_is_enough():
-    gate = question_gate("How do context managers and global names work?", IDF)
+    gate = question_gate("How do context managers and global names work?", IDF, "en")
     assert gate.admits("Names declared global are bound in the module.")  # a third of it
     assert not gate.admits("Every name is bound somewhere.")
     query = "How do class definitions and special methods like __init__ work?"
-    light = question_gate(query, IDF)
+    light = question_gate(query, IDF, "en")
     assert light.admits("The special method __init__ is called after the instance is created.")
     # "class definition" weighs too little alone: many pages define a class somewhere
     assert not light.admits("Class definition blocks bind names in their own scope.")
 
 
 def test_a_shared_everyday_word_is_not_about_the_question():
-    gate = question_gate("How do context managers and the with statement work?", IDF)
+    gate = question_gate("How do context managers and the with statement work?", IDF, "en")
     assert not gate.admits("Execute the statement in the context of the current frame.")
     assert gate.admits("A context manager defines the runtime context of a with statement.")
 
@@ -56,24 +56,33 @@ def test_the_bar_drops_to_what_the_best_evidence_reaches_but_not_below_a_floor()
 
 
 def test_a_document_is_about_the_question_by_its_title_or_two_quotes():
-    gate = question_gate("How do for loops and break work?", IDF)
+    gate = question_gate("How do for loops and break work?", IDF, "en")
     assert gate.is_about("The for statement", [])  # a keyword the question uses
     assert not gate.is_about("pdb — The Python Debugger", ["Set a break in the for loop."])
     assert gate.is_about("Notes", ["A break ends the for loop.", "Use break in a for loop."])
 
 
-def test_a_sentence_is_judged_by_the_question_words_that_can_occur_in_it():
-    gate = question_gate("Как работают менеджеры контекста и оператор with?", IDF)
-    assert gate.latin() == {"with": 0.35} and gate.says_little_in_latin()
-    assert gate.admits("Use with to open a file.")  # English: only "with" carries over
+def test_another_language_is_judged_by_the_words_that_carry_over():
+    gate = question_gate("Как работают менеджеры контекста и оператор with?", IDF, "ru")
+    assert gate.weights == {"with": 0.35} and gate.light() and gate.judges()
+    assert gate.admits("Use with to open a file.")
     assert not gate.is_about("Notes", ["Use with to open a file.", "Go with care."])
-    assert gate.admits("Менеджеры контекста вызываются оператором with.")  # all its words
-    assert not gate.admits("Оператор print выводит текст.")
+    assert gate.is_about("The with statement", [])  # the keyword names it
     topic = gate.with_words("Ключевые понятия: With Statement Context Managers", IDF)
     assert topic.admits("A context manager is entered by the with statement.")
+    german = question_gate("Wie wirkt sich das GIL auf Threads aus?", {"thread": 0.1}, "de")
+    assert german.weights == {"thread": 0.1}  # "wie", "wirkt", ... are not translated
+    assert not german.judges() and german.is_about("Threads and I/O", [])
 
 
 def test_a_word_the_corpus_never_saw_weighs_the_most_and_python_nothing():
-    gate = question_gate("How does Python asyncio schedule tasks?", IDF)
+    gate = question_gate("How does Python asyncio schedule tasks?", IDF, "en")
     assert "python" not in gate.weights
     assert gate.weights["asyncio"] == 2.0
+
+
+def test_a_question_in_words_every_page_uses_filters_nothing():
+    gate = question_gate("How does the GIL affect threads?", {"gil": 0.0, "thread": 0.1}, "en")
+    assert not gate.judges()
+    assert gate.admits("Threads that wait for I/O release the lock.")
+    assert gate.is_about("Threads and I/O", [])

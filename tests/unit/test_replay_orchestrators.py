@@ -521,6 +521,18 @@ def test_a_budget_sizes_the_research_and_keeps_the_report_reserve() -> None:
     assert flow.done and flow.output["status"] == "completed"
 
 
+def test_supervisor_reviews_skipped_for_the_budget_are_named_in_the_report() -> None:
+    flow = research(enable_clarifying_questions=False, max_tokens=30_000)
+    flow.run_activities(metered)
+
+    assert flow.names_scheduled().count(names.RUN_RESEARCHER) == 2  # both agents still ran
+    assert names.SUPERVISOR_REVIEW not in flow.names_scheduled()
+    told = [w["message"] for w in flow.custom_status["warnings"]]
+    assert told == ["supervisor reviews skipped to stay within the budget"]  # once
+    report = next(s for s in flow.scheduled if s.name == names.GENERATE_FINAL_REPORT)
+    assert [g["kind"] for g in report.input["gaps"]] == ["budget_reviews_skipped"]
+
+
 def test_without_a_budget_nothing_is_cut() -> None:
     flow = research(enable_clarifying_questions=False).run_activities(metered)
 
