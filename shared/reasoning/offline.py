@@ -37,7 +37,7 @@ from shared.models import (
     Todo,
 )
 from shared.reasoning import offline_report, offline_research, relevance
-from shared.reasoning.offline_report import CITATION, cite
+from shared.reasoning.offline_report import CITATION, cite, source_questions
 from shared.reasoning.offline_text import BRACKET_NUMBER, leads, script_language, unique_texts
 from shared.reasoning.question_shape import subject_of
 from shared.reasoning.templates import texts_for
@@ -237,7 +237,10 @@ class OfflineReasoner:
                 for n, s in enumerate(summaries, start=1)
                 if n in cited
             ],
-            follow_up_questions=self.follow_up_questions(query, " ".join(picked), language),
+            follow_up_questions=source_questions(
+                [], [summaries[n - 1].title for n in sorted(cited)], subject_of(query), language
+            )
+            or self.follow_up_questions(query, " ".join(picked), language),
             language=language,
         )
 

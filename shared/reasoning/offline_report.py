@@ -182,15 +182,23 @@ def _follow_ups(
 ) -> list[str]:
     """Real questions: what the unresearched topics hold, and how the cited documents that
     are not about the subject itself relate to it."""
-    t = texts_for(material.context.language)
+    language = material.context.language
+    t = texts_for(language)
+    questions = [t["fq_gap"].format(phrase=topic_heading(gap, language)) for gap in gaps[:2]]
+    return source_questions(questions, [s.title for s in sources], subject, language)
+
+
+def source_questions(asked: list[str], titles: list[str], subject: str, language: str) -> list[str]:
+    """``asked``, then how each cited document that is not about the subject itself relates
+    to it, then its pitfalls: questions a reader can take to the sources (none when fewer
+    than three)."""
+    t = texts_for(language)
     subject_words = set(lexical.content_tokens(subject))
-    questions = [
-        t["fq_gap"].format(phrase=topic_heading(gap, material.context.language)) for gap in gaps[:2]
-    ]
-    for source in sources:
-        words = set(lexical.content_tokens(source.title))
-        if source.title and words and not words <= subject_words:
-            questions.append(t["fq_source"].format(phrase=source.title, subject=subject))
+    questions = list(asked)
+    for title in titles:
+        words = set(lexical.content_tokens(title))
+        if title and words and not words <= subject_words:
+            questions.append(t["fq_source"].format(phrase=title, subject=subject))
     questions.append(t["fq_generic_pitfalls"].format(subject=subject))
     return unique_texts(questions)[:5] if len(questions) >= 3 else []
 
