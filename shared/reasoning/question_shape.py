@@ -5,7 +5,10 @@ patterns do: its shape (what is / how / compare / why / list) picks the plan's
 decomposition, and its subject names the report and its topics. A subject that
 keeps the question's verbs reads as a broken heading ("The import statement find
 and load modules in"), so the frame is cut at both ends. Adding a language means a
-few alternatives to these patterns (and a dictionary in ``templates``).
+few alternatives to these patterns (and a module in ``texts``). English and Russian
+were here first; German, Spanish and French add their openers as alternatives that
+cannot match an English or Russian question, and Chinese, written without spaces
+and asking at either end of the sentence, has frame patterns of its own.
 """
 
 from __future__ import annotations
@@ -14,24 +17,69 @@ import re
 from typing import Final
 
 _LEAD_RE = re.compile(
-    r"^\s*(?:how\s+(?:do|does|can|should|to|is|are|did|would)(?:\s+i)?|what\s+(?:is|are|was|were)"
-    r"(?:\s+(?:the|a|an))?|why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
+    r"^\s*(?:(?:how\s+(?:do|does|can|should|to|is|are|did|would)(?:\s+i)?|"
+    r"what\s+(?:is|are|was|were)(?:\s+(?:the|a|an))?|why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
     r"does)?(?:\s+i)?|explain|describe|define|compare|list|tell\s+me\s+about|"
     r"как(?:ой|ая|ие|ое)?(?:\s+(?:работает|работают|устроен[аоы]?|использовать))?|"
     r"что\s+(?:такое|означает)|почему|зачем|когда|объясни(?:те)?|опиши(?:те)?|сравни(?:те)?|"
-    r"перечисли(?:те)?|расскажи(?:те)?(?:\s+(?:о|об|про))?)\s+",
+    r"перечисли(?:те)?|расскажи(?:те)?(?:\s+(?:о|об|про))?|"
+    # German
+    r"wie\s+(?:funktionier(?:t|en)|(?:kann|können|soll|sollte|sollten|muss)\s+(?:ich|man)|"
+    r"werden|wird|(?:verwende|benutze|nutze|schreibe)\s+ich)|"
+    r"was\s+(?:ist|sind|bedeutet|bedeuten|macht|machen)(?:\s+(?:der|die|das|ein|eine))?|"
+    r"(?:warum|wieso|weshalb)(?:\s+(?:braucht|brauchen|benötigt|verwendet|nutzt|"
+    r"sollte|soll|ist|sind))?(?:\s+(?:man|ich))?|"
+    r"wann(?:\s+(?:sollte|soll|sollten)(?:\s+(?:man|ich))?)?|"
+    r"erkläre|erklären\s+sie|beschreibe|vergleiche|definiere|"
+    # Spanish
+    r"c[óo]mo(?:\s+(?:funciona|funcionan|se\s+usan?|se\s+utilizan?|(?:puedo|debo)\s+usar))?|"
+    r"qu[ée]\s+(?:es|son|significa)(?:\s+(?:el|la|los|las|un|una))?|"
+    r"cu[áa]l(?:es)?\s+(?:es|son)(?:\s+(?:el|la|los|las))?|"
+    r"por\s*qu[ée](?:\s+(?:es|son|se\s+usan?))?|"
+    r"cu[áa]ndo(?:\s+(?:debo|debería|se\s+debe|conviene))?(?:\s+(?:usar|utilizar))?|"
+    r"expl[íi]ca(?:me)?|compara|"
+    # French
+    # "comment" is English too: only with a French verb or article after it
+    r"comment\s+(?:fonctionne(?:nt)?|marche(?:nt)?|utiliser|écrire|(?:puis-je|peut-on)\s+utiliser)|"
+    r"comment(?=\s+(?:les?|la|une?|des)\s)|"
+    r"que\s+(?:signifie|veut\s+dire)|quel(?:le)?s?\s+(?:est|sont)(?:\s+(?:le|la|les))?|"
+    r"pourquoi(?:\s+(?:utiliser|employer))?|"
+    r"quand(?:\s+(?:faut-il|doit-on|dois-je))?(?:\s+(?:utiliser|employer))?|"
+    r"explique[sz]?|décri(?:s|vez)|comparez|définis(?:sez)?)\s+|"
+    # French elides before a vowel: "qu'est-ce qu'un", "qu'est-ce que l'opérateur"
+    r"qu['’]est-ce\s+qu(?:e\s+|['’])(?:(?:un|une|le|la|les)\s+|l['’])?)",
     re.IGNORECASE,
 )
+# Chinese puts no spaces between words and its interrogatives at either end:
+# "什么是生成器", "Python 中的 with 语句是如何工作的"
+_ZH_LEAD_RE = re.compile(
+    r"^(?:请)?(?:(?:为什么|为何|如何|怎样|怎么)(?:要|需要)?(?:在\s*Python\s*(?:中|里))?\s*"
+    r"(?:使用|编写)?|什么是|解释一下|解释|介绍一下|比较一下|比较)\s*",
+    re.IGNORECASE,
+)
+_ZH_TAIL_RE = re.compile(
+    r"\s*(?:是什么|是如何工作的|是怎么工作的|如何工作|怎么工作|的工作原理是什么|的工作原理|"
+    r"有什么区别|有什么不同|的区别是什么|的区别|怎么用|如何使用|的作用是什么)$"
+)
+_ZH_PLACE_RE = re.compile(r"^(?:在\s*)?Python\s*(?:中|里)的?\s*", re.IGNORECASE)
 # the verb that ends the subject, and everything after it ("... work on sequences")
 _TAIL_RE = re.compile(
     r"(?<=\w)\s+(?:work|works|operate|happen|mean|differ|find|finds|get\s+used|are\s+used|"
-    r"is\s+used|used|get\s+evaluated|evaluated|behave|interact|relate)\b.*$",
+    r"is\s+used|used|get\s+evaluated|evaluated|behave|interact|relate|"
+    # German puts the verb last; Spanish and French name it after the subject at times
+    r"funktionier(?:t|en)|verwendet|verwenden|benutzt|benutzen|nutzen|eingesetzt|einsetzen|"
+    r"schreiben|unterscheide[nt]|fonctionne(?:nt)?|marche(?:nt)?|funcionan?|se\s+usan?)\b.*$",
     re.IGNORECASE,
 )
-# "in Python", "в Python" and "together" say where, not what
-_PLACE_RE = re.compile(r"\s+(?:in|on|with|в)\s+Python\b.*$|\s+together$", re.IGNORECASE)
+# "in Python", "в Python", "en Python" and "together" say where, not what
+_PLACE_RE = re.compile(
+    r"\s+(?:in|on|with|в|mit|en|con|dans|avec)\s+Python\b.*$|\s+together$", re.IGNORECASE
+)
 # ", including break and continue": a list of examples, not the subject
-_CLAUSE_RE = re.compile(r",?\s+(?:including|such\s+as|включая)\b.*$", re.IGNORECASE)
+_CLAUSE_RE = re.compile(
+    r",?\s+(?:including|such\s+as|включая|einschließlich|incluyendo|y\s+compris)\b.*$",
+    re.IGNORECASE,
+)
 # "How does Python decide which names ..." -> "names ..."
 _DECIDES_RE = re.compile(
     r"^(?:python|it)\s+(?:decide|decides|determine|determines|know|knows|choose|chooses)\s+"
@@ -39,16 +87,26 @@ _DECIDES_RE = re.compile(
     re.IGNORECASE,
 )
 _COMPARE_SPLIT_RE = re.compile(
-    r"\s+(?:vs\.?|versus|or|and|compared\s+(?:with|to)|и|или|против)\s+", re.IGNORECASE
+    r"\s+(?:vs\.?|versus|or|and|compared\s+(?:with|to)|и|или|против|und|oder|gegenüber|"
+    r"im\s+Vergleich\s+zu|y|o|frente\s+a|comparad[oa]s?\s+con|et|ou|par\s+rapport\s+(?:à|aux?))\s+"
+    r"|\s*(?:与|和|跟|还是)\s*",
+    re.IGNORECASE,
 )
-_BETWEEN_RE = re.compile(r"^(?:the\s+)?differences?\s+between\s+|^разница\s+между\s+", re.I)
+_BETWEEN_RE = re.compile(
+    r"^(?:the\s+)?differences?\s+between\s+|^разница\s+между\s+|"
+    r"^(?:der\s+)?Unterschiede?\s+zwischen\s+|^(?:las?\s+)?diferencias?\s+entre\s+|"
+    r"^(?:les?\s+|la\s+)?différences?\s+entre\s+",
+    re.I,
+)
 
 QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
     (
         "comparison",
         re.compile(
             r"\b(?:vs\.?|versus|compared?|comparison|differences?\s+between|"
-            r"differ)\b|сравн|отлича|разниц|против",
+            r"differ)\b|сравн|отлича|разниц|против|"
+            r"unterschied|unterscheid|vergleich|gegenüber|diferencia|\bcompara(?:r|ción)?\b|frente\s+a|"
+            r"différence|\bcompar(?:er|ez|aison)\b|par\s+rapport\s+à|区别|不同|比较|对比|相比",
             re.I,
         ),
     ),
@@ -57,7 +115,9 @@ QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
         re.compile(
             r"^\s*(?:list|name|enumerate)\b|\b(?:types\s+of|kinds\s+of|examples\s+of|"
             r"what\s+are\s+the\s+(?:main|different|common))\b|перечисл|"
-            r"какие\s+(?:есть|бывают|существуют)|виды|типы",
+            r"какие\s+(?:есть|бывают|существуют)|виды|типы|"
+            r"^[\s¿]*(?:nenne|liste|enumera|enumère|énumère)\b|"
+            r"\b(?:arten\s+von|tipos\s+de|types\s+de)\b|有哪些|列出|列举",
             re.I,
         ),
     ),
@@ -65,7 +125,8 @@ QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
         "fact",
         re.compile(
             r"^\s*(?:who|where|which|how\s+many|how\s+much|when\s+(?:was|did|is))\b|"
-            r"^\s*(?:кто|где|сколько)\b",
+            r"^\s*(?:кто|где|сколько)\b|"
+            r"^[\s¿]*(?:wer|wo|wie\s+viele?|qui[ée]n|d[óo]nde|cu[áa]nt[oa]s?|qui|où|combien)\b",
             re.I,
         ),
     ),
@@ -73,12 +134,30 @@ QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
         "definition",
         re.compile(
             r"^\s*(?:what\s+(?:is|are)|define|definition\s+of|meaning\s+of)\b|"
-            r"^\s*что\s+(?:такое|означает)|определени",
+            r"^\s*что\s+(?:такое|означает)|определени|"
+            r"^\s*was\s+(?:ist|sind|bedeutet)\b|^[\s¿]*qu[ée]\s+(?:es|son|significa)\b|"
+            r"^\s*(?:qu['’]est-ce\s+qu|que\s+(?:signifie|veut\s+dire)\b)|"
+            r"(?<!为)什么是|是什么",
             re.I,
         ),
     ),
-    ("how_to", re.compile(r"^\s*how\b|^\s*как\b", re.I)),
-    ("why", re.compile(r"^\s*why\b|^\s*(?:почему|зачем)\b", re.I)),
+    (
+        "how_to",
+        re.compile(
+            r"^\s*how\b|^\s*как\b|^[\s¿]*(?:wie|c[óo]mo)\b|"
+            r"^\s*comment\s+(?:fonctionne|marche|utiliser|écrire|puis-je|peut-on|les?|la|une?|des)\b|"
+            r"如何|怎么|怎样",
+            re.I,
+        ),
+    ),
+    (
+        "why",
+        re.compile(
+            r"^\s*why\b|^\s*(?:почему|зачем)\b|"
+            r"^[\s¿]*(?:warum|wieso|weshalb|por\s*qu[ée]|pourquoi)\b|为什么|为何",
+            re.I,
+        ),
+    ),
 ]
 
 
@@ -90,13 +169,14 @@ def query_type_of(query: str) -> str:
 def subject_of(query: str, max_words: int = 10) -> str:
     """The question with its interrogative frame removed: "How do X work in Python?" -> "X",
     "How does the import statement find modules?" -> "the import statement"."""
-    text = " ".join(query.strip().strip("?!.").split())
-    core = _LEAD_RE.sub("", text)
+    text = " ".join(query.strip().strip("?!.¿¡？！。").split())
+    core = _ZH_PLACE_RE.sub("", _ZH_TAIL_RE.sub("", _ZH_LEAD_RE.sub("", text)))
+    core = _LEAD_RE.sub("", core)
     core = _DECIDES_RE.sub("", core)
     core = _CLAUSE_RE.sub("", core)
     for pattern in (_PLACE_RE, _TAIL_RE, _PLACE_RE):
         core = pattern.sub("", core)
-    core = core.strip(" ,;:?!.\"'«»“”")
+    core = core.strip(" ,;:?!.\"'«»“”„")
     words = (core or text).split()[:max_words]
     return " ".join(words).rstrip(",;:")
 

@@ -1,0 +1,137 @@
+"""The offline reasoner speaks the question's language wherever it writes its own words.
+
+A German, Spanish, French or Chinese question answered offline must get headings,
+summary sentences, plan titles and notes in its language, not half in English. These
+tests hold every language's wording to the English reference (same keys, same
+placeholders), check that topic headings still come apart into their subject, and
+that the question's shape and subject are read in each language.
+"""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from shared.models import ResearchContext
+from shared.reasoning.offline import OfflineReasoner
+from shared.reasoning.question_shape import query_type_of, split_comparison, subject_of
+from shared.reasoning.templates import PROFILES, TEXTS, texts_for, topic_heading
+from tests.contract.conftest import fixture_findings, fixture_material, shared_corpus
+
+LANGUAGES = sorted(TEXTS)
+
+
+def _fields(template: str) -> list[str]:
+    return sorted(name for _, name, _, _ in string.Formatter().parse(template) if name)
+
+
+def test_the_report_languages_all_have_offline_wording():
+    assert set(LANGUAGES) == {"en", "ru", "de", "es", "fr", "zh"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_language_has_every_english_key_with_the_same_placeholders(language):
+    english, texts = TEXTS["en"], TEXTS[language]
+    assert sorted(texts) == sorted(english)
+    wrong = {k: _fields(texts[k]) for k in english if _fields(texts[k]) != _fields(english[k])}
+    assert not wrong, f"placeholders differ from English: {wrong}"
+    assert all(value.strip() for value in texts.values())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_language_has_as_many_agent_profiles_as_english(language):
+    profiles = PROFILES[language]
+    assert len(profiles) == len(PROFILES["en"])
+    assert len({name for name, *_ in profiles}) == len(profiles)  # agents tell apart by name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_topic_headings_recover_the_subject_from_each_plan_template(language):
+    templates = {k: v for k, v in TEXTS[language].items() if k.startswith("topic_")}
+    for key, template in templates.items():
+        if key == "topic_comparison":
+            continue
+        title = template.format(subject="context managers", phrase="context managers")
+        assert topic_heading(title, language) == "Context managers", key
+
+
+def test_an_unknown_language_falls_back_to_english():
+    assert texts_for("it") is TEXTS["en"]
+    assert texts_for("de-AT") is TEXTS["de"]
+
+
+@pytest.mark.parametrize(
+    ("question", "subject", "kind"),
+    [
+        ("Wie funktioniert der with-Block in Python?", "der with-Block", "how_to"),
+        ("Was ist ein Kontextmanager?", "Kontextmanager", "definition"),
+        ("Warum braucht man Kontextmanager?", "Kontextmanager", "why"),
+        ("¿Cómo funciona el bloque with en Python?", "el bloque with", "how_to"),
+        ("¿Qué es un gestor de contexto?", "gestor de contexto", "definition"),
+        ("¿Por qué se usan los generadores?", "los generadores", "why"),
+        ("Comment fonctionne le bloc with en Python ?", "le bloc with", "how_to"),
+        ("Qu'est-ce qu'un gestionnaire de contexte ?", "gestionnaire de contexte", "definition"),
+        ("Pourquoi utiliser des générateurs ?", "des générateurs", "why"),
+        ("Python 中的 with 语句是如何工作的？", "with 语句", "how_to"),
+        ("什么是上下文管理器？", "上下文管理器", "definition"),
+        ("为什么要使用生成器？", "生成器", "why"),
+    ],
+)
+def test_subject_and_shape_are_read_in_each_language(question, subject, kind):
+    assert subject_of(question) == subject
+    assert query_type_of(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "sides"),
+    [
+        ("Was ist der Unterschied zwischen Listen und Tupeln?", ("Listen", "Tupeln")),
+        ("¿Cuál es la diferencia entre listas y tuplas?", ("listas", "tuplas")),
+        ("Quelle est la différence entre listes et tuples ?", ("listes", "tuples")),
+        ("列表和元组有什么区别？", ("列表", "元组")),
+    ],
+)
+def test_comparisons_are_read_in_each_language(question, sides):
+    assert query_type_of(question) == "comparison"
+    assert split_comparison(subject_of(question), []) == sides
+
+
+def test_a_german_question_answered_offline_gets_a_german_plan_and_report():
+    offline = OfflineReasoner(shared_corpus())
+    context = ResearchContext(
+        session_id="s1", query="Wie funktioniert der with-Block in Python?", language="de"
+    )
+    plan = offline.plan(context, offline.analyze(context), 3)
+    assert plan.summary == "3 Themen zu „Wie funktioniert der with-Block in Python?“."
+    assert plan.topics[0].title == "Funktionsweise: der with-Block"
+    assert [t.title.split(": ")[0] for t in plan.topics[1:]] == ["Kernkonzepte", "Beispiele"]
+
+    findings = [
+        finding.model_copy(update={"topic": topic.title})
+        for finding, topic in zip(fixture_findings(), plan.topics, strict=True)
+    ]
+    material = fixture_material().model_copy(update={"context": context, "findings": findings})
+    report = offline.write_report(material)
+
+    de, en = texts_for("de"), texts_for("en")
+    headings = [section.heading for section in report.sections]
+    assert report.title == "Der with-Block: Recherchebericht"
+    assert headings[0] == "Der with-Block"  # the plan's German template is taken off
+    assert de["method"] in headings and en["method"] not in headings
+    assert report.executive_summary.startswith("Dieser Bericht beantwortet „Wie funktioniert")
+    assert "ohne Sprachmodell" in report.limitations[0]
+    assert report.follow_up_questions
+    assert all(q.startswith(("Was", "Welche", "Wie", "Wann")) for q in report.follow_up_questions)
+
+
+@pytest.mark.parametrize(
+    ("question", "subject", "kind"),
+    [
+        ("Comment lines in Python?", "Comment lines", "open"),
+        ("How do I write a comparator in Python?", "write a comparator", "how_to"),
+    ],
+)
+def test_english_words_that_open_french_or_spanish_questions_stay_english(question, subject, kind):
+    assert subject_of(question) == subject
+    assert query_type_of(question) == kind
