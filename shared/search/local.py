@@ -242,13 +242,16 @@ class LocalCorpusSearch:
         ]
 
     def _rank(self, query: str) -> list[tuple[int, float]]:
-        """BM25 ranking; a query that matches nothing (e.g. Russian over the English
-        default corpus) is retried with its Latin-script words alone: keywords and
-        identifiers such as "with", "Python" or "__enter__" read the same in any language."""
+        """BM25 ranking; a query that matches nothing (e.g. Russian or Spanish over the
+        English default corpus) is retried with the words of it the corpus knows: keywords
+        and identifiers such as "with", "Python" or "__enter__" read the same in any
+        language."""
         ranked = self._rank_tokens(query)
-        latin = " ".join(_LATIN_WORD_RE.findall(query))
-        if not ranked and latin and latin != " ".join(query.split()):
-            ranked = self._rank_tokens(latin)
+        idf = self.index.idf
+        known = [w for w in _LATIN_WORD_RE.findall(query) if lexical.normalize_token(w) in idf]
+        carried = " ".join(known)
+        if not ranked and carried and carried != " ".join(query.split()):
+            ranked = self._rank_tokens(carried)
         return ranked
 
     def _rank_tokens(self, query: str) -> list[tuple[int, float]]:

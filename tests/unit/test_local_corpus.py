@@ -124,3 +124,10 @@ def test_concurrent_first_use_builds_one_index(tmp_path):
         thread.join()
     assert len(results) == 6 and all(r == results[0] for r in results)
     assert len(list((tmp_path / "data" / "corpus-cache").glob("*.pickle"))) == 1
+
+
+def test_a_question_in_a_latin_script_language_is_searched_by_the_words_the_corpus_knows():
+    """Spanish words share no word with the English corpus, so the search falls back to
+    "with" and "Python" (whole words: not the "mo" of "Cómo")."""
+    results = shared_corpus().search("¿Cómo funciona el bloque with en Python?", 3)
+    assert "corpus://python-reference/with" in {r.url for r in results}

@@ -103,13 +103,15 @@ def test_a_german_question_answered_offline_gets_a_german_plan_and_report():
         session_id="s1", query="Wie funktioniert der with-Block in Python?", language="de"
     )
     plan = offline.plan(context, offline.analyze(context), 3)
-    assert plan.summary == "3 Themen zu „Wie funktioniert der with-Block in Python?“."
+    # one topic per page about the with statement (the with statement, context managers)
+    assert len(plan.topics) == 2
+    assert plan.summary == "2 Themen zu „Wie funktioniert der with-Block in Python?“."
     assert plan.topics[0].title == "Funktionsweise: der with-Block"
-    assert [t.title.split(": ")[0] for t in plan.topics[1:]] == ["Kernkonzepte", "Beispiele"]
+    assert plan.topics[1].title.split(": ")[0] == "Kernkonzepte"
 
     findings = [
         finding.model_copy(update={"topic": topic.title})
-        for finding, topic in zip(fixture_findings(), plan.topics, strict=True)
+        for finding, topic in zip(fixture_findings(), plan.topics, strict=False)
     ]
     material = fixture_material().model_copy(update={"context": context, "findings": findings})
     report = offline.write_report(material)
@@ -118,7 +120,7 @@ def test_a_german_question_answered_offline_gets_a_german_plan_and_report():
     headings = [section.heading for section in report.sections]
     assert report.title == "Der with-Block: Recherchebericht"
     assert headings[0] == "Der with-Block"  # the plan's German template is taken off
-    assert de["method"] in headings and en["method"] not in headings
+    assert de["open_questions"] in headings and en["open_questions"] not in headings
     assert report.executive_summary.startswith("Dieser Bericht beantwortet „Wie funktioniert")
     assert "ohne Sprachmodell" in report.limitations[0]
     assert report.follow_up_questions
