@@ -1,8 +1,9 @@
 """The offline reasoner's report: assembled from cited sentences, checked by a critic.
 
 ``write_report`` builds one section per researched topic from the findings'
-key findings (globally de-duplicated, each cited with the compressed
-numbering), a section from the deep search when it is part of the evidence,
+key findings that are about the question, from sources that are (``relevance``:
+what it quotes is what it cites), globally de-duplicated, each cited with the
+compressed numbering; a section from the deep search when it is part of the evidence,
 an executive summary and a conclusion that lead with sentences *moved* out of
 the sections (so no sentence appears twice), and honest fixed sections
 (open questions, method, scope) only as needed to reach three. The Limitations say
