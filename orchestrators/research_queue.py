@@ -117,7 +117,7 @@ class _Queue:
             todo=todo,
             agent_todos=mine,
             max_steps=steps,
-            item=f"items/item_{self.started}",
+            item=f"{names.FINDING_ITEM}{self.started}",
             read_urls=sorted(self.read_by_topic.get(todo.topic_id, ())),
         )
         task = call(context, names.RUN_RESEARCHER, request)

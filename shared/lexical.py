@@ -39,6 +39,7 @@ _STOPWORDS_TEXT = """a about above after again against all also am an and any ar
 STOPWORDS: frozenset[str] = frozenset(_STOPWORDS_TEXT.split())
 
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
+_LATIN_WORD_RE = re.compile(r"(?<!\w)[A-Za-z_][A-Za-z0-9_]*(?!\w)")
 _PHRASE_BREAK_RE = re.compile(r"[^\w\s]|\s{2,}", re.UNICODE)
 _CODE_HINT_RE = re.compile(r"::=|^\s*(>>>|\.\.\.|\$ )|[{};]\s*$", re.MULTILINE)
 _CODE_LINE_RE = re.compile(
@@ -66,6 +67,12 @@ def normalize_token(token: str) -> str:
 def tokenize(text: str) -> list[str]:
     """Every word token, normalized (stopwords kept: BM25's IDF weighs them down)."""
     return [t for t in (normalize_token(w) for w in _WORD_RE.findall(text)) if t]
+
+
+def latin_words(text: str) -> list[str]:
+    """Whole Latin-script words as written ("with", "__enter__"; not the "mo" of "Cómo"):
+    what a question in another language shares with an English corpus."""
+    return _LATIN_WORD_RE.findall(text)
 
 
 def content_tokens(text: str) -> list[str]:

@@ -65,6 +65,9 @@ ACTIVITIES = (
     RENDER_PDF,
 )
 
+# the memory names of the researchers' findings ("items/item_3"); items/ also holds pages
+FINDING_ITEM = "items/item_"
+
 # the external events a deep research waits for (one wait per name and instance)
 CLARIFICATION_EVENT = "clarification_1"
 PLAN_EVENT = "plan_review_1"

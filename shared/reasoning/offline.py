@@ -117,7 +117,7 @@ class OfflineReasoner:
         """The words of a question in another language that the English corpus can match:
         Python keywords (``with``, ``yield``) and Latin-script terms that are distinctive
         in it (idf of at least ``CARRIED_MIN_IDF``: "Python" names every document)."""
-        words = dict.fromkeys(re.findall(r"(?<!\w)[A-Za-z_][A-Za-z0-9_]*(?!\w)", question))
+        words = dict.fromkeys(lexical.latin_words(question))
         idf = self.corpus.idf
         return [
             w

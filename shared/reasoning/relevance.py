@@ -60,7 +60,6 @@ _CONSTRUCT_NOUN_TEXT = """statement statements loop loops clause clauses express
     expresión bloc blocs instruction instructions boucle boucles expression"""
 _CONSTRUCT_NOUNS = frozenset(_CONSTRUCT_NOUN_TEXT.split())
 _SUFFIXES = ("ings", "ing", "ers", "er", "ions", "ion", "ed")
-_LATIN_WORD = re.compile(r"(?<!\w)[A-Za-z_][A-Za-z0-9_]*(?!\w)")  # whole words: not "mo" of "Cómo"
 _CONJUNCTION = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*", re.I)
 
 Weights = dict[str, float]
@@ -154,7 +153,7 @@ def subject_weights(text: str, idf: Mapping[str, float]) -> Weights:
 def carried_weights(text: str, idf: Mapping[str, float]) -> Weights:
     """For text in another language than the corpus: the words the corpus knows that carry
     over (keywords, identifiers, English terms); the rest is not translated."""
-    latin = " ".join(_LATIN_WORD.findall(text))
+    latin = " ".join(lexical.latin_words(text))
     # "with-Block": the noun names the keyword's construct, it is not a subject of its own
     words = [w for w in lexical.content_tokens(latin) if w not in _CONSTRUCT_NOUNS]
     return _weighed([*words, *_keywords(text)], idf, 0.0)

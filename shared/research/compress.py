@@ -26,7 +26,7 @@ import re
 
 from pydantic import BaseModel, Field, ValidationError
 
-from shared import lexical
+from shared import lexical, names
 from shared.errors import NotFoundError
 from shared.models import Finding, KeyFinding, Source, SourceExcerpt, SynthesizedAnswer
 from shared.payloads import CompressIn, CompressOut
@@ -38,7 +38,6 @@ from shared.research.supervisor import load_finding
 from shared.search.pipeline import normalize_url
 
 COMPRESSED = "findings.json"
-ITEMS = "items/item_"  # the researchers' findings, one file each (items/ also holds pages)
 DEEP_SEARCH_TOPIC = "Deep search"
 DEEP_SEARCH_AGENT = 0
 
@@ -138,7 +137,7 @@ def compressed_items(svc: Services, session_id: str) -> Compressed:
     with it. An item that cannot be read is left out (it may be what broke compression)."""
     findings = []
     for name in svc.memory.list(session_id):
-        if not (name.startswith(ITEMS) and name.endswith(".json")):
+        if not (name.startswith(names.FINDING_ITEM) and name.endswith(".json")):
             continue
         try:
             findings.append(load_finding(svc, f"{session_id}/{name}"))

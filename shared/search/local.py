@@ -42,7 +42,6 @@ SNIPPET_CHARS = 300
 _SUFFIXES = (".md", ".markdown", ".txt", ".html", ".htm")
 _UNDERLINE_RE = re.compile(r"^\s*([*=\-~^#])\1{2,}\s*$")
 _EMPHASIS_RE = re.compile(r"\*{1,2}([^*\n]+?)\*{1,2}")
-_LATIN_WORD_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 
 
 @dataclass
@@ -248,7 +247,7 @@ class LocalCorpusSearch:
         language."""
         ranked = self._rank_tokens(query)
         idf = self.index.idf
-        known = [w for w in _LATIN_WORD_RE.findall(query) if lexical.normalize_token(w) in idf]
+        known = [w for w in lexical.latin_words(query) if lexical.normalize_token(w) in idf]
         carried = " ".join(known)
         if not ranked and carried and carried != " ".join(query.split()):
             ranked = self._rank_tokens(carried)
