@@ -131,11 +131,6 @@ def test_every_block_runs_or_says_why_not() -> None:
     assert unchecked == [], "add <!-- readme-test: skip (reason) --> before these blocks"
 
 
-def test_every_docs_page_is_run() -> None:
-    pages = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md")}
-    assert pages <= set(DOCUMENTS)
-
-
 def test_the_json_examples_parse() -> None:
     """A reader copies these bodies and settings files; each is one valid JSON document."""
     for block in all_blocks():
