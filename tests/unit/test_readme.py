@@ -138,6 +138,11 @@ def test_first_lines_give_the_two_commands():
     assert "make demo" in head and "make test" in head
 
 
+def test_the_readme_stays_a_front_page():
+    """Reference text belongs in a ``docs/`` page, linked from the README."""
+    assert len(README.splitlines()) <= 250
+
+
 def test_every_setting_is_documented():
     """Each ``Settings`` field, upper-cased, has a row in the configuration page."""
     missing = [
