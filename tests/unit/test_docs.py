@@ -37,9 +37,11 @@ SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
 def markdown_files() -> list[Path]:
+    """The documentation: Markdown outside ``tests/`` (whose pages are corpus data)."""
     found = []
     for folder, subfolders, files in os.walk(ROOT):
-        subfolders[:] = sorted(d for d in subfolders if d not in NOT_SOURCES)
+        skipped = NOT_SOURCES | ({"tests"} if Path(folder) == ROOT else set())
+        subfolders[:] = sorted(d for d in subfolders if d not in skipped)
         found += [Path(folder) / name for name in sorted(files) if name.endswith(".md")]
     return found
 
