@@ -24,7 +24,7 @@ SourcePolicy = Literal["discovery", "strict", "monitor"]
 PlanTimeoutAction = Literal["proceed", "cancel"]
 
 # Durable timers longer than ~6 days are split into several timers by the
-# 1.x SDK and can then no longer be cancelled (see NOTES-azure.md).
+# 1.x SDK and can then no longer be cancelled (docs/architecture.md).
 MAX_CLARIFICATION_TIMEOUT_MINUTES = 6 * 24 * 60 - 60
 
 

@@ -62,7 +62,7 @@ param webhookAllowedHosts string = ''
 param maxTokensPerSession string = ''
 param maxCostPerSessionUsd string = ''
 
-// Who may see what (README, "Who can see what"): Easy Auth signs callers in (auth.bicep).
+// Who may see what (docs/sign-in.md): Easy Auth signs callers in (auth.bicep).
 @allowed(['easyauth', 'jwt'])
 param authMode string = 'easyauth'
 param authTenantId string
