@@ -100,7 +100,8 @@ class Settings(BaseSettings):
     long_context_model: str = "gpt-4o"
     chat_model: str = "gpt-4o-mini"
     embedding_model: str | None = None
-    llm_structured_output: Literal["json_schema", "json_object", "prompt"] = "json_schema"
+    # auto: json_schema, falling back to what the endpoint accepts (reasoning/structured_mode.py)
+    llm_structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = "auto"
     llm_timeout_seconds: float = 60.0
     llm_max_retries: int = 3
     max_structured_output_retries: int = 3
