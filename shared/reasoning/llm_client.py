@@ -135,7 +135,7 @@ class LLMClient:
         max_tokens: int,
     ) -> T:
         """A validated ``schema`` instance, repairing invalid replies a bounded number of times."""
-        endpoint = self._endpoint
+        endpoint = self.endpoint
         mode = structured_mode.first_mode(self._settings.llm_structured_output, endpoint, model)
         while True:
             try:
@@ -209,7 +209,7 @@ class LLMClient:
         return content
 
     @property
-    def _endpoint(self) -> str:
+    def endpoint(self) -> str:
         """Where the calls go: the key under which a structured mode is remembered."""
         return str(self._client.base_url)
 
