@@ -191,7 +191,7 @@ var codeSettings = {
   LONG_CONTEXT_MODEL: longContextModel
   CHAT_MODEL: chatModel
   EMBEDDING_MODEL: embeddingModel
-  LLM_STRUCTURED_OUTPUT: 'json_schema'
+  LLM_STRUCTURED_OUTPUT: 'auto'
   LLM_TIMEOUT_SECONDS: '60'
   LLM_MAX_RETRIES: '3'
   MAX_STRUCTURED_OUTPUT_RETRIES: '3'
