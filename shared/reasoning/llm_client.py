@@ -54,6 +54,7 @@ from shared.errors import (
     StructuredOutputError,
     TransientError,
 )
+from shared.llm_endpoint import model_limits
 from shared.llm_endpoint.client import build_openai_client
 from shared.llm_endpoint.usage import record_call
 from shared.reasoning import structured_mode
@@ -223,8 +224,17 @@ class LLMClient:
             sleep=self._sleep,
             reraise=True,
         )
+        window = model_limits.context_tokens(self._settings, model)
+        if window and "max_tokens" in params:
+            schema = json.dumps(params.get("response_format") or "")
+            messages, params["max_tokens"] = model_limits.fit_to_window(
+                messages, params["max_tokens"], window, schema
+            )
+        timeout = model_limits.timeout_seconds(self._settings, model)
         try:
-            reply = retrying(self._create, model=model, messages=messages, **params)
+            reply = retrying(
+                self._create, model=model, messages=messages, timeout=timeout, **params
+            )
         except openai.APIStatusError as exc:
             if "response_format" in params and structured_mode.is_refusal(exc):
                 raise structured_mode.FormatRefused(str(exc)) from exc
@@ -236,7 +246,7 @@ class LLMClient:
         _record_usage(model, reply)
         return reply
 
-    def _create(self, **body: Any) -> ChatCompletion:
+    def _create(self, *, timeout: float, **body: Any) -> ChatCompletion:
         """POST /chat/completions with ``body`` as it is (Azure routes it by ``model``).
 
         The typed ``chat.completions.create`` runs every message and the JSON
@@ -244,7 +254,9 @@ class LLMClient:
         (a third of a researcher's CPU). The body here is plain JSON already, so
         the SDK's client sends it unchanged, with the same timeouts and errors.
         """
-        return self._client.post("/chat/completions", body=body, cast_to=ChatCompletion)
+        return self._client.post(
+            "/chat/completions", body=body, cast_to=ChatCompletion, options={"timeout": timeout}
+        )
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None

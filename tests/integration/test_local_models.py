@@ -8,6 +8,7 @@ structured-output mode a server supports with one refused call.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,43 @@ def test_json_in_a_fence_after_a_preamble_is_accepted_without_repair(tmp_path: P
         analysis = reasoner.analyze(ResearchContext(session_id="s", query="Why is the sky blue?"))
     assert analysis.recommended_agents >= 1
     assert _repairs(server) == 0
+
+
+def test_each_role_has_its_own_timeout(tmp_path: Path) -> None:
+    """A slow local generation fails only the role whose timeout it exceeds."""
+    from shared.errors import TransientError
+    from tests.fakes.openai_server import schema_aware_responder
+
+    def slow(request):
+        reply = schema_aware_responder(request)
+        reply.delay = 0.5
+        return reply
+
+    with FakeOpenAIServer(slow) as server:
+        client = _client(
+            server,
+            tmp_path,
+            fast_model="small",
+            long_context_model="big",
+            llm_timeout_seconds=30,
+            llm_timeout_seconds_fast=0.05,
+        )
+        with pytest.raises(TransientError, match="too slow"):
+            _analysis(client, model="small")
+        assert _analysis(client, model="big").recommended_agents >= 1
+
+
+def test_a_small_window_is_never_exceeded(tmp_path: Path) -> None:
+    with FakeOpenAIServer() as server:
+        client = _client(server, tmp_path, llm_context_tokens=4096)
+        long_question = "<query>\nHow do heat pumps work?\n</query>\n" + "evidence " * 6000
+        client.complete_structured(
+            QueryAnalysis,
+            [{"role": "user", "content": long_question}],
+            model="fast",
+            temperature=0,
+            max_tokens=3000,
+        )
+    sent = server.requests[0].json
+    prompt_chars = len(server.requests[0].prompt_text) + len(json.dumps(sent["response_format"]))
+    assert prompt_chars // 3 + sent["max_tokens"] <= 4096
