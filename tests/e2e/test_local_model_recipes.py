@@ -11,6 +11,7 @@ repair calls than the plain fake.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -105,3 +106,29 @@ def test_a_server_without_json_schema_costs_one_refused_call(start_devhost, tmp_
     assert server_side.refused == 1
     # the refused call is not billed: usage is what the server answered
     assert view["usage"]["llm_calls"] == len(requests) - 1
+
+
+def test_an_8k_window_is_never_exceeded(start_devhost, tmp_path) -> None:
+    """LLM_CONTEXT_TOKENS=8192: every request fits, measured at the fake (3 characters a token)."""
+    data = tmp_path / "data"
+    with FakeOpenAIServer() as server:
+        host = start_devhost(
+            Settings(
+                data_dir=data,
+                reasoner="llm",
+                openai_base_url=server.base_url,
+                search_provider="local",
+                local_corpus_path=write_corpus(tmp_path / "corpus"),
+                llm_context_tokens=8192,
+            )
+        )
+        options = {**OPTIONS, "run_deep_search_first": True}
+        with httpx.Client(base_url=host.url, timeout=30) as api:
+            started = api.post("/api/research", json={"query": QUERY, "options": options})
+            view = wait_terminal(api, started.json()["session_id"], 180)
+    assert view["status"] == "completed", view
+    assert len(server.requests) > 5
+    for request in server.requests:
+        schema = json.dumps(request.json.get("response_format") or "")
+        prompt_chars = len(request.prompt_text) + len(schema)
+        assert -(-prompt_chars // 3) + request.json["max_tokens"] <= 8192
