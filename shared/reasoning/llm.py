@@ -20,6 +20,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from shared.config import Settings
+from shared.lexical import unique_texts
 from shared.models import (
     AgentAction,
     AgentProfile,
@@ -57,13 +58,12 @@ from shared.reasoning.grounding import (
     checked_review,
     cited_report,
     grounded_finding,
-    keep_known_citations,
     safe_action,
-    unique,
 )
 from shared.reasoning.llm_client import LLMClient
 from shared.reasoning.llm_replies import ChatReply, PageSummaryDraft, Profiles, Queries, Questions
 from shared.reasoning.roles import ROLES, Role, report_role
+from shared.report.citations import strip_unknown_citations
 
 T = TypeVar("T", bound=BaseModel)
 MAX_THOUGHTS = 8  # a researcher's earlier thoughts on its todo, shown back to it
@@ -108,7 +108,7 @@ class LLMReasoner:
         reply = self._ask(
             Queries, "search_queries", search.build_search_queries(query, n, language, _today())
         )
-        return unique([query, *reply.queries])[: max(1, n)]
+        return unique_texts([query, *reply.queries])[: max(1, n)]
 
     def follow_up_queries(
         self, query: str, summaries: list[PageSummary], n: int, language: str
@@ -117,7 +117,7 @@ class LLMReasoner:
         messages = search.build_follow_up_queries(query, context, n, language, _today())
         reply = self._ask(Queries, "follow_up_queries", messages)
         seen = {query.strip().lower()}
-        return [q for q in unique(reply.queries) if q.lower() not in seen][:n]
+        return [q for q in unique_texts(reply.queries) if q.lower() not in seen][:n]
 
     def summarize_page(self, query: str, page: Page, language: str) -> PageSummary:
         source = format_documents(
@@ -145,8 +145,8 @@ class LLMReasoner:
         role = Role(base.model, base.temperature, max(base.max_tokens, max_words * 3))
         reply = self._ask(ChatReply, role, messages)
         allowed = set(range(1, len(summaries) + 1))
-        answer, _ = keep_known_citations(reply.answer, allowed)
-        points = [keep_known_citations(p, allowed)[0] for p in reply.key_points]
+        answer = strip_unknown_citations(reply.answer, allowed)
+        points = [strip_unknown_citations(p, allowed) for p in reply.key_points]
         sources = [
             Source(n=i, url=s.url, title=s.title, tier=s.tier, snippet=truncate(s.summary, 300))
             for i, s in enumerate(summaries, start=1)
@@ -168,7 +168,7 @@ class LLMReasoner:
             "clarify",
             clarify.build_clarify(brief, context.language, _today()),
         )
-        questions = unique(reply.questions)[:5]
+        questions = unique_texts(reply.questions)[:5]
         if not (reply.needed and questions):
             return ClarificationRequest(needed=False, questions=[], reason=reply.reason)
         return ClarificationRequest(needed=True, questions=questions, reason=reply.reason)
@@ -199,7 +199,7 @@ class LLMReasoner:
         )
         reply = self._ask(ResearchPlan, "plan", messages)
         topics = [
-            topic.model_copy(update={"id": i, "queries": unique(topic.queries)})
+            topic.model_copy(update={"id": i, "queries": unique_texts(topic.queries)})
             for i, topic in enumerate(reply.topics[: max(1, max_topics)], start=1)
         ]
         return ResearchPlan(summary=reply.summary, topics=topics)
@@ -343,7 +343,7 @@ class LLMReasoner:
             query, truncate(text, self.settings.max_context_chars), language, _today()
         )
         reply = self._ask(Questions, "follow_up_questions", messages)
-        return unique(reply.questions)[:5]
+        return unique_texts(reply.questions)[:5]
 
     # -- plumbing ---------------------------------------------------------------
 

@@ -36,11 +36,10 @@ from shared.models import (
     Source,
 )
 from shared.reasoning import relevance
-from shared.reasoning.offline_text import BRACKET_NUMBER, unique_texts
 from shared.reasoning.question_shape import subject_of
 from shared.reasoning.templates import fixed_headings, texts_for, topic_heading
+from shared.report.citations import CITATION_RE, cited_numbers, sentence_key
 
-CITATION = re.compile(r"\[(\d+)\]")
 MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")
 PLAN_TOPIC = re.compile(r"(?m)^### \d+\. (.+?) \(priority \d+\)\s*$")
 ITEMS_PER_SECTION = 8
@@ -61,13 +60,9 @@ def cite(sentence: str, ns: list[int]) -> str:
     return f"{text} {marks}"
 
 
-def sentence_key(text: str) -> str:
-    return re.sub(r"\W+", " ", text).strip().lower()
-
-
 def endorsed_sentences(primary: str) -> set[str]:
-    """Keys of the sentences the primary text quotes (links and [n] markers removed)."""
-    text = CITATION.sub("", MARKDOWN_LINK.sub(lambda m: m.group(1) or "", primary))
+    """Keys of the sentences the primary text quotes (links removed; the key drops [n])."""
+    text = MARKDOWN_LINK.sub(lambda m: m.group(1) or "", primary)
     keys = set()
     for line in text.splitlines():
         line = line.strip().removeprefix("- ").strip()
@@ -201,7 +196,7 @@ def source_questions(asked: list[str], titles: list[str], subject: str, language
         if title and words and not words <= subject_words:
             questions.append(t["fq_source"].format(phrase=title, subject=subject))
     questions.append(t["fq_generic_pitfalls"].format(subject=subject))
-    return unique_texts(questions)[:5] if len(questions) >= 3 else []
+    return lexical.unique_texts(questions)[:5] if len(questions) >= 3 else []
 
 
 def topic_sections(
@@ -294,7 +289,7 @@ def _fresh_items(
     items: list[Cited] = []
     for key in keys:
         ns = sorted({numbers[u] for u in key.source_urls if u in numbers})
-        if not ns or BRACKET_NUMBER.search(key.text) or not gate.admits(key.text):
+        if not ns or CITATION_RE.search(key.text) or not gate.admits(key.text):
             continue
         tokens = frozenset(lexical.content_tokens(key.text))
         if any(lexical.jaccard(tokens, other) >= 0.6 for other in seen):
@@ -361,15 +356,14 @@ def critique(report: FinalReport, material: ReportMaterial) -> Critique:
         [report.executive_summary, report.conclusion, *(s.content for s in report.sections)]
     )
     rejects = [
-        f"citation [{n}] is not a provided source"
-        for n in sorted({int(n) for n in CITATION.findall(text)} - known)
+        f"citation [{n}] is not a provided source" for n in sorted(cited_numbers(text) - known)
     ]
     rejects += [f"source not in material: {s.url}" for s in report.sources if s.url not in urls]
     fixed = fixed_headings()
     warns = [
         f"section without citations: {s.heading}"
         for s in report.sections
-        if s.heading not in fixed and not CITATION.search(s.content)
+        if s.heading not in fixed and not CITATION_RE.search(s.content)
     ]
     contrast = texts_for(material.context.language)["contrast_heading"]
     if material.context.source_policy == "monitor" and all(

@@ -40,7 +40,7 @@ from shared.models import (
     TopicCoverage,
 )
 from shared.reasoning import relevance
-from shared.reasoning.offline_text import leads, unique_texts
+from shared.reasoning.offline_text import leads
 from shared.reasoning.question_shape import query_type_of, split_comparison, subject_of
 from shared.reasoning.templates import DECOMPOSITIONS, profiles_for, texts_for
 from shared.search.base import Corpus, FocusDocument
@@ -77,7 +77,7 @@ def analyze(context: ResearchContext) -> QueryAnalysis:
     """Shape by pattern; complexity from length and the number of distinct concepts."""
     query = context.query
     kind = query_type_of(query)
-    concepts = unique_texts(lexical.candidate_phrases(query))[:6]
+    concepts = lexical.unique_texts(lexical.candidate_phrases(query))[:6]
     words = len(query.split())
     sides = len(re.split(r"\s+(?:vs\.?|versus|or|и|или|против)\s+|,", query))
     if words > 15 or len(concepts) >= 4 or (kind == "comparison" and sides >= 3):
@@ -150,7 +150,7 @@ def plan(
             phrase = _lower_first(anchor.title)
         word = t[f"q_{kind}"]
         focused = f"{anchor.title} {anchor.phrase}" if anchor else f"{subject} {phrase}"
-        queries = unique_texts([f"{subject} {word}", focused, f"{phrase} {word}"])
+        queries = lexical.unique_texts([f"{subject} {word}", focused, f"{phrase} {word}"])
         topics.append(
             ResearchTopic(
                 id=i,

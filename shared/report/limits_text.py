@@ -8,8 +8,10 @@ clarifying questions, a critic's unresolved issues) and, when nothing else
 could be written, the minimal report. Those lines were English even in a
 Russian report. Every such sentence is said here, its words kept in
 ``shared/report/words/``, one module per language (the languages of
-``shared.report.markdown.LABELS``; anything else reads English), built from data (``shared.payloads.Gap``) rather than from
-English text, so nothing has to be translated after the fact.
+``shared.report.markdown.LABELS``; anything else reads English), built from
+data (``shared.payloads.Gap``) rather than from English text, so nothing has
+to be translated after the fact. The report's warnings (the citation check, a
+report no source backs) are among them.
 
 Error texts (an exception's message) are quoted as raised. The live status
 warnings stay English: they are for clients and operators, not readers.

@@ -54,6 +54,18 @@ TEXT: Final[dict[str, str]] = {
         "Starten Sie die Recherche erneut; die Sitzung behält ihre Speicherdateien zur Einsicht."
     ),
     "minimal_note": "Minimalbericht: {cause}",
+    "citations_removed": (
+        "Verweise auf Quellen, die in dieser Sitzung nicht abgerufen wurden, wurden "
+        "entfernt ({numbers})"
+    ),
+    "citations_dropped": (
+        "aufgeführte Quellen, die in dieser Sitzung nicht abgerufen wurden, entfernt: {count}"
+    ),
+    "citations_checked": "Quellenprüfung: {parts}; Konfidenz herabgesetzt.",
+    "unsourced": (
+        "Für diesen Bericht konnte keine Quelle gelesen werden: Er ist nicht durch "
+        "Quellenangaben belegt."
+    ),
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

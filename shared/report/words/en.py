@@ -47,6 +47,12 @@ TEXT: Final[dict[str, str]] = {
         "Retry the research; the session keeps its memory files for inspection."
     ),
     "minimal_note": "Minimal report: {cause}",
+    "citations_removed": (
+        "citations to sources not fetched in this session were removed ({numbers})"
+    ),
+    "citations_dropped": "{count} listed source(s) not fetched in this session were dropped",
+    "citations_checked": "Citation check: {parts}; confidence lowered.",
+    "unsourced": "No source could be read for this report: it is not backed by citations.",
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

@@ -50,6 +50,14 @@ TEXT: Final[dict[str, str]] = {
         "para su revisión."
     ),
     "minimal_note": "Informe mínimo: {cause}",
+    "citations_removed": (
+        "se eliminaron las citas de fuentes que no se obtuvieron en esta sesión ({numbers})"
+    ),
+    "citations_dropped": (
+        "fuentes listadas que no se obtuvieron en esta sesión, descartadas: {count}"
+    ),
+    "citations_checked": "Comprobación de citas: {parts}; confianza reducida.",
+    "unsourced": "No se pudo leer ninguna fuente para este informe: no está respaldado por citas.",
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

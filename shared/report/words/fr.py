@@ -52,6 +52,15 @@ TEXT: Final[dict[str, str]] = {
         "Relancez la recherche ; la session conserve ses fichiers de mémoire pour examen."
     ),
     "minimal_note": "Rapport minimal : {cause}",
+    "citations_removed": (
+        "les citations de sources non récupérées pendant cette session ont été "
+        "supprimées ({numbers})"
+    ),
+    "citations_dropped": "sources listées non récupérées pendant cette session, écartées : {count}",
+    "citations_checked": "Vérification des citations : {parts} ; confiance abaissée.",
+    "unsourced": (
+        "Aucune source n'a pu être lue pour ce rapport : il n'est étayé par aucune citation."
+    ),
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

@@ -45,6 +45,12 @@ TEXT: Final[dict[str, str]] = {
     "minimal_nothing": "Находок не записано.",
     "minimal_conclusion": ("Повторите исследование; файлы памяти сессии сохранены для проверки."),
     "minimal_note": "Минимальный отчёт: {cause}",
+    "citations_removed": "удалены ссылки на источники, не полученные в этой сессии ({numbers})",
+    "citations_dropped": "исключено источников, не полученных в этой сессии: {count}",
+    "citations_checked": "Проверка ссылок: {parts}; уверенность понижена.",
+    "unsourced": (
+        "Для этого отчёта не удалось прочитать ни одного источника: он не подкреплён ссылками."
+    ),
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

@@ -34,6 +34,10 @@ TEXT: Final[dict[str, str]] = {
     "minimal_nothing": "没有记录到任何发现。",
     "minimal_conclusion": "请重新运行研究；会话保留了其记忆文件以供检查。",
     "minimal_note": "简要报告：{cause}",
+    "citations_removed": "已删除引用本次会话未获取来源的标注（{numbers}）",
+    "citations_dropped": "已移除 {count} 个本次会话未获取的来源",
+    "citations_checked": "引用检查：{parts}；置信度已降低。",
+    "unsourced": "本报告未能读取任何来源：内容没有引用支撑。",
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.
