@@ -41,15 +41,15 @@ from shared.models import (
     SynthesizedAnswer,
     Todo,
 )
-from shared.prompts import agent, analysis, chat, clarify, planning, report, search, supervisor
+from shared.prompts import agent, analysis, chat, clarify, planning, search, supervisor
 from shared.prompts.framing import Messages
+from shared.reasoning import llm_report
 from shared.reasoning import llm_views as views
 from shared.reasoning.context_budget import (
     SourceText,
     defuse,
     fit_draft,
     format_documents,
-    trim_draft,
     truncate,
 )
 from shared.reasoning.grounding import (
@@ -294,49 +294,15 @@ class LLMReasoner:
 
     def critique(self, report_: FinalReport, material: ReportMaterial) -> Critique:
         budget = self.settings.max_context_chars
-        numbers = {s.url: s.n for s in material.sources}
-        messages = supervisor.build_critique(
-            brief=views.brief_of(material.context, budget),
-            sources=views.evidence_context(material.sources, material.excerpts, budget),
-            findings=views.findings_text(material.findings, budget // 2, numbers),
-            report=defuse(trim_draft(views.report_text(report_))),
-            policy=CRITIC_POLICY[material.context.source_policy],
-            language=material.context.language,
-            today=_today(),
-        )
+        messages = llm_report.critique_messages(report_, material, budget, _today())
         return self._ask(Critique, "critique", messages)
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
+        shape = llm_report.report_shape(material)
         budget = self.settings.max_context_chars
-        numbers = {s.url: s.n for s in material.sources}
-        context = material.context
-        critique = material.critique
-        analysis = material.analysis
-        shape = (
-            report.report_shape(analysis.complexity, analysis.query_type)
-            if analysis
-            else report.report_shape()
-        )
-        messages = report.build_write_report(
-            brief=views.brief_of(context, budget),
-            primary=defuse(trim_draft(material.primary)),
-            primary_kind=material.primary_kind,
-            findings=views.findings_text(material.findings, budget // 2, numbers),
-            sources=views.evidence_context(material.sources, material.excerpts, budget),
-            clarification_unanswered=bool(
-                context.clarification_questions
-                and (context.clarification_timed_out or not context.clarification_answers)
-            ),
-            critique_verdict=critique.verdict if critique else None,
-            critique_issues=critique.issues if critique else [],
-            language=context.language,
-            today=_today(),
-            gaps=material.gaps,
-            shape=shape,
-            contrast=context.source_policy == "monitor",
-        )
-        draft = self._ask(ReportDraft, report_role(shape.words[1], context.language), messages)
-        return cited_report(draft, material)
+        messages = llm_report.write_report_messages(material, shape, budget, _today())
+        role = report_role(shape.words[1], material.context.language)
+        return cited_report(self._ask(ReportDraft, role, messages), material)
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
         messages = search.build_follow_up_questions(
@@ -376,14 +342,6 @@ class LLMReasoner:
             state.context.language,
             _today(),
         )
-
-
-CRITIC_POLICY = {
-    "discovery": "cite only the numbered sources; prefer primary and reputable sources",
-    "strict": "cite only the numbered sources, official and primary ones (tiers 1-2)",
-    "monitor": "cite only the numbered sources; the report must contrast what official "
-    "(tier 1) and community (tier 5) sources say, each side cited: flag it when it does not",
-}
 
 
 def _today() -> str:

@@ -283,4 +283,3 @@ def minimal_report(ctx: ResearchContext, evidence: Compressed, causes: list[str]
         language=lang,
         warnings=[say(lang, "minimal_note", cause=cause)],
     )
-
