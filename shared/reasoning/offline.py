@@ -36,7 +36,7 @@ from shared.models import (
     SynthesizedAnswer,
     Todo,
 )
-from shared.reasoning import offline_report, offline_research, relevance
+from shared.reasoning import offline_report, offline_research, offline_supervisor, relevance
 from shared.reasoning.offline_report import cite, source_questions
 from shared.reasoning.offline_text import leads, script_language
 from shared.reasoning.question_shape import subject_of
@@ -283,7 +283,7 @@ class OfflineReasoner:
     ) -> SupervisorReview:
         # Each offline section is extracted from its own finding's sentences, which the
         # compression step dedupes later; the draft so far cannot change what it picks.
-        return offline_research.supervise(context, plan, finding, findings, todos, calls_left)
+        return offline_supervisor.supervise(context, plan, finding, findings, todos, calls_left)
 
     def critique(self, report: FinalReport, material: ReportMaterial) -> Critique:
         return offline_report.critique(report, material)
