@@ -20,6 +20,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from shared.config import Settings
+from shared.lexical import unique_texts
 from shared.models import (
     AgentAction,
     AgentProfile,
@@ -40,15 +41,15 @@ from shared.models import (
     SynthesizedAnswer,
     Todo,
 )
-from shared.prompts import agent, analysis, chat, clarify, planning, report, search, supervisor
+from shared.prompts import agent, analysis, chat, clarify, planning, search, supervisor
 from shared.prompts.framing import Messages
+from shared.reasoning import llm_report
 from shared.reasoning import llm_views as views
 from shared.reasoning.context_budget import (
     SourceText,
     defuse,
     fit_draft,
     format_documents,
-    trim_draft,
     truncate,
 )
 from shared.reasoning.grounding import (
@@ -57,13 +58,12 @@ from shared.reasoning.grounding import (
     checked_review,
     cited_report,
     grounded_finding,
-    keep_known_citations,
     safe_action,
-    unique,
 )
 from shared.reasoning.llm_client import LLMClient
 from shared.reasoning.llm_replies import ChatReply, PageSummaryDraft, Profiles, Queries, Questions
 from shared.reasoning.roles import ROLES, Role, report_role
+from shared.report.citations import strip_unknown_citations
 
 T = TypeVar("T", bound=BaseModel)
 MAX_THOUGHTS = 8  # a researcher's earlier thoughts on its todo, shown back to it
@@ -108,7 +108,7 @@ class LLMReasoner:
         reply = self._ask(
             Queries, "search_queries", search.build_search_queries(query, n, language, _today())
         )
-        return unique([query, *reply.queries])[: max(1, n)]
+        return unique_texts([query, *reply.queries])[: max(1, n)]
 
     def follow_up_queries(
         self, query: str, summaries: list[PageSummary], n: int, language: str
@@ -117,7 +117,7 @@ class LLMReasoner:
         messages = search.build_follow_up_queries(query, context, n, language, _today())
         reply = self._ask(Queries, "follow_up_queries", messages)
         seen = {query.strip().lower()}
-        return [q for q in unique(reply.queries) if q.lower() not in seen][:n]
+        return [q for q in unique_texts(reply.queries) if q.lower() not in seen][:n]
 
     def summarize_page(self, query: str, page: Page, language: str) -> PageSummary:
         source = format_documents(
@@ -145,8 +145,8 @@ class LLMReasoner:
         role = Role(base.model, base.temperature, max(base.max_tokens, max_words * 3))
         reply = self._ask(ChatReply, role, messages)
         allowed = set(range(1, len(summaries) + 1))
-        answer, _ = keep_known_citations(reply.answer, allowed)
-        points = [keep_known_citations(p, allowed)[0] for p in reply.key_points]
+        answer = strip_unknown_citations(reply.answer, allowed)
+        points = [strip_unknown_citations(p, allowed) for p in reply.key_points]
         sources = [
             Source(n=i, url=s.url, title=s.title, tier=s.tier, snippet=truncate(s.summary, 300))
             for i, s in enumerate(summaries, start=1)
@@ -168,7 +168,7 @@ class LLMReasoner:
             "clarify",
             clarify.build_clarify(brief, context.language, _today()),
         )
-        questions = unique(reply.questions)[:5]
+        questions = unique_texts(reply.questions)[:5]
         if not (reply.needed and questions):
             return ClarificationRequest(needed=False, questions=[], reason=reply.reason)
         return ClarificationRequest(needed=True, questions=questions, reason=reply.reason)
@@ -199,7 +199,7 @@ class LLMReasoner:
         )
         reply = self._ask(ResearchPlan, "plan", messages)
         topics = [
-            topic.model_copy(update={"id": i, "queries": unique(topic.queries)})
+            topic.model_copy(update={"id": i, "queries": unique_texts(topic.queries)})
             for i, topic in enumerate(reply.topics[: max(1, max_topics)], start=1)
         ]
         return ResearchPlan(summary=reply.summary, topics=topics)
@@ -294,56 +294,22 @@ class LLMReasoner:
 
     def critique(self, report_: FinalReport, material: ReportMaterial) -> Critique:
         budget = self.settings.max_context_chars
-        numbers = {s.url: s.n for s in material.sources}
-        messages = supervisor.build_critique(
-            brief=views.brief_of(material.context, budget),
-            sources=views.evidence_context(material.sources, material.excerpts, budget),
-            findings=views.findings_text(material.findings, budget // 2, numbers),
-            report=defuse(trim_draft(views.report_text(report_))),
-            policy=CRITIC_POLICY[material.context.source_policy],
-            language=material.context.language,
-            today=_today(),
-        )
+        messages = llm_report.critique_messages(report_, material, budget, _today())
         return self._ask(Critique, "critique", messages)
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
+        shape = llm_report.report_shape(material)
         budget = self.settings.max_context_chars
-        numbers = {s.url: s.n for s in material.sources}
-        context = material.context
-        critique = material.critique
-        analysis = material.analysis
-        shape = (
-            report.report_shape(analysis.complexity, analysis.query_type)
-            if analysis
-            else report.report_shape()
-        )
-        messages = report.build_write_report(
-            brief=views.brief_of(context, budget),
-            primary=defuse(trim_draft(material.primary)),
-            primary_kind=material.primary_kind,
-            findings=views.findings_text(material.findings, budget // 2, numbers),
-            sources=views.evidence_context(material.sources, material.excerpts, budget),
-            clarification_unanswered=bool(
-                context.clarification_questions
-                and (context.clarification_timed_out or not context.clarification_answers)
-            ),
-            critique_verdict=critique.verdict if critique else None,
-            critique_issues=critique.issues if critique else [],
-            language=context.language,
-            today=_today(),
-            gaps=material.gaps,
-            shape=shape,
-            contrast=context.source_policy == "monitor",
-        )
-        draft = self._ask(ReportDraft, report_role(shape.words[1], context.language), messages)
-        return cited_report(draft, material)
+        messages = llm_report.write_report_messages(material, shape, budget, _today())
+        role = report_role(shape.words[1], material.context.language)
+        return cited_report(self._ask(ReportDraft, role, messages), material)
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
         messages = search.build_follow_up_questions(
             query, truncate(text, self.settings.max_context_chars), language, _today()
         )
         reply = self._ask(Questions, "follow_up_questions", messages)
-        return unique(reply.questions)[:5]
+        return unique_texts(reply.questions)[:5]
 
     # -- plumbing ---------------------------------------------------------------
 
@@ -376,14 +342,6 @@ class LLMReasoner:
             state.context.language,
             _today(),
         )
-
-
-CRITIC_POLICY = {
-    "discovery": "cite only the numbered sources; prefer primary and reputable sources",
-    "strict": "cite only the numbered sources, official and primary ones (tiers 1-2)",
-    "monitor": "cite only the numbered sources; the report must contrast what official "
-    "(tier 1) and community (tier 5) sources say, each side cited: flag it when it does not",
-}
 
 
 def _today() -> str:

@@ -9,6 +9,7 @@ the orchestrator asks for next, which is what a user eventually sees.
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -39,7 +40,7 @@ from shared.payloads import (
     WebSearchOut,
 )
 from shared.session_models import StartInput, Usage
-from tests.fakes.durable_history import Replay, function_names, replay
+from tests.fakes.durable_history import START, Replay, function_names, replay
 
 ORCHESTRATORS = index(function_app.app).orchestrators
 ACTIVITY_CALLS = (0, 1)  # call_activity, call_activity_with_retry
@@ -670,6 +671,102 @@ def test_replaying_an_approved_history_yields_the_same_actions() -> None:
     assert flow.done
 
     state = replay(ORCHESTRATORS[names.DEEP_RESEARCH], json.dumps(inp), flow.history)
+    recorded = [e["Name"] for e in flow.history if e["EventType"] == h.EventType.TASK_SCHEDULED]
+    assert function_names(state, kinds=ACTIVITY_CALLS) == recorded
+    assert state["isDone"] and state["output"] == flow.output
+
+
+# -- waiting for a person: clarification and plan approval share one wait ------------------
+
+WEBHOOK = "https://receiver.example/hook"
+CLARIFYING = {"enable_clarifying_questions": True}
+
+
+def waiting(options: dict[str, Any], callback_url: str | None = WEBHOOK) -> Replay:
+    """A deep research stopped at its wait for a person (clarification or plan approval)."""
+    caps = Settings(reasoner="offline", search_provider="local").caps_for(
+        ResearchOptions(run_deep_search_first=False, **options)
+    )
+    inp = StartInput(
+        session_id="s1",
+        chat_id="c1",
+        query="q",
+        mode="deep_research",
+        caps=caps,
+        callback_url=callback_url,
+    ).model_dump(mode="json")
+    return run(names.DEEP_RESEARCH, inp).run_activities(reviewed("approved"))
+
+
+WAITS = [
+    pytest.param(
+        CLARIFYING,
+        "waiting_clarification",
+        "clarification_requested",
+        (names.CLARIFICATION_EVENT, {"answers": ["3.12"]}),
+        id="clarification",
+    ),
+    pytest.param(
+        APPROVAL,
+        "waiting_plan_approval",
+        "plan_ready",
+        (names.PLAN_EVENT, {"action": "approve"}),
+        id="plan-approval",
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "status", "notice", "reply"), WAITS)
+def test_a_wait_for_a_person_records_the_status_then_notifies_then_waits(
+    options: dict[str, Any], status: str, notice: str, reply: Any
+) -> None:
+    flow = waiting(options)
+
+    asked = [s for s in flow.scheduled if s.name in (names.UPDATE_SESSION, names.NOTIFY)]
+    assert [(s.name, s.input.get("status") or s.input.get("event")) for s in asked] == [
+        (names.UPDATE_SESSION, status),
+        (names.NOTIFY, notice),
+    ]
+    assert asked[0].input["progress"]["phase"] == status  # the status page shows the wait
+    assert flow.custom_status["phase"] == status
+    assert [t.kind for t in flow.timers()] == ["timer"] and not flow.activities()
+
+
+def test_the_plan_wait_ends_at_the_deadline_the_user_is_shown() -> None:
+    flow = waiting({**APPROVAL, "plan_approval_timeout_minutes": 60})
+    shown = next(s for s in flow.scheduled if s.input and s.input.get("plan_approval"))
+    (timer,) = flow.timers()
+
+    deadline = datetime.fromisoformat(shown.input["plan_approval"]["deadline"])
+    assert datetime.fromisoformat(timer.input) == deadline
+    assert timedelta(minutes=60) < deadline - START < timedelta(minutes=60, seconds=30)
+
+
+def test_the_clarification_wait_lasts_the_configured_timeout() -> None:
+    flow = waiting({**CLARIFYING, "clarification_timeout_minutes": 90}, callback_url=None)
+    (timer,) = flow.timers()
+
+    assert [s.name for s in flow.scheduled if s.name == names.NOTIFY] == []  # no webhook set
+    waited = datetime.fromisoformat(timer.input) - START
+    assert timedelta(minutes=90) < waited < timedelta(minutes=90, seconds=30)
+
+
+@pytest.mark.parametrize(("options", "status", "notice", "reply"), WAITS)
+@pytest.mark.parametrize("winner", ["reply", "timer"])
+def test_replaying_a_finished_wait_yields_the_same_actions(
+    options: dict[str, Any], status: str, notice: str, reply: Any, winner: str
+) -> None:
+    flow = waiting(options)
+    (timer,) = flow.timers()
+    if winner == "reply":
+        flow.raise_event(*reply)
+        assert flow.timers() == []  # cancelled: a live timer would keep the instance running
+    else:
+        flow.fire(timer.task_id)
+    flow.run_activities(reviewed("approved" if winner == "reply" else "timed_out"))
+    assert flow.done and flow.output["status"] == "completed"
+
+    state = replay(ORCHESTRATORS[names.DEEP_RESEARCH], json.dumps(flow.input), flow.history)
     recorded = [e["Name"] for e in flow.history if e["EventType"] == h.EventType.TASK_SCHEDULED]
     assert function_names(state, kinds=ACTIVITY_CALLS) == recorded
     assert state["isDone"] and state["output"] == flow.output
