@@ -232,6 +232,8 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
         pdf = _pdf_out(rendered)
     if not pdf.ok:
         run.progress.warn("rendering_pdf", f"PDF not rendered: {pdf.error}")
+    if report.unsourced:  # a report resting on the model alone is not a complete answer
+        run.progress.warn("writing_report", report.unsourced)
     return report
 
 

@@ -37,6 +37,7 @@ from shared.report.pdf import render_pdf
 from shared.research import memory_files
 from shared.research.compress import COMPRESSED, Compressed, compressed_items
 from shared.research.memory_files import PlannedResearch
+from shared.research.page_cache import pages_read
 
 log = logging.getLogger(__name__)
 REPORT_JSON, REPORT_MD, REPORT_PDF = "report.json", "report.md", "report.pdf"
@@ -59,6 +60,7 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
     report = _finalize(svc, ctx, report, evidence, req)
     _store(svc, ctx, report, req.mode)
     ref = f"{ctx.session_id}/{REPORT_JSON}"
+    unsourced = None if basis == "minimal" else unsourced_cause(svc, ctx, report, evidence)
     return ReportOut(
         report_ref=ref,
         title=report.title,
@@ -68,6 +70,32 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
         basis=basis,
         warnings=report.warnings[:10],
         failure=failure if basis == "minimal" else None,
+        unsourced=unsourced,
+    )
+
+
+def unsourced_cause(
+    svc: Services, ctx: ResearchContext, report: FinalReport, evidence: Compressed
+) -> str | None:
+    """Why ``report`` lists no source, in English for the status; None when it lists some.
+
+    A report without sources rests on the model alone, so the run is degraded
+    however well it reads. The cause tells an operator where to look: nothing
+    could be read, the findings kept none of what was read (a model citing
+    pages it never read loses those claims in grounding), or the writer cited
+    none of the findings' sources.
+    """
+    if report.sources:
+        return None
+    if evidence.sources:
+        n = len(evidence.sources)
+        return f"the report has no sources: it cites none of the {n} sources the findings rest on"
+    read = pages_read(svc.memory, ctx.session_id)
+    if not read:
+        return "the report has no sources: no page could be read"
+    return (
+        f"the report has no sources: the findings cite none of the {read} pages read "
+        "(the model cited pages it never read, or none)"
     )
 
 

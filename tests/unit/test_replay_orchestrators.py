@@ -287,6 +287,28 @@ def test_a_pdf_that_fails_for_good_leaves_the_report_and_says_so() -> None:
     assert "disk full" in flow.custom_status["message"]
 
 
+UNSOURCED = "the report has no sources: the findings cite none of the 4 pages read (…)"
+
+
+def unsourced_report(name: str, request: Any) -> Any:
+    if name != names.GENERATE_FINAL_REPORT:
+        return respond(name, request)
+    out = ReportOut.model_validate(respond(name, request))
+    return out.model_copy(update={"sources": 0, "unsourced": UNSOURCED}).model_dump(mode="json")
+
+
+def test_a_report_without_sources_completes_with_a_warning_that_names_the_cause() -> None:
+    flow = research(enable_clarifying_questions=False).run_activities(unsourced_report)
+
+    assert flow.done and flow.output["status"] == "completed"  # the report exists
+    (done,) = [s for s in flow.scheduled if s.name == names.COMPLETE_SESSION]
+    warnings = done.input["progress"]["warnings"]
+    assert {"phase": "writing_report", "message": UNSOURCED} in warnings
+
+    state = replay(ORCHESTRATORS[names.DEEP_RESEARCH], json.dumps(flow.input), flow.history)
+    assert state["isDone"] and state["output"] == flow.output
+
+
 def test_a_critic_that_fails_for_good_falls_back_after_the_pdf_settles() -> None:
     flow = until_critique()
     pdf = flow.next_activity(names.RENDER_PDF)
