@@ -115,8 +115,14 @@ def format_documents(sources: Sequence[SourceText], max_chars: int) -> str:
     return "\n\n".join(blocks)
 
 
-def trim_draft(text: str, summarize: Summarizer | None = None) -> str:
-    """The draft as the report writer gets it (unchanged up to 50k chars)."""
+def trim_draft(text: str, summarize: Summarizer | None = None, *, limit: int | None = None) -> str:
+    """The draft as the report writer gets it (unchanged up to 50k chars).
+
+    ``limit``: a model whose window holds less gets the draft's extractive
+    summary (every heading and cited sentence) within that many characters.
+    """
+    if limit is not None and limit < DRAFT_LIMITS[-1][0] and len(text) > limit:
+        return fit_draft(text, limit)
     for over, head_chars, summary_chars in DRAFT_LIMITS:
         if len(text) > over:
             head = _cut_at_paragraph(text, head_chars)

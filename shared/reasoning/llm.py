@@ -21,6 +21,7 @@ from pydantic import BaseModel
 
 from shared.config import Settings
 from shared.lexical import unique_texts
+from shared.llm_endpoint import model_limits
 from shared.models import (
     AgentAction,
     AgentProfile,
@@ -113,7 +114,7 @@ class LLMReasoner:
     def follow_up_queries(
         self, query: str, summaries: list[PageSummary], n: int, language: str
     ) -> list[str]:
-        context = views.summaries_context(summaries, self.settings.max_context_chars)
+        context = views.summaries_context(summaries, self._budget("follow_up_queries"))
         messages = search.build_follow_up_queries(query, context, n, language, _today())
         reply = self._ask(Queries, "follow_up_queries", messages)
         seen = {query.strip().lower()}
@@ -121,7 +122,7 @@ class LLMReasoner:
 
     def summarize_page(self, query: str, page: Page, language: str) -> PageSummary:
         source = format_documents(
-            [SourceText(1, page.url, page.text, page.title)], self.settings.max_context_chars
+            [SourceText(1, page.url, page.text, page.title)], self._budget("summarize_page")
         )
         messages = search.build_summarize_page(query, source, language, _today())
         reply = self._ask(PageSummaryDraft, "summarize_page", messages)
@@ -139,7 +140,7 @@ class LLMReasoner:
         min_words: int,
         max_words: int,
     ) -> SynthesizedAnswer:
-        context = views.summaries_context(summaries, self.settings.max_context_chars)
+        context = views.summaries_context(summaries, self._budget("answer"))
         messages = search.build_synthesize(query, context, language, _today(), min_words, max_words)
         base = ROLES["answer"]
         role = Role(base.model, base.temperature, max(base.max_tokens, max_words * 3))
@@ -162,7 +163,7 @@ class LLMReasoner:
     # -- deep research ----------------------------------------------------------
 
     def clarify(self, context: ResearchContext) -> ClarificationRequest:
-        brief = views.brief_of(context, self.settings.max_context_chars)
+        brief = views.brief_of(context, self._budget("clarify"))
         reply = self._ask(
             ClarificationRequest,
             "clarify",
@@ -174,7 +175,7 @@ class LLMReasoner:
         return ClarificationRequest(needed=True, questions=questions, reason=reply.reason)
 
     def analyze(self, context: ResearchContext) -> QueryAnalysis:
-        brief = views.brief_of(context, self.settings.max_context_chars)
+        brief = views.brief_of(context, self._budget("analyze"))
         messages = analysis.build_analyze(
             brief,
             context.language,
@@ -187,7 +188,7 @@ class LLMReasoner:
     def plan(
         self, context: ResearchContext, analysis: QueryAnalysis, max_topics: int
     ) -> ResearchPlan:
-        brief = views.brief_of(context, self.settings.max_context_chars)
+        brief = views.brief_of(context, self._budget("plan"))
         messages = planning.build_plan(
             brief,
             analysis.query_type,
@@ -207,7 +208,7 @@ class LLMReasoner:
     def agent_profiles(
         self, context: ResearchContext, plan: ResearchPlan, n: int
     ) -> list[AgentProfile]:
-        brief = views.brief_of(context, self.settings.max_context_chars)
+        brief = views.brief_of(context, self._budget("agent_profiles"))
         messages = planning.build_agent_profiles(
             brief, views.plan_text(plan), n, context.language, _today()
         )
@@ -223,10 +224,10 @@ class LLMReasoner:
         return profiles
 
     def agent_step(self, state: AgentState) -> AgentAction:
-        budget = self.settings.max_context_chars
+        budget = self._budget("agent_step")
         todo = state.todo
         messages = agent.build_agent_step(
-            self._agent_system(state),
+            views.agent_system(state, _today()),
             topic_id=todo.topic_id,
             topic=todo.topic,
             instruction=todo.instruction,
@@ -253,14 +254,14 @@ class LLMReasoner:
             return base
         sources = format_documents(
             [SourceText(i, p.url, p.text, p.title) for i, p in enumerate(pages, start=1)],
-            self.settings.max_context_chars,
+            self._budget("write_finding"),
         )
         messages = agent.build_write_finding(
-            self._agent_system(state),
+            views.agent_system(state, _today()),
             topic_id=todo.topic_id,
             topic=todo.topic,
             instruction=todo.instruction,
-            brief=views.brief_of(state.context, self.settings.max_context_chars),
+            brief=views.brief_of(state.context, self._budget("write_finding")),
             sources=sources,
         )
         reply = self._ask(FindingDraft, "write_finding", messages)
@@ -276,7 +277,7 @@ class LLMReasoner:
         calls_left: int,
         draft: str = "",
     ) -> SupervisorReview:
-        budget = self.settings.max_context_chars
+        budget = self._budget("supervise")
         earlier = [f for f in findings if f is not finding and f != finding]
         messages = supervisor.build_supervise(
             brief=views.brief_of(context, budget),
@@ -293,20 +294,24 @@ class LLMReasoner:
         return checked_review(review, plan, self.settings.deep_research_num_agents)
 
     def critique(self, report_: FinalReport, material: ReportMaterial) -> Critique:
-        budget = self.settings.max_context_chars
-        messages = llm_report.critique_messages(report_, material, budget, _today())
+        budget = self._budget("critique")
+        messages = llm_report.critique_messages(
+            report_, material, budget, _today(), self._draft_chars("critique")
+        )
         return self._ask(Critique, "critique", messages)
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
         shape = llm_report.report_shape(material)
-        budget = self.settings.max_context_chars
-        messages = llm_report.write_report_messages(material, shape, budget, _today())
+        budget = self._budget("report")
+        messages = llm_report.write_report_messages(
+            material, shape, budget, _today(), self._draft_chars("report")
+        )
         role = report_role(shape.words[1], material.context.language)
         return cited_report(self._ask(ReportDraft, role, messages), material)
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
         messages = search.build_follow_up_questions(
-            query, truncate(text, self.settings.max_context_chars), language, _today()
+            query, truncate(text, self._budget("follow_up_questions")), language, _today()
         )
         reply = self._ask(Questions, "follow_up_questions", messages)
         return unique_texts(reply.questions)[:5]
@@ -323,25 +328,17 @@ class LLMReasoner:
             max_tokens=params.max_tokens,
         )
 
-    def _model(self, role: Role) -> str:
-        s = self.settings
-        return {
-            "fast": s.fast_model,
-            "strategic": s.strategic_model,
-            "long_context": s.long_context_model,
-            "chat": s.chat_model,
-        }[role.model]
+    def _budget(self, step: str) -> int:
+        """Characters of evidence per share of ``step``'s prompt (fitted to the model's window)."""
+        role = ROLES[step]
+        return model_limits.evidence_chars(self.settings, self._model(role), role.max_tokens)
 
-    def _agent_system(self, state: AgentState) -> str:
-        p = state.profile
-        return agent.build_agent_system(
-            p.name,
-            p.specialization,
-            p.working_style,
-            p.source_preferences,
-            state.context.language,
-            _today(),
-        )
+    def _draft_chars(self, step: str) -> int | None:
+        role = ROLES[step]
+        return model_limits.draft_chars(self.settings, self._model(role), role.max_tokens)
+
+    def _model(self, role: Role) -> str:
+        return model_limits.role_models(self.settings)[role.model]
 
 
 def _today() -> str:

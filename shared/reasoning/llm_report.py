@@ -23,7 +23,11 @@ CRITIC_POLICY = {
 
 
 def critique_messages(
-    report_: FinalReport, material: ReportMaterial, budget: int, today: str
+    report_: FinalReport,
+    material: ReportMaterial,
+    budget: int,
+    today: str,
+    draft_chars: int | None = None,
 ) -> Messages:
     """The critic sees the report in the evidence's numbering, beside that evidence."""
     numbers = {s.url: s.n for s in material.sources}
@@ -31,7 +35,7 @@ def critique_messages(
         brief=views.brief_of(material.context, budget),
         sources=views.evidence_context(material.sources, material.excerpts, budget),
         findings=views.findings_text(material.findings, budget // 2, numbers),
-        report=defuse(trim_draft(views.report_text(report_))),
+        report=defuse(trim_draft(views.report_text(report_), limit=draft_chars)),
         policy=CRITIC_POLICY[material.context.source_policy],
         language=material.context.language,
         today=today,
@@ -47,7 +51,11 @@ def report_shape(material: ReportMaterial) -> report.ReportShape:
 
 
 def write_report_messages(
-    material: ReportMaterial, shape: report.ReportShape, budget: int, today: str
+    material: ReportMaterial,
+    shape: report.ReportShape,
+    budget: int,
+    today: str,
+    draft_chars: int | None = None,
 ) -> Messages:
     """The writer gets the primary text (cut once), the findings, the passages, the gaps
     and the critique of the version it rewrites."""
@@ -56,7 +64,7 @@ def write_report_messages(
     critique = material.critique
     return report.build_write_report(
         brief=views.brief_of(context, budget),
-        primary=defuse(trim_draft(material.primary)),
+        primary=defuse(trim_draft(material.primary, limit=draft_chars)),
         primary_kind=material.primary_kind,
         findings=views.findings_text(material.findings, budget // 2, numbers),
         sources=views.evidence_context(material.sources, material.excerpts, budget),
