@@ -1,8 +1,4 @@
-"""Fixtures for the contract suites: both SessionStore adapters, and the reasoners.
-
-``store`` is a SessionStore per adapter: SQLite in a fresh folder, and a fresh
-container in the Cosmos DB stand-in (``tests/emulators``).
-
+"""Fixtures for the Reasoner contract suite: one reasoner per factory, fixture inputs.
 
 ``REASONER_FACTORIES`` maps a name to ``factory(tmp_path) -> Reasoner``; every
 test in ``test_reasoner_contract.py`` runs once per entry, so holding another
@@ -14,8 +10,7 @@ are built without any reasoner, so every implementation sees the same data.
 from __future__ import annotations
 
 import tempfile
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,12 +29,7 @@ from shared.models import (
 )
 from shared.reasoning.base import Reasoner
 from shared.search.local import LocalCorpusSearch
-from shared.stores.base import SessionStore
-from shared.stores.cosmos import CosmosSessionStore
-from shared.stores.sqlite import SqliteSessionStore
-from tests.emulators.fixtures import CosmosInfo, cosmos_standin  # noqa: F401
 
-RUN_ID = uuid.uuid4().hex[:8]
 DEFAULT_QUESTION = "How do context managers and the with statement work in Python?"
 FIXTURE_URLS = (
     "corpus://python-reference/with",
@@ -158,24 +148,4 @@ def fixture_material(language: str = "en", **context_extra: object) -> ReportMat
         context=fixture_context(language, **context_extra),
         findings=fixture_findings(language),
         sources=[Source(n=n, url=p.url, title=p.title) for n, p in enumerate(pages, start=1)],
-    )
-
-
-@pytest.fixture(params=["sqlite", pytest.param("cosmos", marks=pytest.mark.emulators)])
-def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[SessionStore]:
-    if request.param == "sqlite":
-        sqlite = SqliteSessionStore(tmp_path / "nested" / "sessions.sqlite3")
-        yield sqlite
-        sqlite.close()
-        return
-    info: CosmosInfo = request.getfixturevalue("cosmos_standin")
-    # Not closed: closing the client leaves its background health check logging errors.
-    yield CosmosSessionStore(
-        Settings(
-            cosmos_endpoint=info.endpoint,
-            cosmos_key=info.key,
-            cosmos_verify_tls=False,
-            cosmos_database=f"contract-{RUN_ID}",
-            cosmos_container=f"sessions-{uuid.uuid4().hex[:8]}",
-        )
     )

@@ -3,30 +3,54 @@
 Every case here is a promise the HTTP API and the orchestrations rely on:
 no lost update, at most one active deep research per chat even under a
 burst of concurrent starts, a finished session frees its chat, newest-first
-listings and a bounded, ordered chat history. The ``store`` fixture
-(``conftest.py``) runs each case against both adapters.
+listings and a bounded, ordered chat history.
 """
 
 from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from shared.config import Settings
 from shared.errors import ActiveSessionConflict, ConflictError, InvalidInputError, NotFoundError
 from shared.models import ChatMessage, SynthesizedAnswer
 from shared.session_models import Mode, SessionRecord, SessionStatus, Usage
 from shared.stores.base import SessionStore
+from shared.stores.cosmos import CosmosSessionStore
+from shared.stores.sqlite import SqliteSessionStore
+from tests.emulators.fixtures import CosmosInfo, cosmos_standin  # noqa: F401
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore::urllib3.exceptions.InsecureRequestWarning"  # the stand-in's self-signed cert
 )
 
+RUN_ID = uuid.uuid4().hex[:8]
 T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("cosmos", marks=pytest.mark.emulators)])
+def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[SessionStore]:
+    if request.param == "sqlite":
+        sqlite = SqliteSessionStore(tmp_path / "nested" / "sessions.sqlite3")
+        yield sqlite
+        sqlite.close()
+        return
+    info: CosmosInfo = request.getfixturevalue("cosmos_standin")
+    # Not closed: closing the client leaves its background health check logging errors.
+    yield CosmosSessionStore(
+        Settings(
+            cosmos_endpoint=info.endpoint,
+            cosmos_key=info.key,
+            cosmos_verify_tls=False,
+            cosmos_database=f"contract-{RUN_ID}",
+            cosmos_container=f"sessions-{uuid.uuid4().hex[:8]}",
+        )
+    )
 
 
 def new_session(

@@ -17,13 +17,16 @@ from shared.errors import ActiveSessionConflict, QuotaExceeded
 from shared.session_models import Mode, Owner, SessionRecord, SessionStatus, Usage
 from shared.stores.base import SessionStore
 from shared.stores.quota import PER_DAY_SETTING, StartQuota, day_start
+from tests.contract import test_session_store_contract as contract
 from tests.contract.test_session_store_contract import T0, new_session, run_together
+from tests.emulators.fixtures import cosmos_standin  # noqa: F401
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore::urllib3.exceptions.InsecureRequestWarning"  # the stand-in's self-signed cert
 )
 
 TODAY = day_start(T0)
+store = contract.store  # the same fixture: both real stores, built as the contract builds them
 
 
 def person() -> Owner:
