@@ -104,6 +104,8 @@ class Settings(BaseSettings):
     # auto: json_schema, falling back to what the endpoint accepts (reasoning/structured_mode.py)
     llm_structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = "auto"
     llm_timeout_seconds: float = 60.0
+    # A model call running longer is shown in the session's status (model_calls).
+    llm_slow_call_seconds: float = Field(10.0, ge=0)
     # Per role; unset = LLM_TIMEOUT_SECONDS (llm_endpoint/model_limits.py).
     llm_timeout_seconds_fast: float | None = Field(None, gt=0)
     llm_timeout_seconds_strategic: float | None = Field(None, gt=0)

@@ -129,6 +129,14 @@ class Owner(BaseModel):
 ANONYMOUS_OWNER = Owner(id="anonymous")
 
 
+class RunningCall(BaseModel):
+    """A model call that has been running for a while (``llm_endpoint/slow_calls.py``)."""
+
+    id: str
+    model: str
+    started_at: datetime
+
+
 class SessionRecord(BaseModel):
     """The session document (Cosmos item / SQLite row), partition key chat_id.
 
@@ -163,6 +171,8 @@ class SessionRecord(BaseModel):
     webhook_events: list[dict] = Field(default_factory=list)
     webhook_lease: dict | None = None
     usage: Usage = Field(default_factory=Usage)
+    # slow model calls still running, shown in the status while they run
+    model_calls: list[RunningCall] = Field(default_factory=list)
     created_at: datetime
     updated_at: datetime
     etag: str | None = None
