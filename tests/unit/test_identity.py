@@ -15,7 +15,7 @@ from shared.session_models import Mode, Owner, SessionRecord
 from tests.fakes.entra import TENANT, easy_auth_headers, encode_principal, principal_document
 
 ALICE = "0a1ce000-0000-4000-8000-000000000001"
-EASY = Authenticator(Settings(auth_mode="easyauth"))
+EASY = Authenticator(Settings(auth_mode="easyauth", website_auth_enabled=True))
 
 
 def record_of(owner: Owner) -> SessionRecord:
