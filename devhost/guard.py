@@ -64,7 +64,7 @@ async def loopback_only(request: web.Request, handler: Handler) -> web.StreamRes
     if origin is not None and not is_loopback_origin(origin):
         message = f"cross-site requests are refused: origin {origin!r} is not this machine"
         return error_response(403, "forbidden_origin", message)
-    if has_body(request) and not is_json(request.headers.get(hdrs.CONTENT_TYPE, "")):
+    if request.body_exists and not is_json(request.headers.get(hdrs.CONTENT_TYPE, "")):
         found = request.headers.get(hdrs.CONTENT_TYPE) or "none"
         message = f"request bodies must be sent as Content-Type: application/json (got {found})"
         return error_response(415, "unsupported_media_type", message)
@@ -88,8 +88,7 @@ def is_loopback_origin(origin: str) -> bool:
     """Whether an ``Origin`` header is a web origin on a loopback host (``null`` is not)."""
     try:
         parts = urlsplit(origin)
-        parts.port  # noqa: B018 - raises ValueError for a malformed port
-    except ValueError:
+    except ValueError:  # e.g. an unclosed IPv6 bracket
         return False
     if parts.scheme not in ("http", "https") or parts.path or parts.query or parts.username:
         return False
@@ -109,10 +108,6 @@ def _host_name(host: str) -> str | None:
     if not name or (colon and not port.isdigit()):
         return None
     return name
-
-
-def has_body(request: web.Request) -> bool:
-    return request.body_exists
 
 
 def is_json(content_type: str) -> bool:
