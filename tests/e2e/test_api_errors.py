@@ -136,10 +136,12 @@ def test_bad_clarification_bodies_are_400_or_422(api: httpx.Client) -> None:
 def test_no_client_mistake_yields_a_5xx(api: httpx.Client) -> None:
     """Odd but plausible inputs a client might send; whatever the answer, it is not a 5xx."""
     attempts = [
-        api.post("/api/research", content=b"null"),
-        api.post("/api/research", content=b"1e999"),
-        api.post("/api/research", content=b'{"query": "q", "wait_seconds": NaN}'),
-        api.post("/api/research", content=b'{"query": "q", "wait_seconds": Infinity}'),
+        api.post("/api/research", content=b"null", headers=JSON),
+        api.post("/api/research", content=b"1e999", headers=JSON),
+        api.post("/api/research", content=b'{"query": "q", "wait_seconds": NaN}', headers=JSON),
+        api.post(
+            "/api/research", content=b'{"query": "q", "wait_seconds": Infinity}', headers=JSON
+        ),
         api.post("/api/research", json={"query": "q", "options": None}),
         api.post("/api/research", json={"query": "q", "options": []}),
         api.post("/api/research", json={"query": ["q"]}),
