@@ -16,6 +16,10 @@
   path; the operator-facing management URLs (``/runtime/webhooks/durabletask``)
   require the system key, as in Azure.
 
+Every request passes ``devhost.guard`` first: a loopback ``Host`` (else 421),
+no foreign ``Origin`` (403), JSON bodies only (415); app and MCP bodies stop
+being read at ``max_body_bytes`` (413).
+
 All handlers run on one event loop, as in the Python worker (the SDK keeps a
 process-wide aiohttp session bound to the loop that created it).
 """
@@ -39,7 +43,7 @@ from devhost.keys import FunctionKeys
 from devhost.mcp import MCP_PREFIX, McpFront
 from devhost.registry import HttpRoute
 
-MAX_BODY_BYTES = 1024 * 1024
+MAX_BODY_BYTES = 1024 * 1024  # the Durable RPC's bodies; the app's routes get their own cap
 WEBHOOK_PREFIX = "/runtime/webhooks/durabletask"
 INSTANCE_PLACEHOLDER = "INSTANCEID"
 CONNECTION_NAME = "Storage"
