@@ -189,6 +189,11 @@ class Settings(BaseSettings):
 
     # Who the caller is (shared/identity.py) and who may see a session (shared/access.py).
     auth_mode: Literal["none", "easyauth", "jwt"] = "none"
+    # easyauth trusts X-MS-CLIENT-PRINCIPAL only where something strips a client's copy:
+    # App Service sets WEBSITE_AUTH_ENABLED=True when its authentication is on; another
+    # proxy that does the same is vouched for by AUTH_TRUST_PRINCIPAL_HEADER=true.
+    website_auth_enabled: bool = False
+    auth_trust_principal_header: bool = False
     auth_tenant_id: str = ""
     auth_client_id: str = ""
     auth_jwt_issuer: str = ""
