@@ -32,7 +32,12 @@ CONCURRENT = "QUOTA_CONCURRENT_SESSIONS_PER_OWNER"
 
 
 def signed_in(**settings: object) -> Settings:
-    defaults = {"reasoner": "offline", "search_provider": "local", "auth_mode": "easyauth"}
+    defaults = {
+        "reasoner": "offline",
+        "search_provider": "local",
+        "auth_mode": "easyauth",
+        "website_auth_enabled": True,
+    }
     return Settings(**(defaults | settings))
 
 

@@ -38,6 +38,7 @@ def streaming_host(tmp_path: Path) -> Iterator[str]:
         reasoner="offline",
         search_provider="local",
         auth_mode="easyauth",
+        website_auth_enabled="true",
         http_streaming="true",
         quota_open_streams_per_owner="2",
     )
