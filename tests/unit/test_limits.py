@@ -28,6 +28,7 @@ from api.page import PAGE, STATIC, fill_limits
 from api.schemas import PlanDecision
 from devhost.registry import index
 from shared.config import Caps, ResearchOptions, Settings
+from shared.errors import InvalidInputError
 from shared.limits import (
     AGENT_MAX_STEPS,
     CLARIFICATION_TIMEOUT_MINUTES,
@@ -240,3 +241,28 @@ def test_docs_limits_shows_the_declaration():
 def test_the_web_page_has_no_placeholder_left():
     page = fill_limits((STATIC / PAGE).read_text(encoding="utf-8"))
     assert "{{" not in page
+
+
+# -- budgets are ceilings ------------------------------------------------------------------
+
+
+def test_a_request_may_lower_a_budget_but_never_raise_it():
+    settings = Settings(max_tokens_per_session=20_000, max_cost_per_session_usd=1.0)
+    lowered = settings.caps_for(ResearchOptions(max_tokens=5_000, max_cost_usd=0.25))
+    assert (lowered.max_tokens, lowered.max_cost_usd) == (5_000, 0.25)
+    assert settings.caps_for(ResearchOptions(max_tokens=20_000)).max_tokens == 20_000
+    for option, asked, setting in (
+        ("max_tokens", 20_001, "MAX_TOKENS_PER_SESSION"),
+        ("max_cost_usd", 1e9, "MAX_COST_PER_SESSION_USD"),
+    ):
+        with pytest.raises(InvalidInputError) as refused:
+            settings.caps_for(ResearchOptions(**{option: asked}))
+        [detail] = refused.value.details
+        assert detail["loc"] == ["options", option] and detail["setting"] == setting
+        assert detail["requested"] == asked and detail["type"] == "above_ceiling"
+
+
+def test_other_limits_are_defaults_a_request_may_raise_within_their_bounds():
+    settings = Settings(deep_research_num_agents=2, max_tokens_per_session=None)
+    caps = settings.caps_for(ResearchOptions(num_agents=NUM_AGENTS.le, max_tokens=10**9))
+    assert (caps.num_agents, caps.max_tokens) == (NUM_AGENTS.le, 10**9)
