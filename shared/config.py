@@ -49,11 +49,13 @@ ResearchOptions = create_model(
     **_option_fields(),
 )
 
+# No bounds on Caps: they were checked on the way in (options, settings), and a sub-run's
+# share of a budget (orchestrators/budget.py) may well be under a request's minimum.
 Caps = create_model(
     "Caps",
     __doc__="Effective limits for one session; part of the orchestration input.",
     __module__=__name__,
-    **{limit.name: (limit.kind, _field(limit, limit.default)) for limit in LIMITS},
+    **{lim.name: (lim.kind, Field(lim.default, description=lim.description)) for lim in LIMITS},
 )
 
 
