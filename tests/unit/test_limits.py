@@ -65,6 +65,7 @@ ALIASES = {
 # Values too common to tell a copy from a coincidence (``ge=1``, ``max(1, ...)``).
 COMMON = {0, 1}
 AGENT_WORD = re.compile(r"agent", re.IGNORECASE)
+B = NUM_AGENTS.le
 
 
 def _files() -> list[Path]:
@@ -137,13 +138,13 @@ def test_no_limit_is_typed_a_second_time():
 @pytest.mark.parametrize(
     "line",
     [
-        # copies this repository once held, each in a different place
-        "    num_agents: int | None = Field(None, ge=1, le=5)",
-        "    max_agents: int = Field(ge=1, le=5)",
-        "    brief: str, language: str, today: str, max_agents: int = 5, max_steps: int = 15",
-        '        complexity, agents, steps = "complex", min(5, max(3, len(concepts))), 5',
-        '    description="Optional caps, as in the HTTP API: num_agents (1-5), max_iterations, "',
-        '<label for="agents">Researcher agents (1-5)</label>',
+        # copies this repository once held, each in a different place (B: the agent bound)
+        f"    num_agents: int | None = Field(None, ge=1, le={B})",
+        f"    max_agents: int = Field(ge=1, le={B})",
+        f"    brief: str, language: str, today: str, max_agents: int = {B}, max_steps: int = 15",
+        f'        complexity, agents, steps = "complex", min({B}, max(3, len(concepts))), 5',
+        f'    description="Optional caps, as in the HTTP API: num_agents (1-{B}), max_iterations"',
+        f'<label for="agents">Researcher agents (1-{B})</label>',
         "| `DEEP_RESEARCH_AGENT_MAX_STEPS` | `5` | ReAct steps per todo |",
         '    "DEEP_RESEARCH_CLARIFICATION_TIMEOUT_MINUTES": "1440",',
         "    plan_approval_timeout_minutes: float = 1440",
