@@ -37,7 +37,9 @@ def _option_fields() -> dict[str, Any]:
     fields: dict[str, Any] = {}
     for limit in LIMITS:
         if limit.option and limit.option not in fields:
-            fields[limit.option] = (limit.kind | None, _field(limit, None))
+            ceiling = f"; at most {limit.env} when the server sets it" if limit.ceiling else ""
+            field = Field(None, description=limit.description + ceiling, **limit.bounds)
+            fields[limit.option] = (limit.kind | None, field)
     return fields
 
 
