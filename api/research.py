@@ -26,7 +26,7 @@ from api.maintenance import create_session
 from api.schemas import ClarificationReply, ResearchRequest
 from api.transport import http_function
 from api.views import live_progress, session_view
-from shared import names, sessions
+from shared import names, quotas, sessions
 from shared.access import chat_key, session_for, write_owner_file
 from shared.bootstrap import services
 from shared.config import Settings
@@ -84,13 +84,18 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
         created_at=now,
         updated_at=now,
     )
+    # Quotas first: a refused start supersedes nothing (shared/quotas.py).
+    admission = await asyncio.to_thread(quotas.admit, svc, owner, caps, now)
     history = []
     if body.mode != Mode.deep_research:
         history = await asyncio.to_thread(
             svc.sessions.history, chat_id, svc.settings.chat_history_limit
         )
-        await _supersede(svc, client, chat_id)
-    await create_session(svc.sessions, client, record)  # frees a chat an orphan blocks
+    # Counts the start against the quotas; frees a chat an orphan blocks. Only a start
+    # the store took supersedes what runs in its chat, so a refused one loses nothing.
+    await create_session(svc.sessions, client, record, admission.quota)
+    if body.mode != Mode.deep_research:
+        await _supersede(svc, client, chat_id, except_id=session_id)
     await asyncio.to_thread(write_owner_file, svc.memory, record)
     start_input = StartInput(
         session_id=session_id,
@@ -98,7 +103,7 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
         query=body.query,
         mode=body.mode,
         language=record.language,
-        caps=caps,
+        caps=admission.caps,
         history=history,
         callback_url=body.callback_url,
     )
@@ -198,9 +203,9 @@ async def cancel(client, principal: Principal, session_id: str) -> SessionRecord
     return record
 
 
-async def _supersede(svc, client, chat_id: str) -> None:
-    """A new question in a chat supersedes whatever is still running there."""
-    for old in await asyncio.to_thread(svc.sessions.supersede_active, chat_id, None):
+async def _supersede(svc, client, chat_id: str, except_id: str) -> None:
+    """A new question in a chat supersedes whatever else is still running there."""
+    for old in await asyncio.to_thread(svc.sessions.supersede_active, chat_id, except_id):
         await _terminate(client, old.instance_id, "superseded by a newer request in the chat")
 
 
