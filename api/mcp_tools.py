@@ -45,6 +45,7 @@ from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
 from api.views import current_view, session_view
 from shared.access import session_for
 from shared.bootstrap import services
+from shared.limits import NUM_AGENTS
 
 bp = df.Blueprint()
 
@@ -115,8 +116,9 @@ def with_next_step(view: dict) -> dict:
 )
 @bp.mcp_tool_property(
     arg_name="options",
-    description="Optional caps, as in the HTTP API: num_agents (1-5), max_iterations, "
-    "enable_clarifying_questions, source_policy, max_tokens, max_cost_usd, ...",
+    description=f"Optional caps, as in the HTTP API: num_agents ({NUM_AGENTS.range_text()}), "
+    "max_iterations, enable_clarifying_questions, source_policy, max_tokens, max_cost_usd "
+    "(a budget may lower the server's, never raise it), ...",
     property_type=McpPropertyType.OBJECT,
     is_required=False,
 )

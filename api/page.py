@@ -3,7 +3,9 @@
 ``GET /api/ui`` is the page, ``GET /api/ui/{asset}`` its scripts and styles
 (``api/static/``, listed in ``ASSETS``; nothing else there is served). There
 is no build step: plain HTML, CSS and ES modules, plus markdown-it vendored
-as one file (``api/static/README.md`` says where it comes from).
+as one file (``api/static/README.md`` says where it comes from). The page's
+``{{num_agents.max}}``-style placeholders are filled with the research limits
+(``shared.limits``) when it is first served, so its form enforces the API's bounds.
 
 These two routes are the app's only anonymous ones, on purpose: they return
 the same fixed files to everyone, carry no data and no secret, and the page
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -31,10 +34,12 @@ import azure.functions as func
 
 from api.errors import error_response
 from api.transport import http_function
+from shared.limits import LIMITS
 
 bp = df.Blueprint()
 STATIC = Path(__file__).with_name("static")
 PAGE = "index.html"
+_PLACEHOLDER = re.compile(r"\{\{(\w+)\.(min|max|range)\}\}")
 ASSETS = {
     "app.css": "text/css",
     "app.js": "text/javascript",
@@ -104,4 +109,21 @@ def _static(req: func.HttpRequest, name: str, mimetype: str) -> func.HttpRespons
 def _load(name: str) -> tuple[bytes, str]:
     """The file and its ETag, read once per worker (the files change only with a deployment)."""
     body = (STATIC / name).read_bytes()
+    if name == PAGE:
+        body = fill_limits(body.decode("utf-8")).encode("utf-8")
     return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+def fill_limits(page: str) -> str:
+    """The page's ``{{num_agents.max}}``-style placeholders, filled from ``shared.limits``:
+    the form shows and enforces the bounds the API checks, declared once."""
+    limits = {limit.name: limit for limit in LIMITS}
+
+    def value(match: re.Match) -> str:
+        limit, part = limits[match[1]], match[2]
+        if part == "range":
+            return limit.range_text()
+        bound = limit.low if part == "min" else limit.le
+        return f"{bound:g}"
+
+    return _PLACEHOLDER.sub(value, page)

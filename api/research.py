@@ -64,6 +64,7 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
     svc = services()
     owner = principal.owner
     await asyncio.to_thread(_check_configuration, svc, body.mode, bool(body.callback_url))
+    caps = svc.settings.caps_for(body.options)  # before anything is stored: 422 above a ceiling
     if body.callback_url:
         allowed = Settings.split_list(svc.settings.webhook_allowed_hosts)
         await asyncio.to_thread(validate_callback_url, body.callback_url, allowed)
@@ -84,7 +85,6 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
         updated_at=now,
     )
     # Quotas first: a refused start supersedes nothing (shared/quotas.py).
-    caps = svc.settings.caps_for(body.options)
     admission = await asyncio.to_thread(quotas.admit, svc, owner, caps, now)
     history = []
     if body.mode != Mode.deep_research:

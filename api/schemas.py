@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from shared.config import ResearchOptions
+from shared.limits import NUM_AGENTS
 from shared.plan_review import MAX_TOPICS, TopicEdit
 from shared.session_models import Mode
 
@@ -89,7 +90,7 @@ class PlanDecision(BaseModel):
 
     action: Literal["approve", "edit", "cancel"]
     topics: list[TopicEdit] | None = Field(None, min_length=1, max_length=MAX_TOPICS)
-    num_agents: int | None = Field(None, ge=1, le=5)
+    num_agents: int | None = Field(None, **NUM_AGENTS.bounds)
 
     @model_validator(mode="after")
     def _edit_has_changes(self) -> PlanDecision:

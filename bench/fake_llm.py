@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from shared.limits import NUM_AGENTS
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
     RecordedRequest,
@@ -148,7 +149,7 @@ class _Responder:
                 for i in range(self.topics or 1)
             ]
         if "recommended_agents" in data:
-            data["recommended_agents"] = min(5, self.topics or 1)
+            data["recommended_agents"] = min(NUM_AGENTS.le, self.topics or 1)
             data["complexity"] = "complex"
         return json_completion(data)
 

@@ -107,7 +107,7 @@ METHODS = """## Methods
   Python CPU time; the rows below it split that time and name the tasks on the
   chain that add the most beyond their LLM calls.
 - **Fan-out**: the fake widens every plan to exactly 4 topics (4 todos); the
-  runs differ only in `num_agents` (1 vs 4), no supervisor reviews, deep
+  runs differ only in the number of agents (1 vs 4), no supervisor reviews, deep
   search off. The researcher phase is the span from the first `run_researcher`
   scheduled to the last completed (from history timestamps). Three pairs of
   runs; the median pair (by speedup) is reported with the range.

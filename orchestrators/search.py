@@ -1,7 +1,7 @@
 """`search` and `deep_search` modes: the search flow (``search_flow.py``) with their tuning.
 
-`search`: SPEED_MAX_ITERATIONS (2) search rounds, a 400-600 word answer.
-`deep_search`: BALANCED_MAX_ITERATIONS (6) rounds, 800-1200 words.
+`search`: SPEED_MAX_ITERATIONS search rounds, a 400-600 word answer.
+`deep_search`: BALANCED_MAX_ITERATIONS rounds, 800-1200 words.
 
 Each mode runs the flow and finishes its session. A deep research runs
 `deep_search` as its first phase too, as a sub-orchestration

@@ -5,84 +5,90 @@ name upper-cased is the environment variable). Nothing here is read at import
 time: the composition root (``shared.bootstrap``) builds ``Settings()`` on
 first use, and tests construct ``Settings(...)`` directly.
 
-A request may tighten or loosen the research caps through ``options``;
-:class:`ResearchOptions` holds the bounds, :meth:`Settings.caps_for` merges
-them into the :class:`Caps` that travel inside the orchestration input (so
-orchestrators never read the environment).
+The research limits are declared once, in ``shared.limits``; this module
+builds three models from that declaration: :class:`ResearchOptions` (what a
+request may set, each field optional and bounded), the limit fields of
+:class:`Settings` (what the operator sets; a blank value means the declared
+default) and :class:`Caps` (what one session runs with: it travels inside the
+orchestration input, so orchestrators never read the environment).
+:meth:`Settings.caps_for` merges a request's options over the settings.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import ConfigDict, Field, SecretStr, create_model, field_validator
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-SourcePolicy = Literal["discovery", "strict", "monitor"]
-# What a deep research does when nobody approved its plan in time.
-PlanTimeoutAction = Literal["proceed", "cancel"]
+from shared.errors import InvalidInputError
+from shared.limits import LIMITS, Limit, PlanTimeoutAction, SourcePolicy
 
-# Durable timers longer than ~6 days are split into several timers by the
-# 1.x SDK and can then no longer be cancelled (docs/architecture.md).
-MAX_CLARIFICATION_TIMEOUT_MINUTES = 6 * 24 * 60 - 60
+__all__ = ["Caps", "PlanTimeoutAction", "ResearchOptions", "Settings", "SourcePolicy"]
 
 
-class ResearchOptions(BaseModel):
-    """Per-request overrides; anything out of bounds is a 422 naming the field."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    num_agents: int | None = Field(None, ge=1, le=5)
-    agent_max_steps: int | None = Field(None, ge=1, le=15)
-    max_supervisor_calls: int | None = Field(None, ge=0, le=20)
-    supervisor_max_iterations: int | None = Field(None, ge=1, le=30)
-    max_iterations: int | None = Field(None, ge=1, le=50)
-    run_deep_search_first: bool | None = None
-    enable_clarifying_questions: bool | None = None
-    clarification_timeout_minutes: float | None = Field(
-        None, ge=0.05, le=MAX_CLARIFICATION_TIMEOUT_MINUTES
-    )
-    require_plan_approval: bool | None = None
-    plan_approval_timeout_minutes: float | None = Field(
-        None, ge=0.05, le=MAX_CLARIFICATION_TIMEOUT_MINUTES
-    )
-    search_iterations: int | None = Field(None, ge=1, le=10)
-    source_policy: SourcePolicy | None = None
-    max_tokens: int | None = Field(None, ge=1000)
-    max_cost_usd: float | None = Field(None, gt=0)
+def _field(limit: Limit, default: Any) -> Any:
+    return Field(default, description=limit.description, **limit.bounds)
 
 
-class Caps(BaseModel):
-    """Effective limits for one session; part of the orchestration input."""
-
-    num_agents: int
-    agent_max_steps: int
-    max_supervisor_calls: int
-    supervisor_max_iterations: int
-    max_iterations: int
-    run_deep_search_first: bool
-    enable_clarifying_questions: bool
-    clarification_timeout_minutes: float
-    require_plan_approval: bool = False
-    plan_approval_timeout_minutes: float = 1440
-    plan_approval_timeout_action: PlanTimeoutAction = "proceed"
-    search_queries: int
-    search_max_results: int
-    search_iterations: int
-    deep_search_iterations: int
-    scrape_top_n: int
-    rerank_top_k: int
-    source_policy: SourcePolicy = "discovery"
-    max_tokens: int | None = None
-    max_cost_usd: float | None = None
-    retry_first_interval_ms: int = 1000
-    retry_max_attempts: int = 3
+def _option_fields() -> dict[str, Any]:
+    """One optional field per request option; two limits may share an option (and its bounds)."""
+    fields: dict[str, Any] = {}
+    for limit in LIMITS:
+        if limit.option and limit.option not in fields:
+            ceiling = f"; at most {limit.env} when the server sets it" if limit.ceiling else ""
+            field = Field(None, description=limit.description + ceiling, **limit.bounds)
+            fields[limit.option] = (limit.kind | None, field)
+    return fields
 
 
-class Settings(BaseSettings):
-    """All configuration. Field name upper-cased = environment variable."""
+ResearchOptions = create_model(
+    "ResearchOptions",
+    __config__=ConfigDict(extra="forbid"),
+    __doc__="Per-request overrides; anything out of bounds is a 422 naming the field.",
+    __module__=__name__,
+    **_option_fields(),
+)
+
+# No bounds on Caps: they were checked on the way in (options, settings), and a sub-run's
+# share of a budget (orchestrators/budget.py) may well be under a request's minimum.
+Caps = create_model(
+    "Caps",
+    __doc__="Effective limits for one session; part of the orchestration input.",
+    __module__=__name__,
+    **{lim.name: (lim.kind, Field(lim.default, description=lim.description)) for lim in LIMITS},
+)
+
+
+def _blank_is_default(cls: type, value: object, info: Any) -> object:
+    """An app setting cannot be null: Core Tools and Azure pass "unset" as an empty string."""
+    if isinstance(value, str) and not value.strip():
+        return cls.model_fields[info.field_name].default
+    return value
+
+
+_LimitSettings = create_model(
+    "_LimitSettings",
+    __base__=BaseSettings,
+    __doc__="The operator's values of the research limits (``shared.limits``).",
+    __module__=__name__,
+    __validators__={
+        "_blank_is_default": field_validator(
+            *(lim.setting for lim in LIMITS if lim.env), mode="before"
+        )(_blank_is_default)
+    },
+    **{lim.setting: (lim.kind, _field(lim, lim.default)) for lim in LIMITS if lim.env},
+)
+
+
+class Settings(_LimitSettings):
+    """All configuration. Field name upper-cased = environment variable.
+
+    The research limits' fields (``deep_research_num_agents``, ``max_tokens_per_session``,
+    ...) come from ``shared.limits`` through the base class; the rest are declared here.
+    """
 
     model_config = SettingsConfigDict(env_file=None, extra="ignore", case_sensitive=False)
 
@@ -121,8 +127,6 @@ class Settings(BaseSettings):
     llm_max_retries: int = 3
     max_structured_output_retries: int = 3
     max_context_chars: int = 20000
-    max_tokens_per_session: int | None = None
-    max_cost_per_session_usd: float | None = None
 
     # Search providers and the query pipeline.
     tavily_api_key: SecretStr | None = None
@@ -132,36 +136,12 @@ class Settings(BaseSettings):
     search_blocked_domains: str = ""
     search_blocked_keywords: str = ""
     source_tiers_file: Path | None = None
-    deep_search_queries: int = 3
-    deep_search_max_results: int = 8
-    speed_max_iterations: int = 2
-    balanced_max_iterations: int = 6
-    deep_search_scrape_top_n: int = 4
-    deep_search_rerank_top_k: int = 6
     chat_history_limit: int = 10
 
     # Fetching pages.
     fetch_max_bytes: int = 2_000_000
     fetch_timeout_seconds: float = 15.0
     fetch_allowed_hosts: str = ""
-
-    # Deep research caps (defaults from the specification).
-    deep_research_num_agents: int = Field(4, ge=1, le=5)
-    deep_research_agent_max_steps: int = Field(5, ge=1, le=15)
-    deep_research_max_supervisor_calls: int = Field(6, ge=0, le=20)
-    deep_research_supervisor_max_iterations: int = Field(10, ge=1, le=30)
-    deep_research_default_max_iterations: int = Field(15, ge=1, le=50)
-    deep_research_run_deep_search_first: bool = True
-    deep_research_enable_clarifying_questions: bool = True
-    deep_research_clarification_timeout_minutes: float = Field(
-        1440, ge=0.05, le=MAX_CLARIFICATION_TIMEOUT_MINUTES
-    )
-    # Plan approval (human in the loop): off unless asked for, here or per request.
-    deep_research_require_plan_approval: bool = False
-    deep_research_plan_approval_timeout_minutes: float = Field(
-        1440, ge=0.05, le=MAX_CLARIFICATION_TIMEOUT_MINUTES
-    )
-    deep_research_plan_approval_timeout_action: PlanTimeoutAction = "proceed"
 
     # Stores: Azure adapters when their settings are present, embedded otherwise.
     data_dir: Path = Path(".data")
@@ -175,10 +155,6 @@ class Settings(BaseSettings):
     memory_container: str = "agent-sessions"
     memory_max_file_bytes: int = Field(16 * 1024 * 1024, ge=1024)
     cosmos_read_timeout_seconds: float | None = Field(None, gt=0)
-
-    # Durable retries of a failed activity (transient errors only; see activities/common.py).
-    activity_retry_first_interval_ms: int = Field(1000, ge=100, le=600_000)
-    activity_retry_max_attempts: int = Field(3, ge=1, le=10)
 
     # devhost only: require function keys on FUNCTION-level routes, as Azure does.
     devhost_require_keys: bool = False
@@ -213,8 +189,6 @@ class Settings(BaseSettings):
     @field_validator(
         "search_provider",
         "reasoner",
-        "max_tokens_per_session",
-        "max_cost_per_session_usd",
         "cosmos_read_timeout_seconds",
         "session_retention_days",
         "llm_timeout_seconds_fast",
@@ -277,52 +251,22 @@ class Settings(BaseSettings):
         return [item.strip().lower() for item in raw.split(",") if item.strip()]
 
     def caps_for(self, options: ResearchOptions | None = None) -> Caps:
-        """Merge request options over the configured defaults."""
-        o = options or ResearchOptions()
+        """The request's options over the operator's values.
 
-        def pick(value, default):
-            return default if value is None else value
-
-        return Caps(
-            num_agents=pick(o.num_agents, self.deep_research_num_agents),
-            agent_max_steps=pick(o.agent_max_steps, self.deep_research_agent_max_steps),
-            max_supervisor_calls=pick(
-                o.max_supervisor_calls, self.deep_research_max_supervisor_calls
-            ),
-            supervisor_max_iterations=pick(
-                o.supervisor_max_iterations, self.deep_research_supervisor_max_iterations
-            ),
-            max_iterations=pick(o.max_iterations, self.deep_research_default_max_iterations),
-            run_deep_search_first=pick(
-                o.run_deep_search_first, self.deep_research_run_deep_search_first
-            ),
-            enable_clarifying_questions=pick(
-                o.enable_clarifying_questions, self.deep_research_enable_clarifying_questions
-            ),
-            clarification_timeout_minutes=pick(
-                o.clarification_timeout_minutes,
-                self.deep_research_clarification_timeout_minutes,
-            ),
-            require_plan_approval=pick(
-                o.require_plan_approval, self.deep_research_require_plan_approval
-            ),
-            plan_approval_timeout_minutes=pick(
-                o.plan_approval_timeout_minutes,
-                self.deep_research_plan_approval_timeout_minutes,
-            ),
-            plan_approval_timeout_action=self.deep_research_plan_approval_timeout_action,
-            search_queries=self.deep_search_queries,
-            search_max_results=self.deep_search_max_results,
-            search_iterations=pick(o.search_iterations, self.speed_max_iterations),
-            deep_search_iterations=pick(o.search_iterations, self.balanced_max_iterations),
-            scrape_top_n=self.deep_search_scrape_top_n,
-            rerank_top_k=self.deep_search_rerank_top_k,
-            source_policy=pick(o.source_policy, "discovery"),
-            max_tokens=pick(o.max_tokens, self.max_tokens_per_session),
-            max_cost_usd=pick(o.max_cost_usd, self.max_cost_per_session_usd),
-            retry_first_interval_ms=self.activity_retry_first_interval_ms,
-            retry_max_attempts=self.activity_retry_max_attempts,
-        )
+        An option replaces its setting within the declared bounds, except that a
+        ``ceiling`` setting (the token and cost budgets), when set, is an upper bound:
+        a request may lower it, never raise it (InvalidInputError, a 422 naming it).
+        """
+        chosen = (options or ResearchOptions()).model_dump(exclude_none=True)
+        values = {}
+        for limit in LIMITS:
+            configured = getattr(self, limit.setting) if limit.env else limit.default
+            requested = chosen.get(limit.option) if limit.option else None
+            above = limit.ceiling and None not in (requested, configured)
+            if above and requested > configured:
+                raise _above_ceiling(limit, requested, configured)
+            values[limit.name] = configured if requested is None else requested
+        return Caps(**values)
 
     # -- quotas per owner (shared/quotas.py); 0 = unlimited ----------------------
     # Enforced when a session starts (429 naming the quota); counted in the session store.
@@ -347,3 +291,19 @@ class Settings(BaseSettings):
         if isinstance(value, str) and not value.strip():
             raise PydanticUseDefault()
         return value
+
+
+def _above_ceiling(limit: Limit, requested: float, ceiling: float) -> InvalidInputError:
+    message = (
+        f"options.{limit.option} is {requested}, above the server's ceiling "
+        f"{limit.env}={ceiling}; a request may lower it, never raise it"
+    )
+    detail = {
+        "loc": ["options", limit.option],
+        "msg": message,
+        "type": "above_ceiling",
+        "requested": requested,
+        "ceiling": ceiling,
+        "setting": limit.env,
+    }
+    return InvalidInputError(message, [detail])

@@ -15,6 +15,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
 
+from shared.limits import AGENT_MAX_STEPS, NUM_AGENTS
+
 Confidence = Literal["high", "medium", "low"]
 
 
@@ -118,8 +120,8 @@ class QueryAnalysis(BaseModel):
     key_concepts: list[str] = Field(default_factory=list)
     query_type: Literal["fact", "definition", "how_to", "comparison", "why", "list", "open"]
     complexity: Literal["simple", "moderate", "complex"]
-    recommended_agents: int = Field(1, ge=1, le=5)
-    recommended_steps: int = Field(3, ge=1, le=15)
+    recommended_agents: int = Field(1, **NUM_AGENTS.bounds)
+    recommended_steps: int = Field(3, **AGENT_MAX_STEPS.bounds)
 
 
 class ResearchTopic(BaseModel):
@@ -147,8 +149,8 @@ class PlanApproval(BaseModel):
     """
 
     plan: ResearchPlan
-    num_agents: int = Field(ge=1, le=5)
-    max_agents: int = Field(ge=1, le=5)
+    num_agents: int = Field(**NUM_AGENTS.bounds)
+    max_agents: int = Field(**NUM_AGENTS.bounds)
     deadline: datetime
     outcome: PlanOutcome = "waiting"
     changes: list[str] = Field(default_factory=list)
@@ -203,7 +205,7 @@ class AgentState(BaseModel):
     profile: AgentProfile
     todo: Todo
     step: int = 0
-    max_steps: int = 5
+    max_steps: int = AGENT_MAX_STEPS.default
     observations: list[Observation] = Field(default_factory=list)
     own_notes: list[str] = Field(default_factory=list)
     main_insights: list[str] = Field(default_factory=list)

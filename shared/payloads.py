@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from shared.limits import RERANK_TOP_K, SCRAPE_TOP_N
 from shared.models import (
     AgentProfile,
     ChatMessage,
@@ -85,8 +86,8 @@ class SelectSourcesIn(BaseModel):
     query: str
     result_lists: list[list[SearchResult]]
     exclude_urls: list[str] = Field(default_factory=list)
-    top_n: int = 4
-    rerank_top_k: int = 6
+    top_n: int = SCRAPE_TOP_N.default
+    rerank_top_k: int = RERANK_TOP_K.default
     policy: Literal["discovery", "strict", "monitor"] = "discovery"
 
 

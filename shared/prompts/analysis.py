@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from shared.limits import AGENT_MAX_STEPS, NUM_AGENTS
 from shared.prompts.framing import Messages, messages, preamble
 
 ANALYZE = """{preamble}
@@ -20,7 +21,11 @@ Analyse the research request below. Return, in this order:
 
 
 def build_analyze(
-    brief: str, language: str, today: str, max_agents: int = 5, max_steps: int = 15
+    brief: str,
+    language: str,
+    today: str,
+    max_agents: int = NUM_AGENTS.le,
+    max_steps: int = AGENT_MAX_STEPS.le,
 ) -> Messages:
     text = ANALYZE.format(
         preamble=preamble(today, language),

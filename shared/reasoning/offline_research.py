@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from shared import lexical
+from shared.limits import AGENT_MAX_STEPS, NUM_AGENTS
 from shared.models import (
     AgentAction,
     AgentProfile,
@@ -77,7 +78,8 @@ def analyze(context: ResearchContext) -> QueryAnalysis:
     words = len(query.split())
     sides = len(re.split(r"\s+(?:vs\.?|versus|or|и|или|против)\s+|,", query))
     if words > 15 or len(concepts) >= 4 or (kind == "comparison" and sides >= 3):
-        complexity, agents, steps = "complex", min(5, max(3, len(concepts))), 5
+        agents = min(NUM_AGENTS.le, max(3, len(concepts)))
+        complexity, steps = "complex", AGENT_MAX_STEPS.default
     elif words <= SHORT_QUERY_WORDS and len(concepts) <= 1 and kind != "comparison":
         complexity, agents, steps = "simple", 1, 3
     else:

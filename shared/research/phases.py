@@ -6,6 +6,7 @@ a comparison two to four, a complex question up to ``DEEP_RESEARCH_NUM_AGENTS``.
 
 from __future__ import annotations
 
+from shared.limits import NUM_AGENTS
 from shared.models import Todo
 from shared.payloads import (
     ClarifyOut,
@@ -19,7 +20,7 @@ from shared.ports import Services
 from shared.research import memory_files
 
 MAX_TOPICS = 6
-AGENTS_BY_COMPLEXITY = {"simple": 1, "moderate": 3, "complex": 5}
+AGENTS_BY_COMPLEXITY = {"simple": 1, "moderate": 3, "complex": NUM_AGENTS.le}
 
 
 def clarify(svc: Services, req: ContextIn) -> ClarifyOut:

@@ -6,6 +6,8 @@ import json
 
 import httpx
 
+from shared.limits import NUM_AGENTS
+
 CHAT = "errors-chat"
 JSON = {"Content-Type": "application/json"}  # devhost refuses other bodies (415)
 # Runs started here build the local corpus index; share its disk cache (keyed by corpus hash).
@@ -58,7 +60,7 @@ INVALID = [
     ({}, "query"),
     ({"query": "q", "mode": "fast"}, "mode"),
     ({"query": "q", "options": {"num_agents": 0}}, "options.num_agents"),
-    ({"query": "q", "options": {"num_agents": 6}}, "options.num_agents"),
+    ({"query": "q", "options": {"num_agents": NUM_AGENTS.le + 1}}, "options.num_agents"),
     ({"query": "q", "options": {"agent_max_steps": 99}}, "options.agent_max_steps"),
     (
         {"query": "q", "options": {"clarification_timeout_minutes": 0}},

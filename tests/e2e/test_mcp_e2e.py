@@ -23,6 +23,7 @@ from mcp.types import CallToolResult
 
 from devhost.host import DevHost
 from shared.config import Settings
+from shared.limits import NUM_AGENTS
 
 pytestmark = pytest.mark.e2e
 
@@ -111,7 +112,7 @@ def test_bad_arguments_are_tool_errors_with_the_reason_never_a_server_error(devh
         async with connect(devhost.mcp_url) as session:
             outcomes["bad mode"] = await call(session, "start_research", query="x", mode="essay")
             outcomes["too many agents"] = await call(
-                session, "start_research", query="x", options={"num_agents": 9}
+                session, "start_research", query="x", options={"num_agents": NUM_AGENTS.le + 1}
             )
             outcomes["options not an object"] = await call(
                 session, "start_research", query="x", options="many agents"

@@ -30,6 +30,7 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 from devhost.host import DevHost
 from devhost.registry import index
 from shared.config import Settings
+from shared.limits import NUM_AGENTS
 from shared.webhooks import WebhookEvent, WebhookSender, sign, signing_keys
 from tests.fakes.openai_server import FakeOpenAIServer, RecordedRequest, schema_aware_responder
 
@@ -120,7 +121,7 @@ def test_devhost_listens_on_127_0_0_1_only(devhost: DevHost) -> None:
         ({"query": "", "mode": "chat"}, 422),
         ({"query": "   ", "mode": "chat"}, 422),
         ({"query": "ok", "mode": "everything"}, 422),
-        ({"query": "ok", "options": {"num_agents": 6}}, 422),
+        ({"query": "ok", "options": {"num_agents": NUM_AGENTS.le + 1}}, 422),
         ({"query": "ok", "options": {"num_agents": 0}}, 422),
         ({"query": "ok", "options": {"agent_max_steps": 16}}, 422),
         ({"query": "ok", "options": {"max_supervisor_calls": 21}}, 422),

@@ -19,9 +19,12 @@ import pytest
 
 from devhost.host import DevHost
 from shared.config import Settings
+from shared.limits import NUM_AGENTS
 from tests.e2e.browser import CONTRAST_JS, RUN_S
 from tests.e2e.serve_process import free_port
 from tests.fakes.hostile_corpus import HOSTILE_TITLE, write_hostile_corpus
+
+AGENTS_LABEL = f"Researcher agents ({NUM_AGENTS.range_text()})"
 
 pytestmark = pytest.mark.e2e
 
@@ -56,7 +59,7 @@ def start_research(page, question: str, *, mode: str = "Deep research", agents: 
     page.get_by_label("Question", exact=True).fill(question)
     page.get_by_label("Mode", exact=True).select_option(label=mode)
     if mode == "Deep research":
-        page.get_by_label("Researcher agents (1-5)", exact=True).fill(agents)
+        page.get_by_label(AGENTS_LABEL, exact=True).fill(agents)
     page.get_by_role("button", name="Start").click()
 
 
@@ -314,7 +317,7 @@ def test_the_report_keeps_the_language_of_the_question(host: DevHost, open_page)
 def start_with_plan_review(page, question: str):
     """A deep research that stops at its plan (no clarifying questions first)."""
     page.get_by_label("Question", exact=True).fill(question)
-    page.get_by_label("Researcher agents (1-5)", exact=True).fill("2")
+    page.get_by_label(AGENTS_LABEL, exact=True).fill("2")
     page.get_by_label("Ask me clarifying questions first", exact=True).uncheck()
     page.get_by_label("Review the plan before research", exact=True).check()
     page.get_by_role("button", name="Start").click()

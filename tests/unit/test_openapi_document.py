@@ -4,8 +4,8 @@ Model-derived components are regenerated here from the pydantic models and
 compared with the committed file; hand-written shapes (the session view, the
 error body) are checked against what the code actually builds; every HTTP
 route registered in function_app must be documented, and nothing else.
-To update the file after a model change, paste the expected JSON printed by
-the failing test into ``components.schemas``.
+To update the file after a model change, run ``.venv/bin/python -m tests.generated``
+(the failing test prints it).
 """
 
 from __future__ import annotations
@@ -17,43 +17,23 @@ from pathlib import Path
 import jsonschema
 import pytest
 from openapi_spec_validator import OpenAPIV31SpecValidator
-from pydantic import TypeAdapter
-from pydantic.json_schema import models_json_schema
 
 import function_app
 from api.errors import error_response
-from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
 from api.views import session_view
 from devhost.registry import index
 from shared.bootstrap import AppServices
 from shared.config import Settings
-from shared.models import FinalReport, PlanApproval, ResearchPlan, ResearchTopic, SynthesizedAnswer
-from shared.session_models import AgentProgress, Mode, Progress, SessionRecord, SessionStatus, Usage
+from shared.models import PlanApproval, ResearchPlan, ResearchTopic, SynthesizedAnswer
+from shared.session_models import AgentProgress, Mode, Progress, SessionRecord, SessionStatus
+from tests.generated import COMMAND, model_components
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "api" / "openapi.json"
-REF_TEMPLATE = "#/components/schemas/{model}"
-# Requests are described as pydantic validates them, responses as it serializes them.
-MODELS = [
-    (ResearchRequest, "validation"),
-    (ClarificationReply, "validation"),
-    (PlanDecision, "validation"),
-    (SynthesizedAnswer, "serialization"),
-    (FinalReport, "serialization"),
-    (AgentProgress, "serialization"),
-    (Usage, "serialization"),
-]
 
 
 @pytest.fixture(scope="module")
 def document() -> dict:
     return json.loads(DOCUMENT.read_text(encoding="utf-8"))
-
-
-def model_components() -> dict[str, dict]:
-    _, defs = models_json_schema(MODELS, ref_template=REF_TEMPLATE)
-    components = dict(defs["$defs"])
-    components["SessionStatus"] = TypeAdapter(SessionStatus).json_schema(ref_template=REF_TEMPLATE)
-    return components
 
 
 def validator_for(document: dict, component: str) -> jsonschema.Draft202012Validator:
@@ -146,7 +126,7 @@ def test_model_components_match_the_pydantic_models(document, name):
     expected = model_components()[name]
     actual = document["components"]["schemas"].get(name)
     assert actual == expected, (
-        f"components.schemas.{name} drifted from the model; expected:\n"
+        f"components.schemas.{name} drifted from the model; run: {COMMAND}\nexpected:\n"
         + json.dumps(expected, indent=2)
     )
 
