@@ -6,7 +6,8 @@
 ``WWW-Authenticate: Bearer``) · 413 body over 64 KB · 422 validation · 404
 unknown, or someone else's · 409 conflict (``active_session`` when the chat
 already runs a deep research, with the active session's id in ``details`` so
-a client can cancel or follow it) · 503 transient store trouble, with
+a client can cancel or follow it) · 429 rate limited, with ``Retry-After`` and
+the limit in ``details`` · 503 transient store trouble, with
 ``Retry-After``. A client mistake never becomes a 5xx.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -28,6 +30,7 @@ from shared.errors import (
     ConflictError,
     InvalidInputError,
     NotFoundError,
+    RateLimited,
     TransientError,
     UnauthorizedError,
 )
@@ -125,6 +128,9 @@ def classify(exc: Exception, where: str) -> ClientError:
         return ClientError(409, "active_session", message, details)
     if isinstance(exc, ConflictError):
         return ClientError(409, "conflict", str(exc))
+    if isinstance(exc, RateLimited):
+        retry = {"Retry-After": str(max(1, math.ceil(exc.retry_after)))}
+        return ClientError(429, "rate_limited", str(exc), exc.details, headers=retry)
     if isinstance(exc, TransientError):
         log.warning("transient failure in %s: %s", where, exc)
         message = "temporarily unavailable; retry shortly"
