@@ -1,8 +1,9 @@
 """Health, a chat's sessions, and the OpenAPI document.
 
 Health and the document name no session and need no caller (Easy Auth still
-asks for sign-in on everything but ``/api/health``); a chat's sessions are the
-caller's own: chat ids are per owner (``shared.access.chat_key``).
+asks for sign-in on everything but ``/api/health``), except ``check=llm``,
+which calls the model and so needs one; a chat's sessions are the caller's
+own: chat ids are per owner (``shared.access.chat_key``).
 """
 
 from __future__ import annotations
@@ -45,6 +46,23 @@ async def health(req: func.HttpRequest) -> func.HttpResponse:
         "search_providers": svc.settings.effective_search_providers,
         "stores": checks,
     }
+    check = req.params.get("check", "")
+    if check not in ("", "llm"):
+        raise HttpError(422, "validation_error", f"check must be 'llm', not {check!r}")
+    if check == "llm":
+        # model calls cost money: only a signed-in caller may ask for them
+        await caller(req, svc)
+        if not svc.settings.llm_configured:
+            raise HttpError(
+                409,
+                "llm_not_configured",
+                "no LLM endpoint is configured (OPENAI_API_KEY, OPENAI_BASE_URL or "
+                "AZURE_OPENAI_ENDPOINT); the offline reasoner needs no check",
+            )
+        models = await asyncio.to_thread(svc.check_llm)
+        body["llm"] = models
+        healthy = healthy and all(m["ok"] for m in models)
+        body["status"] = "ok" if healthy else "degraded"
     return json_response(body, status=200 if healthy else 503)
 
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from enum import IntEnum
 from typing import Any
 
-# Keep exception text well under the 64 KB queue message limit (NOTES-azure.md).
+# Keep exception text well under the 64 KB queue message limit (docs/architecture.md).
 MAX_ERROR_CHARS = 8000
 
 

@@ -54,7 +54,7 @@ param searchProvider string = ''
 param searxngUrl string = ''
 param webhookAllowedHosts string = ''
 
-// Sign-in (README, "Who can see what"): the Entra app registration that represents
+// Sign-in (docs/sign-in.md): the Entra app registration that represents
 // the API is created once by hand; its client id is required.
 @description('How callers are identified: easyauth (App Service Authentication, default) or jwt (bearer tokens checked by the app).')
 @allowed(['easyauth', 'jwt'])

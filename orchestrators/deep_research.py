@@ -1,4 +1,4 @@
-"""`deep_research` mode: the flow of DESIGN.md, one phase per helper.
+"""`deep_research` mode: the flow in docs/architecture.md, one phase per helper.
 
 deep search (sub-orchestration) ─► clarify (durable wait raced with a timer)
   ─► analyze + plan ─► [plan approval: durable wait raced with a timer]

@@ -112,6 +112,12 @@ class AppServices:
 
             return OfflineReasoner(self.corpus)
 
+    def check_llm(self) -> list[dict]:
+        """One tiny call per model role (``GET /api/health?check=llm``)."""
+        from shared.reasoning.llm_check import check_models
+
+        return check_models(self.settings)
+
     @cached_property
     def authenticator(self) -> Authenticator:
         """Who is calling, per AUTH_MODE (shared/identity.py); caches the token keys."""

@@ -24,7 +24,7 @@ SourcePolicy = Literal["discovery", "strict", "monitor"]
 PlanTimeoutAction = Literal["proceed", "cancel"]
 
 # Durable timers longer than ~6 days are split into several timers by the
-# 1.x SDK and can then no longer be cancelled (see NOTES-azure.md).
+# 1.x SDK and can then no longer be cancelled (docs/architecture.md).
 MAX_CLARIFICATION_TIMEOUT_MINUTES = 6 * 24 * 60 - 60
 
 
@@ -100,8 +100,21 @@ class Settings(BaseSettings):
     long_context_model: str = "gpt-4o"
     chat_model: str = "gpt-4o-mini"
     embedding_model: str | None = None
-    llm_structured_output: Literal["json_schema", "json_object", "prompt"] = "json_schema"
+    # auto: json_schema, falling back to what the endpoint accepts (reasoning/structured_mode.py)
+    llm_structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = "auto"
     llm_timeout_seconds: float = 60.0
+    # Per role; unset = LLM_TIMEOUT_SECONDS (llm_endpoint/model_limits.py).
+    llm_timeout_seconds_fast: float | None = Field(None, gt=0)
+    llm_timeout_seconds_strategic: float | None = Field(None, gt=0)
+    llm_timeout_seconds_long_context: float | None = Field(None, gt=0)
+    llm_timeout_seconds_chat: float | None = Field(None, gt=0)
+    # The model's context window in tokens, for every role or per role; unset = the
+    # model family's window when known, else only MAX_CONTEXT_CHARS bounds prompts.
+    llm_context_tokens: int | None = Field(None, ge=2048)
+    llm_context_tokens_fast: int | None = Field(None, ge=2048)
+    llm_context_tokens_strategic: int | None = Field(None, ge=2048)
+    llm_context_tokens_long_context: int | None = Field(None, ge=2048)
+    llm_context_tokens_chat: int | None = Field(None, ge=2048)
     llm_max_retries: int = 3
     max_structured_output_retries: int = 3
     max_context_chars: int = 20000
@@ -196,6 +209,15 @@ class Settings(BaseSettings):
         "max_cost_per_session_usd",
         "cosmos_read_timeout_seconds",
         "session_retention_days",
+        "llm_timeout_seconds_fast",
+        "llm_timeout_seconds_strategic",
+        "llm_timeout_seconds_long_context",
+        "llm_timeout_seconds_chat",
+        "llm_context_tokens",
+        "llm_context_tokens_fast",
+        "llm_context_tokens_strategic",
+        "llm_context_tokens_long_context",
+        "llm_context_tokens_chat",
         "local_corpus_path",
         "source_tiers_file",
         "pdf_font_path",

@@ -62,7 +62,7 @@ param webhookAllowedHosts string = ''
 param maxTokensPerSession string = ''
 param maxCostPerSessionUsd string = ''
 
-// Who may see what (README, "Who can see what"): Easy Auth signs callers in (auth.bicep).
+// Who may see what (docs/sign-in.md): Easy Auth signs callers in (auth.bicep).
 @allowed(['easyauth', 'jwt'])
 param authMode string = 'easyauth'
 param authTenantId string
@@ -191,8 +191,17 @@ var codeSettings = {
   LONG_CONTEXT_MODEL: longContextModel
   CHAT_MODEL: chatModel
   EMBEDDING_MODEL: embeddingModel
-  LLM_STRUCTURED_OUTPUT: 'json_schema'
+  LLM_STRUCTURED_OUTPUT: 'auto'
   LLM_TIMEOUT_SECONDS: '60'
+  LLM_TIMEOUT_SECONDS_FAST: ''
+  LLM_TIMEOUT_SECONDS_STRATEGIC: ''
+  LLM_TIMEOUT_SECONDS_LONG_CONTEXT: ''
+  LLM_TIMEOUT_SECONDS_CHAT: ''
+  LLM_CONTEXT_TOKENS: ''
+  LLM_CONTEXT_TOKENS_FAST: ''
+  LLM_CONTEXT_TOKENS_STRATEGIC: ''
+  LLM_CONTEXT_TOKENS_LONG_CONTEXT: ''
+  LLM_CONTEXT_TOKENS_CHAT: ''
   LLM_MAX_RETRIES: '3'
   MAX_STRUCTURED_OUTPUT_RETRIES: '3'
   MAX_CONTEXT_CHARS: '20000'

@@ -5,7 +5,7 @@
 // in shared/identity.py. Every path needs a signed-in caller except
 // /api/health (platform and uptime probes). Unauthenticated calls get 401,
 // not a redirect: this is an API. The Entra app registration itself is a
-// one-time manual step (README, "Who can see what").
+// one-time manual step (docs/sign-in.md).
 param appName string
 
 @description('Directory (tenant) id of the Entra app registration.')

@@ -12,9 +12,13 @@ Layers, each with one job:
   ``Retry-After`` / ``retry-after-ms`` (capped at ``MAX_BACKOFF_SECONDS``);
   then ``TransientError``. Other 4xx are ``PermanentError`` (401/403:
   ``ConfigurationError``, the key or deployment is wrong).
+- **reasoning**: a reasoning model's ``<think>`` blocks are removed from
+  every reply before it is parsed or returned (``reasoning_text``);
+  ``reasoning_content`` is never read.
 - **structured replies**: ``LLM_STRUCTURED_OUTPUT`` picks how the schema is
   requested (``json_schema`` strict schema / ``json_object`` + schema in the
-  prompt / ``prompt`` only). A reply that does not validate is stripped of
+  prompt / ``prompt`` only); ``auto`` finds what the endpoint supports
+  (``structured_mode``). A reply that does not validate is stripped of
   code fences and tried again with the validation error fed back, up to
   ``max_structured_output_retries`` repairs; then ``StructuredOutputError``.
 - **truncation**: a reply that stopped at the output cap (``finish_reason`` =
@@ -50,8 +54,11 @@ from shared.errors import (
     StructuredOutputError,
     TransientError,
 )
+from shared.llm_endpoint import model_limits
 from shared.llm_endpoint.client import build_openai_client
 from shared.llm_endpoint.usage import record_call
+from shared.reasoning import structured_mode
+from shared.reasoning.reasoning_text import without_reasoning
 from shared.reasoning.wire_schema import schema_name, wire_schema
 
 log = logging.getLogger(__name__)
@@ -117,7 +124,7 @@ class LLMClient:
     ) -> str:
         """The text of one reply (``""`` if the model sent none)."""
         reply = self._send(messages, model=model, temperature=temperature, max_tokens=max_tokens)
-        return (reply.choices[0].message.content or "").strip() if reply.choices else ""
+        return _content(reply).strip()
 
     def complete_structured(
         self,
@@ -129,7 +136,27 @@ class LLMClient:
         max_tokens: int,
     ) -> T:
         """A validated ``schema`` instance, repairing invalid replies a bounded number of times."""
-        mode = self._settings.llm_structured_output
+        endpoint = self.endpoint
+        mode = structured_mode.first_mode(self._settings.llm_structured_output, endpoint, model)
+        while True:
+            try:
+                return self._structured_in(
+                    mode,
+                    schema,
+                    messages,
+                    model=model,
+                    temperature=temperature,
+                    max_tokens=max_tokens,
+                )
+            except structured_mode.FormatRefused as exc:
+                if self._settings.llm_structured_output != "auto":
+                    raise PermanentError(
+                        f"LLM endpoint refused LLM_STRUCTURED_OUTPUT={mode} ({model}); "
+                        "set it to auto, json_object or prompt"
+                    ) from exc
+                mode = structured_mode.after_refusal(endpoint, model, mode)
+
+    def _structured_in(self, mode: str, schema: type[T], messages: Messages, **params: Any) -> T:
         conversation = list(messages)
         extra: dict[str, Any] = {}
         if mode == "json_schema":
@@ -149,19 +176,11 @@ class LLMClient:
         attempts = 1 + max(0, self._settings.max_structured_output_retries)
         error = "no reply"
         for _ in range(attempts):
-            reply = self._send(
-                conversation, model=model, temperature=temperature, max_tokens=max_tokens, **extra
-            )
+            reply = self._send(conversation, **params, **extra)
             message = reply.choices[0].message if reply.choices else None
-            content = (message.content or "") if message else ""
+            content = _content(reply)
             if _truncated(reply):
-                content = self._continued(
-                    conversation,
-                    content,
-                    model=model,
-                    temperature=temperature,
-                    max_tokens=max_tokens,
-                )
+                content = self._continued(conversation, content, **params)
             try:
                 return schema.model_validate_json(strip_fences(content))
             except ValidationError as exc:
@@ -172,7 +191,8 @@ class LLMClient:
                 {"role": "user", "content": REPAIR_INSTRUCTION.format(error=error)},
             ]
         raise StructuredOutputError(
-            f"{model} gave no valid {schema.__name__} after {attempts} attempts: {error[:500]}"
+            f"{params['model']} gave no valid {schema.__name__} after {attempts} attempts: "
+            f"{error[:500]}"
         )
 
     def _continued(self, conversation: Messages, content: str, **params: Any) -> str:
@@ -184,11 +204,15 @@ class LLMClient:
                 {"role": "user", "content": CONTINUE_INSTRUCTION},
             ]
             reply = self._send(asked, **params)
-            message = reply.choices[0].message if reply.choices else None
-            content += (message.content or "") if message else ""
+            content += _content(reply)
             if not _truncated(reply):
                 break
         return content
+
+    @property
+    def endpoint(self) -> str:
+        """Where the calls go: the key under which a structured mode is remembered."""
+        return str(self._client.base_url)
 
     # -- transport ------------------------------------------------------------
 
@@ -200,9 +224,20 @@ class LLMClient:
             sleep=self._sleep,
             reraise=True,
         )
+        window = model_limits.context_tokens(self._settings, model)
+        if window and "max_tokens" in params:
+            schema = json.dumps(params.get("response_format") or "")
+            messages, params["max_tokens"] = model_limits.fit_to_window(
+                messages, params["max_tokens"], window, schema
+            )
+        timeout = model_limits.timeout_seconds(self._settings, model)
         try:
-            reply = retrying(self._create, model=model, messages=messages, **params)
+            reply = retrying(
+                self._create, model=model, messages=messages, timeout=timeout, **params
+            )
         except openai.APIStatusError as exc:
+            if "response_format" in params and structured_mode.is_refusal(exc):
+                raise structured_mode.FormatRefused(str(exc)) from exc
             raise _translate_status(exc, model) from exc
         except openai.APIConnectionError as exc:  # includes APITimeoutError
             raise TransientError(f"LLM endpoint unreachable or too slow ({model})") from exc
@@ -211,7 +246,7 @@ class LLMClient:
         _record_usage(model, reply)
         return reply
 
-    def _create(self, **body: Any) -> ChatCompletion:
+    def _create(self, *, timeout: float, **body: Any) -> ChatCompletion:
         """POST /chat/completions with ``body`` as it is (Azure routes it by ``model``).
 
         The typed ``chat.completions.create`` runs every message and the JSON
@@ -219,7 +254,9 @@ class LLMClient:
         (a third of a researcher's CPU). The body here is plain JSON already, so
         the SDK's client sends it unchanged, with the same timeouts and errors.
         """
-        return self._client.post("/chat/completions", body=body, cast_to=ChatCompletion)
+        return self._client.post(
+            "/chat/completions", body=body, cast_to=ChatCompletion, options={"timeout": timeout}
+        )
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
@@ -228,6 +265,12 @@ class LLMClient:
             return min(hinted, MAX_BACKOFF_SECONDS)
         backoff = self._initial_backoff * 2 ** (state.attempt_number - 1)
         return min(backoff + random.uniform(0, self._initial_backoff / 2), MAX_BACKOFF_SECONDS)
+
+
+def _content(reply: Any) -> str:
+    """The reply's answer text: the first choice's content without the model's thoughts."""
+    message = reply.choices[0].message if reply.choices else None
+    return without_reasoning(message.content or "") if message else ""
 
 
 def _truncated(reply: Any) -> bool:

@@ -212,8 +212,8 @@ class LocalCorpusSearch:
                     loaded = pickle.load(fh)
                 if isinstance(loaded, CorpusIndex):
                     return loaded
-            except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
-                pass  # a torn or stale cache file is rebuilt below
+            except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+                pass  # a torn or stale cache (one a moved module wrote) is rebuilt below
         index = _build(corpus, pairs, is_default=self._settings.local_corpus_path is None)
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")

@@ -1,23 +1,31 @@
-"""The README's commands, run as written, in order, on a fresh copy of the repository.
+"""The documentation's commands, run as written, in order, on a fresh copy of the repository.
 
-Every ```` ```bash ```` block of README.md and infra/README.md runs, except a
-block whose last non-blank line before the fence is a marker with a reason::
+Every ```` ```bash ```` block of README.md, infra/README.md and each page in
+``docs/`` runs, ``python`` blocks are executed and ``json`` blocks parsed,
+except a block whose last non-blank line before the fence is a marker with a
+reason::
 
     <!-- readme-test: skip (needs Azure) -->
 
-The blocks run as one bash script (``set -eo pipefail``; variables such as
-``$B`` and ``$ID`` carry from block to block, as in a reader's shell) in a copy
-of the working tree, against a devhost this test starts (offline reasoner,
-local corpus): ``127.0.0.1:7071`` becomes that host's address. Two shell
-functions make failures visible and keep the run offline: ``curl`` fails on
-an HTTP error status (unless the example already says ``-f``), and ``make``
-treats the test's own virtual environment as set up (``-o .venv/.installed``),
-so nothing is installed during a test. ``python`` blocks are executed too.
+A block in any other language (a diagram, a directory map) must carry one, so
+every block either runs or says why not.
+
+The blocks run as one bash script (``set -eo pipefail``) in a copy of the
+working tree, against a devhost this test starts (offline reasoner, local
+corpus): ``127.0.0.1:7071`` becomes that host's address. Within a page,
+variables such as ``$B`` and ``$ID`` carry from block to block, as in a
+reader's shell; each page runs in a subshell of its own, so a page that
+leans on another page's variables fails here as it would for a reader who
+opened it first. Two shell functions make failures visible and keep the run
+offline: ``curl`` fails on an HTTP error status (unless the example already
+says ``-f``), and ``make`` treats the test's own virtual environment as set up
+(``-o .venv/.installed``), so nothing is installed during a test.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import os
 import re
 import shutil
@@ -37,11 +45,16 @@ from tests.conftest import CORPUS_CACHE
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
-DOCUMENTS = ("README.md", "infra/README.md")
+DOCUMENTS = (
+    "README.md",
+    "infra/README.md",
+    *sorted(f"docs/{page.name}" for page in (ROOT / "docs").glob("*.md")),
+)
 RUN_S = 300
 FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w-]*)\s*$")
 MARKER = re.compile(r"^\s*<!--\s*readme-test:\s*(?P<verb>\S+)\s*(?:\((?P<reason>[^)]*)\))?\s*-->")
 SHELLS = {"bash", "sh", "shell"}
+CHECKED = SHELLS | {"python", "json"}  # the languages this test runs or parses
 PREAMBLE = """\
 set -eo pipefail
 curl() {  # an HTTP error fails the block, unless the example handles it with -f itself
@@ -112,10 +125,20 @@ def test_the_examples_a_newcomer_follows_are_run_not_skipped() -> None:
         assert needed in runnable, needed
 
 
-def test_markers_sit_only_on_shell_blocks() -> None:
+def test_every_block_runs_or_says_why_not() -> None:
+    """A diagram or a snippet in another language carries a marker with its reason."""
+    unchecked = [b.where for b in all_blocks() if b.lang not in CHECKED and not b.skip]
+    assert unchecked == [], "add <!-- readme-test: skip (reason) --> before these blocks"
+
+
+def test_the_json_examples_parse() -> None:
+    """A reader copies these bodies and settings files; each is one valid JSON document."""
     for block in all_blocks():
-        if block.skip:
-            assert block.lang in SHELLS, f"{block.where}: a marker on a {block.lang!r} block"
+        if block.lang == "json" and not block.skip:
+            try:
+                json.loads(block.text)
+            except json.JSONDecodeError as exc:
+                pytest.fail(f"{block.where}: {exc}")
 
 
 # -- running them ------------------------------------------------------------------------
@@ -154,11 +177,17 @@ def _source_files() -> list[str]:
 
 
 def script(port: int) -> str:
+    """One bash script: each document's shell blocks in a subshell of their own."""
     parts = [PREAMBLE]
-    for block in all_blocks():
-        if block.lang in SHELLS and not block.skip:
+    for document in DOCUMENTS:
+        runnable = [b for b in blocks(document) if b.lang in SHELLS and not b.skip]
+        if not runnable:
+            continue
+        parts.append(f"(  # {document}")
+        for block in runnable:
             text = block.text.replace("127.0.0.1:7071", f"127.0.0.1:{port}")
             parts.append(f'echo "@@ {block.where}" >&2\n{text}\n')
+        parts.append(")")
     return "\n".join(parts)
 
 
@@ -181,8 +210,9 @@ def test_every_shell_block_runs_as_written(devhost: DevHost, fresh_copy: Path) -
     # What a reader would see: the demos' reports, the stream's end, the PDF.
     assert len(list((fresh_copy / "out").glob("*/report.pdf"))) >= 2, result.stdout[-2000:]
     assert re.search(r"^completed ", result.stdout, re.MULTILINE), result.stdout[-2000:]
-    assert [p.read_bytes()[:4] for p in fresh_copy.glob("research-*.pdf")] == [b"%PDF"]
-    print(f"{len(ran)} README blocks ran in {time.monotonic() - started:.1f} s")
+    pdfs = [p.read_bytes()[:4] for p in fresh_copy.glob("research-*.pdf")]
+    assert pdfs and set(pdfs) == {b"%PDF"}, pdfs
+    print(f"{len(ran)} documentation blocks ran in {time.monotonic() - started:.1f} s")
 
 
 def test_the_python_examples_run() -> None:
@@ -190,7 +220,7 @@ def test_the_python_examples_run() -> None:
     namespace: dict = {}
     for block in all_blocks():
         if block.lang == "python" and not block.skip:
-            exec(compile(block.text, block.where, "exec"), namespace)  # our own README
+            exec(compile(block.text, block.where, "exec"), namespace)  # our own docs
     verified_event = namespace["verified_event"]
     secret = "whsec_" + base64.b64encode(b"r" * 32).decode()
     event = WebhookEvent(
@@ -211,5 +241,5 @@ def test_the_python_examples_run() -> None:
     assert verified_event(secret, headers, body + b" ") is None
 
 
-if __name__ == "__main__":  # print the script, to run the README by hand against a host
+if __name__ == "__main__":  # print the script, to run the docs by hand against a host
     sys.stdout.write(script(int(sys.argv[1]) if len(sys.argv) > 1 else 7071))

@@ -1,10 +1,13 @@
-"""The README is the operator's manual: its first lines, its variable table, its limits table.
+"""The README's first lines, and the reference pages it links: every variable, the limits table.
 
-The limits table is generated here from ``api/openapi.json`` (itself checked
+The README is the front page: its first lines give the two commands. Every
+setting is documented in ``docs/configuration.md``. The limits table in
+``docs/limits.md`` is generated here from ``api/openapi.json`` (itself checked
 against the pydantic models by ``test_openapi_document.py``), ``Settings``
 and ``api.errors.MAX_BODY_BYTES``; when a bound changes, the failing test
-prints the table to paste into the README. The README's commands are run by
-``tests/e2e/test_readme_examples.py``.
+prints the table to paste there. The commands of the README and of every
+``docs/`` page are run by ``tests/e2e/test_readme_examples.py``; their links
+are checked by ``test_docs.py``.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from shared.config import Caps, ResearchOptions, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+CONFIGURATION = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
 SCHEMAS = json.loads((ROOT / "api" / "openapi.json").read_text(encoding="utf-8"))["components"][
     "schemas"
 ]
@@ -133,9 +138,19 @@ def test_first_lines_give_the_two_commands():
     assert "make demo" in head and "make test" in head
 
 
+def test_the_readme_stays_a_front_page():
+    """Reference text belongs in a ``docs/`` page, linked from the README."""
+    assert len(README.splitlines()) <= 250
+
+
 def test_every_setting_is_documented():
-    missing = [name.upper() for name in Settings.model_fields if f"`{name.upper()}`" not in README]
-    assert missing == []
+    """Each ``Settings`` field, upper-cased, has a row in the configuration page."""
+    missing = [
+        name.upper()
+        for name in Settings.model_fields
+        if f"| `{name.upper()}` |" not in CONFIGURATION
+    ]
+    assert missing == [], "add these to docs/configuration.md"
 
 
 def test_every_option_has_a_documented_default():
@@ -144,11 +159,13 @@ def test_every_option_has_a_documented_default():
 
 def test_the_limits_table_matches_the_api():
     expected = limits_table()
-    assert expected in README, "paste this table into README.md:\n\n" + expected
+    limits = (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")
+    assert expected in limits, "paste this table into docs/limits.md:\n\n" + expected
 
 
 def test_test_targets_are_listed_one_per_line():
     """A line like ``make a | b`` pasted into a shell runs a pipe."""
-    for line in README.splitlines():
-        if line.lstrip().startswith("make "):
-            assert "|" not in line.split("#", 1)[0], line
+    for page in [ROOT / "README.md", *DOCS]:
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if line.lstrip().startswith("make "):
+                assert "|" not in line.split("#", 1)[0], f"{page.name}: {line}"
