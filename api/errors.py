@@ -6,9 +6,11 @@
 ``WWW-Authenticate: Bearer``) · 413 body over 64 KB · 422 validation · 404
 unknown, or someone else's · 409 conflict (``active_session`` when the chat
 already runs a deep research, with the active session's id in ``details`` so
-a client can cancel or follow it) · 429 rate limited, with ``Retry-After`` and
-the limit in ``details`` · 503 transient store trouble, with
-``Retry-After``. A client mistake never becomes a 5xx.
+a client can cancel or follow it) · 429 a quota of the caller's is used up
+(``quota_exceeded``, with ``Retry-After``; ``details`` names the quota, its
+limit, what is used and when it frees), or one thing was asked for too often
+(``rate_limited``, with ``Retry-After``; ``details`` names the limit) · 503
+transient store trouble, with ``Retry-After``. A client mistake never becomes a 5xx.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from shared.errors import (
     ConflictError,
     InvalidInputError,
     NotFoundError,
+    QuotaExceeded,
     RateLimited,
     TransientError,
     UnauthorizedError,
@@ -128,6 +131,8 @@ def classify(exc: Exception, where: str) -> ClientError:
         return ClientError(409, "active_session", message, details)
     if isinstance(exc, ConflictError):
         return ClientError(409, "conflict", str(exc))
+    if isinstance(exc, QuotaExceeded):
+        return quota_error(exc)
     if isinstance(exc, RateLimited):
         retry = {"Retry-After": str(max(1, math.ceil(exc.retry_after)))}
         return ClientError(429, "rate_limited", str(exc), exc.details, headers=retry)
@@ -137,6 +142,20 @@ def classify(exc: Exception, where: str) -> ClientError:
         return ClientError(503, "unavailable", message, headers={"Retry-After": "1"})
     log.error("unhandled error in %s", where, exc_info=exc)
     return ClientError(500, "internal_error", "internal error; see the server log")
+
+
+def quota_error(exc: QuotaExceeded) -> ClientError:
+    """429 naming the quota: what a client needs to wait, or to end something first."""
+    detail = {
+        "quota": exc.quota,
+        "limit": exc.limit,
+        "used": exc.used,
+        "frees": exc.frees,
+        "frees_at": exc.frees_at.isoformat() if exc.frees_at else None,
+        "retry_after_seconds": exc.retry_after,
+    }
+    headers = {"Retry-After": str(exc.retry_after)}
+    return ClientError(429, "quota_exceeded", str(exc), [detail], headers)
 
 
 def handled(fn: Callable[..., Awaitable[func.HttpResponse]]):

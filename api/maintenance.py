@@ -24,6 +24,7 @@ from shared.errors import ActiveSessionConflict, TransientError
 from shared.reconcile import RuntimeStatusOf, close_orphan_in_chat, sweep
 from shared.session_models import SessionRecord
 from shared.stores.base import SessionStore
+from shared.stores.quota import StartQuota
 
 bp = df.Blueprint()
 log = logging.getLogger(__name__)
@@ -38,14 +39,17 @@ async def reconcile_sessions(timer: func.TimerRequest, client) -> None:
         log.warning("closed %d orphaned session(s): %s", len(closed), [r.id for r in closed])
 
 
-async def create_session(store: SessionStore, client, record: SessionRecord) -> SessionRecord:
-    """``store.create``; a chat blocked by an orphaned deep research is freed once first.
+async def create_session(
+    store: SessionStore, client, record: SessionRecord, quota: StartQuota | None = None
+) -> SessionRecord:
+    """``store.create`` (under ``quota``: ``shared/quotas.py``); a chat blocked by an
+    orphaned deep research is freed once first.
 
     When the holder's orchestration cannot be asked about (Durable not
     answering), the original conflict stands: better a 409 than a wrong guess.
     """
     try:
-        return await asyncio.to_thread(store.create, record)
+        return await asyncio.to_thread(store.create, record, quota)
     except ActiveSessionConflict:
         runtime_status_of = runtime_status_reader(client)
         try:
@@ -55,7 +59,7 @@ async def create_session(store: SessionStore, client, record: SessionRecord) -> 
             closed = None
         if closed is None:
             raise
-    return await asyncio.to_thread(store.create, record)
+    return await asyncio.to_thread(store.create, record, quota)
 
 
 def runtime_status_reader(client) -> RuntimeStatusOf:

@@ -21,20 +21,23 @@ The progress stream is Server-Sent Events in one of two shapes, chosen by
 Both send ``retry`` and event ids that encode the state the client has seen,
 so EventSource reconnects with ``Last-Event-ID`` and resumes without repeats;
 once the client has seen a terminal state the answer is 204, which tells
-EventSource to stop reconnecting.
+EventSource to stop reconnecting. Each open response counts against its
+caller's ``QUOTA_OPEN_STREAMS_PER_OWNER`` (429 over it), and polls less
+often while nothing changes (``api/streams.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import azure.durable_functions as df
 import azure.functions as func
 
 from api.caller import caller, route_session
 from api.errors import HttpError, handled, route_session_id
+from api.streams import OpenStreams, PollBackoff
 from api.transport import STREAMING, event_stream, http_function
 from api.views import current_view
 from shared.access import session_for
@@ -48,9 +51,10 @@ FORMATS = {"md": ("text/markdown", "md"), "json": ("application/json", "json")}
 LONG_POLL_SECONDS = 25.0  # far below the 230 s an Azure HTTP response may take
 STREAM_MAX_SECONDS = 3600.0  # one streamed response; the client then resumes
 KEEPALIVE_SECONDS = 15.0  # proxies drop idle connections; a comment keeps them open
-POLL_SECONDS = 0.5
 RETRY_MS = 500
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+# A stream whose end this process never saw stops counting a little after its longest life.
+OPEN_STREAMS = OpenStreams(max_age_seconds=STREAM_MAX_SECONDS + 60)
 
 
 @bp.route(route="research/{session_id}/report", methods=["GET"])
@@ -102,41 +106,55 @@ async def research_report_pdf(req: func.HttpRequest) -> func.HttpResponse:
 @handled
 async def research_events(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()
-    _, owned = await route_session(req, svc)
+    principal, owned = await route_session(req, svc)
     last = req.headers.get("Last-Event-ID") or req.params.get("last_event_id")
     record, view = await current_view(svc, client, owned.id)
     if record.status.is_terminal and state_id(view) == last:
         return func.HttpResponse(status_code=204)  # seen the end: EventSource stops here
-    if STREAMING:
-        return event_stream(_stream(svc, client, owned.id, last), SSE_HEADERS)
-    return await _long_poll(svc, client, owned.id, last)
+    owner = principal.owner
+    ticket = OPEN_STREAMS.open(owner, svc.settings.quota_open_streams_per_owner)
+    if STREAMING:  # the stream closes its ticket when it ends
+        chunks = _stream(svc, client, owned.id, last, lambda: OPEN_STREAMS.close(owner, ticket))
+        return event_stream(chunks, SSE_HEADERS)
+    try:
+        return await _long_poll(svc, client, owned.id, last)
+    finally:
+        OPEN_STREAMS.close(owner, ticket)
 
 
-async def _stream(svc, client, session_id: str, last: str | None) -> AsyncIterator[str]:
+async def _stream(
+    svc, client, session_id: str, last: str | None, closed: Callable[[], None]
+) -> AsyncIterator[str]:
     """Every change as it happens, a keep-alive comment when nothing happens, until the
     session is over (or ``STREAM_MAX_SECONDS``: the client resumes with Last-Event-ID)."""
-    loop = asyncio.get_running_loop()
-    ends = loop.time() + STREAM_MAX_SECONDS
-    quiet_since = loop.time()
-    yield f"retry: {RETRY_MS}\n\n"
-    while loop.time() < ends:
-        record, view = await current_view(svc, client, session_id)
-        event_id = state_id(view)
-        if event_id != last:
-            yield _event(view, event_id, last)
-            last, quiet_since = event_id, loop.time()
-        elif record.status.is_terminal:
-            return
-        elif loop.time() - quiet_since >= KEEPALIVE_SECONDS:
-            yield ": keep-alive\n\n"
-            quiet_since = loop.time()
-        await asyncio.sleep(POLL_SECONDS)
+    try:
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + STREAM_MAX_SECONDS
+        quiet_since = loop.time()
+        backoff = PollBackoff()
+        yield f"retry: {RETRY_MS}\n\n"
+        while loop.time() < ends:
+            record, view = await current_view(svc, client, session_id)
+            event_id = state_id(view)
+            changed = event_id != last
+            if changed:
+                yield _event(view, event_id, last)
+                last, quiet_since = event_id, loop.time()
+            elif record.status.is_terminal:
+                return
+            elif loop.time() - quiet_since >= KEEPALIVE_SECONDS:
+                yield ": keep-alive\n\n"
+                quiet_since = loop.time()
+            await asyncio.sleep(backoff.pause(changed))
+    finally:
+        closed()
 
 
 async def _long_poll(svc, client, session_id: str, last: str | None) -> func.HttpResponse:
     """One event, as soon as the session changes, or a keep-alive after ``LONG_POLL_SECONDS``."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + LONG_POLL_SECONDS
+    backoff = PollBackoff()
     while True:
         record, view = await current_view(svc, client, session_id)
         event_id = state_id(view)
@@ -148,7 +166,7 @@ async def _long_poll(svc, client, session_id: str, last: str | None) -> func.Htt
         if loop.time() >= deadline:
             body = f"retry: {RETRY_MS}\n: no change\n\n"
             break
-        await asyncio.sleep(POLL_SECONDS)
+        await asyncio.sleep(min(backoff.pause(False), max(deadline - loop.time(), 0.0)))
     return func.HttpResponse(
         body, status_code=200, mimetype="text/event-stream", headers=SSE_HEADERS
     )

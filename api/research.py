@@ -26,7 +26,7 @@ from api.maintenance import create_session
 from api.schemas import ClarificationReply, ResearchRequest
 from api.transport import http_function
 from api.views import live_progress, session_view
-from shared import names, sessions
+from shared import names, quotas, sessions
 from shared.access import chat_key, session_for, write_owner_file
 from shared.bootstrap import services
 from shared.config import Settings
@@ -83,13 +83,17 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
         created_at=now,
         updated_at=now,
     )
+    # Quotas first: a refused start supersedes nothing (shared/quotas.py).
+    caps = svc.settings.caps_for(body.options)
+    admission = await asyncio.to_thread(quotas.admit, svc, owner, caps, now)
     history = []
     if body.mode != Mode.deep_research:
         history = await asyncio.to_thread(
             svc.sessions.history, chat_id, svc.settings.chat_history_limit
         )
         await _supersede(svc, client, chat_id)
-    await create_session(svc.sessions, client, record)  # frees a chat an orphan blocks
+    # Counts the start against the quotas; frees a chat an orphan blocks.
+    await create_session(svc.sessions, client, record, admission.quota)
     await asyncio.to_thread(write_owner_file, svc.memory, record)
     start_input = StartInput(
         session_id=session_id,
@@ -97,7 +101,7 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
         query=body.query,
         mode=body.mode,
         language=record.language,
-        caps=svc.settings.caps_for(body.options),
+        caps=admission.caps,
         history=history,
         callback_url=body.callback_url,
     )

@@ -1,7 +1,7 @@
-"""`deep_research` mode: the flow in docs/architecture.md, one phase per helper.
+"""`deep_research` mode (the flow in docs/architecture.md), one phase per helper:
 
-deep search (sub-orchestration) ─► clarify (durable wait raced with a timer)
-  ─► analyze + plan ─► [plan approval: durable wait raced with a timer]
+deep search (sub-orchestration) ─► clarify (a wait for a person: orchestrators/person_wait.py)
+  ─► analyze + plan ─► [plan approval: the same wait]
   ─► spawn agents ─► researcher queue with the supervisor
   ─► compress ─► report (critic rounds, each with its PDF rendered alongside;
       fallback chain) ─► finish
@@ -19,6 +19,7 @@ import azure.durable_functions as df
 
 from orchestrators import budget
 from orchestrators.common import call, checked, error_text, finish, outcome, publish, settle, step
+from orchestrators.person_wait import Ask, wait_for_person
 from orchestrators.plan_approval import PlanNotApproved, plan_approval_phase
 from orchestrators.research_queue import Run, research_queue
 from shared import names
@@ -30,7 +31,6 @@ from shared.payloads import (
     ContextIn,
     CritiqueOut,
     Gap,
-    NotifyIn,
     PdfIn,
     PdfOut,
     PlanResearchIn,
@@ -126,8 +126,7 @@ def clarification_phase(context: df.DurableOrchestrationContext, run: Run):
     if not asked.needed or not asked.questions:
         return
     run.context.clarification_questions = asked.questions
-    yield from _ask(context, run, asked.questions)
-    answers = yield from _wait_for_answers(context, run)
+    answers = yield from _wait_for_answers(context, run, asked.questions)
     run.set_phase(context, "planning")
     recorded = yield from step(
         context,
@@ -146,39 +145,25 @@ def clarification_phase(context: df.DurableOrchestrationContext, run: Run):
     run.context.clarification_answers = answers
 
 
-def _ask(context: df.DurableOrchestrationContext, run: Run, questions: list[str]):
-    """Record the questions (the status shows them), then tell the caller's webhook."""
-    run.set_phase(context, "waiting_clarification")
-    sid = run.inp.session_id
-    yield from step(
-        context,
-        names.UPDATE_SESSION,
-        UpdateSessionIn(
-            session_id=sid,
+def _wait_for_answers(context: df.DurableOrchestrationContext, run: Run, questions: list[str]):
+    """Show the questions and wait for the answers, or for the timeout (then none)."""
+    minutes = run.caps.clarification_timeout_minutes
+    ask = Ask(
+        phase="waiting_clarification",
+        record=UpdateSessionIn(
+            session_id=run.inp.session_id,
             status=SessionStatus.waiting_clarification,
             clarification_questions=questions,
-            progress=run.progress,
         ),
+        notice="clarification_requested",
+        reply_event=names.CLARIFICATION_EVENT,
+        deadline=context.current_utc_datetime + timedelta(minutes=minutes),
     )
-    if run.inp.callback_url:
-        event = "clarification_requested"
-        note = NotifyIn(session_id=sid, event=event)
-        yield from step(context, names.NOTIFY, note)
-
-
-def _wait_for_answers(context: df.DurableOrchestrationContext, run: Run):
-    """The durable wait: nothing runs (nothing is paid) until the answer or the timer."""
-    deadline = context.current_utc_datetime + timedelta(
-        minutes=run.caps.clarification_timeout_minutes
-    )
-    timer = context.create_timer(deadline)
-    reply = context.wait_for_external_event(names.CLARIFICATION_EVENT)
-    winner = yield context.task_any([reply, timer])
-    if winner is reply:
-        timer.cancel()
-        return [str(a) for a in (reply.result or {}).get("answers", [])]
-    run.context.clarification_timed_out = True
-    return []
+    reply = yield from wait_for_person(context, run.progress, ask, run.inp.callback_url)
+    if reply.timed_out:
+        run.context.clarification_timed_out = True
+        return []
+    return [str(a) for a in (reply.data or {}).get("answers", [])]
 
 
 def research_phase(context: df.DurableOrchestrationContext, run: Run):
@@ -249,6 +234,8 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
         pdf = _pdf_out(rendered)
     if not pdf.ok:
         run.progress.warn("rendering_pdf", f"PDF not rendered: {pdf.error}")
+    if report.unsourced:  # a report resting on the model alone is not a complete answer
+        run.progress.warn("writing_report", report.unsourced)
     return report
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 SourcePolicy = Literal["discovery", "strict", "monitor"]
@@ -315,3 +316,27 @@ class Settings(BaseSettings):
             retry_first_interval_ms=self.activity_retry_first_interval_ms,
             retry_max_attempts=self.activity_retry_max_attempts,
         )
+
+    # -- quotas per owner (shared/quotas.py); 0 = unlimited ----------------------
+    # Enforced when a session starts (429 naming the quota); counted in the session store.
+    quota_concurrent_sessions_per_owner: int = Field(0, ge=0)
+    quota_sessions_per_day_per_owner: int = Field(0, ge=0)  # per UTC day
+    quota_tokens_per_day_per_owner: int = Field(0, ge=0)  # prompt + completion, per UTC day
+    quota_cost_per_day_per_owner_usd: float = Field(0.0, ge=0)  # per UTC day
+    # Open /events streams (and held long polls) per owner, per app instance.
+    quota_open_streams_per_owner: int = Field(10, ge=0)
+
+    @field_validator(
+        "quota_concurrent_sessions_per_owner",
+        "quota_sessions_per_day_per_owner",
+        "quota_tokens_per_day_per_owner",
+        "quota_cost_per_day_per_owner_usd",
+        "quota_open_streams_per_owner",
+        mode="before",
+    )
+    @classmethod
+    def _blank_quota_is_default(cls, value: object) -> object:
+        """An empty app setting (how Azure passes "unset") keeps the quota's default."""
+        if isinstance(value, str) and not value.strip():
+            raise PydanticUseDefault()
+        return value

@@ -13,14 +13,17 @@
     ├── NotFoundError         unknown session / memory file            -> HTTP 404
     ├── ConflictError         state does not allow the operation       -> HTTP 409
     │   └── ActiveSessionConflict   another deep research is active in the chat
-    ├── RateLimited           too many requests of one kind; retry later -> HTTP 429
-    └── InvalidInputError     a client sent something we cannot accept -> HTTP 422
+    ├── InvalidInputError     a client sent something we cannot accept -> HTTP 422
+    ├── QuotaExceeded         the caller used up a per-person quota    -> HTTP 429
+    └── RateLimited           one thing asked for too often; retry later -> HTTP 429
 
 Adapters translate their SDK's exceptions into these once, at the boundary,
 with ``raise ... from exc``. Nothing matches on message text.
 """
 
 from __future__ import annotations
+
+from datetime import datetime
 
 
 class ResearchError(Exception):
@@ -107,3 +110,27 @@ class MemoryFileTooLarge(PermanentError):
     def __init__(self, name: str, size: int, limit: int) -> None:
         super().__init__(f"memory file {name} would be {size} bytes, over the {limit}-byte cap")
         self.name, self.size, self.limit = name, size, limit
+
+
+class QuotaExceeded(ResearchError):
+    """The caller has used up one of their quotas (``shared/quotas.py``); nothing was started.
+
+    ``quota`` is the setting that sets the limit (e.g. ``QUOTA_SESSIONS_PER_DAY_PER_OWNER``),
+    so a client and an operator both know which knob said no. ``frees_at`` is when a
+    daily quota starts over (next UTC midnight); ``None`` for one that frees when
+    something of the caller's ends (a running session, an open stream), which ``frees``
+    says in words. ``retry_after`` (seconds) is what the 429's ``Retry-After`` says.
+    """
+
+    def __init__(
+        self,
+        quota: str,
+        limit: float,
+        used: float,
+        frees: str,
+        retry_after: int,
+        frees_at: datetime | None = None,
+    ) -> None:
+        super().__init__(f"quota {quota} reached: {used:g} of {limit:g} used; it frees {frees}")
+        self.quota, self.limit, self.used = quota, limit, used
+        self.frees, self.retry_after, self.frees_at = frees, retry_after, frees_at

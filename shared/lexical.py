@@ -298,3 +298,16 @@ def key_phrases(
         if len(chosen) >= k:
             break
     return chosen
+
+
+def unique_texts(items: Iterable[str], skip: Iterable[str] = ()) -> list[str]:
+    """Case- and space-insensitive de-duplication keeping first occurrences (spaces
+    collapsed), minus ``skip``: queries, questions and URLs a model or a template repeated."""
+    seen = {" ".join(s.lower().split()) for s in skip}
+    out = []
+    for item in items:
+        key = " ".join(item.lower().split())
+        if key and key not in seen:
+            seen.add(key)
+            out.append(" ".join(item.split()))
+    return out

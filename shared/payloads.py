@@ -313,6 +313,7 @@ class ReportOut(Metered):
     basis: str  # draft | main | findings | minimal
     warnings: list[str] = Field(default_factory=list)  # the report's notes, in its language
     failure: str | None = None  # why only a minimal report exists, in English for the status
+    unsourced: str | None = None  # why a real report lists no source, in English for the status
 
 
 class CritiqueOut(Metered):

@@ -265,6 +265,12 @@ var codeSettings = {
   WEBHOOK_ALLOWED_HOSTS: webhookAllowedHosts
   PDF_FONT_PATH: ''
   PUBLIC_BASE_URL: 'https://${app.properties.defaultHostName}'
+  // Quotas per person, 0 = unlimited: set them in the app settings for a shared deployment.
+  QUOTA_CONCURRENT_SESSIONS_PER_OWNER: '0'
+  QUOTA_SESSIONS_PER_DAY_PER_OWNER: '0'
+  QUOTA_TOKENS_PER_DAY_PER_OWNER: '0'
+  QUOTA_COST_PER_DAY_PER_OWNER_USD: '0'
+  QUOTA_OPEN_STREAMS_PER_OWNER: '10'
 }
 
 // checkov applies web-config rules to every Microsoft.Web/sites/config; this

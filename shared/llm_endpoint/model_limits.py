@@ -83,6 +83,44 @@ def timeout_seconds(settings: Settings, model: str) -> float:
     return max(timeouts, default=settings.llm_timeout_seconds)
 
 
+# A prompt's evidence shares (brief, sources, findings, draft) and its fixed text
+# (instructions, a schema in the prompt), for prompts fitted to a window.
+PROMPT_SHARES = 4
+PROMPT_OVERHEAD_TOKENS = 1500
+MIN_EVIDENCE_CHARS = 1500
+
+
+def evidence_chars(settings: Settings, model: str, reply_tokens: int) -> int:
+    """Characters of evidence one share of a prompt to ``model`` may hold.
+
+    ``MAX_CONTEXT_CHARS`` unless the window is smaller: then the window less the
+    reply's room and the instructions, split over the shares a prompt holds, so
+    the prompt builders drop evidence in their own order (best first) and the
+    last-resort cut of ``fit_to_window`` never has to act.
+    """
+    share = _share_of_window(settings, model, reply_tokens)
+    return settings.max_context_chars if share is None else min(settings.max_context_chars, share)
+
+
+def draft_chars(settings: Settings, model: str, reply_tokens: int) -> int | None:
+    """How long a draft a prompt to ``model`` may carry; None: no window is known.
+
+    A draft is cut only where the window is smaller than the draft cuts'
+    own lengths (``context_budget.trim_draft``), so a large model reads as much
+    as it always did.
+    """
+    return _share_of_window(settings, model, reply_tokens)
+
+
+def _share_of_window(settings: Settings, model: str, reply_tokens: int) -> int | None:
+    window = context_tokens(settings, model)
+    if not window:
+        return None
+    reply = min(reply_tokens, window // 4)
+    room = (window - reply - PROMPT_OVERHEAD_TOKENS) * CHARS_PER_TOKEN
+    return max(MIN_EVIDENCE_CHARS, room // PROMPT_SHARES)
+
+
 # The least a reply may be given room for; a prompt that leaves less is cut.
 MIN_OUTPUT_TOKENS = 512
 PER_MESSAGE_TOKENS = 8  # role markers and separators

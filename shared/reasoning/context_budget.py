@@ -16,7 +16,8 @@ Budgets (``MAX_CONTEXT_CHARS``, 20 000 by default):
   then drops sources from the end (the caller orders them best first);
 - whole documents share the budget evenly;
 - a draft report over 50k chars becomes its first 45k + a 15k summary of the
-  rest; over 100k, its first 80k + a 20k summary.
+  rest; over 100k, its first 80k + a 20k summary. ``trim_draft`` is the one
+  place a draft is cut: the report phase hands the reasoner the whole text.
 
 The summary of the rest is *extractive* by default (headings, first sentence
 of each paragraph, every sentence carrying a ``[n]`` citation): deterministic,
@@ -33,12 +34,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from shared.prompts.framing import TIER_TYPES, UNTRUSTED_TAGS
+from shared.report.citations import CITATION_RE
 
 SNIPPET_STEPS = (500, 300)
 DRAFT_LIMITS = ((100_000, 80_000, 20_000), (50_000, 45_000, 15_000))  # (over, head, summary)
 TRUNCATION_MARK = " …"
 
-_CITED = re.compile(r"\[\d+\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 _TAG_LOOKALIKE = re.compile(
     r"<(/?)\s*("
@@ -114,8 +115,14 @@ def format_documents(sources: Sequence[SourceText], max_chars: int) -> str:
     return "\n\n".join(blocks)
 
 
-def trim_draft(text: str, summarize: Summarizer | None = None) -> str:
-    """The draft as the report writer gets it (unchanged up to 50k chars)."""
+def trim_draft(text: str, summarize: Summarizer | None = None, *, limit: int | None = None) -> str:
+    """The draft as the report writer gets it (unchanged up to 50k chars).
+
+    ``limit``: a model whose window holds less gets the draft's extractive
+    summary (every heading and cited sentence) within that many characters.
+    """
+    if limit is not None and limit < DRAFT_LIMITS[-1][0] and len(text) > limit:
+        return fit_draft(text, limit)
     for over, head_chars, summary_chars in DRAFT_LIMITS:
         if len(text) > over:
             head = _cut_at_paragraph(text, head_chars)
@@ -147,7 +154,7 @@ def extractive_summary(text: str, max_chars: int) -> str:
             picked = [paragraph.splitlines()[0]]
         else:
             sentences = _SENTENCE_END.split(" ".join(paragraph.split()))
-            picked = [s for i, s in enumerate(sentences) if i == 0 or _CITED.search(s)]
+            picked = [s for i, s in enumerate(sentences) if i == 0 or CITATION_RE.search(s)]
         piece = " ".join(picked)
         if size + len(piece) + 2 > max_chars:
             break

@@ -9,10 +9,9 @@ searches returned.
 
 from __future__ import annotations
 
-import re
-
 from pydantic import BaseModel, Field
 
+from shared.lexical import unique_texts
 from shared.models import (
     AgentAction,
     AgentState,
@@ -29,9 +28,7 @@ from shared.models import (
 )
 from shared.reasoning.context_budget import truncate
 from shared.report.citations import dedupe_sentences, enforce_citations
-
-_CITATION = re.compile(r"\[(\d+)\]")
-_CITATION_LIST = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)+)\]")
+from shared.report.limits_text import say
 
 
 class FindingDraft(BaseModel):
@@ -52,26 +49,6 @@ class ReportDraft(BaseModel):
     follow_up_questions: list[str]
 
 
-def keep_known_citations(text: str, allowed: set[int]) -> tuple[str, int]:
-    """``text`` without ``[n]`` markers outside ``allowed``; also returns how many were removed.
-
-    ``[1, 2]`` is first normalised to ``[1][2]``.
-    """
-    text = _CITATION_LIST.sub(
-        lambda m: "".join(f"[{n.strip()}]" for n in re.split(r"[,;]", m.group(1))), text
-    )
-    removed = 0
-
-    def _keep(match: re.Match[str]) -> str:
-        nonlocal removed
-        if int(match.group(1)) in allowed:
-            return match.group(0)
-        removed += 1
-        return ""
-
-    return _CITATION.sub(_keep, text), removed
-
-
 def cited_report(draft: ReportDraft, material: ReportMaterial) -> FinalReport:
     """The public report: only citations of ``material.sources`` kept, cited sources listed."""
     report = FinalReport(
@@ -81,7 +58,7 @@ def cited_report(draft: ReportDraft, material: ReportMaterial) -> FinalReport:
         conclusion=draft.conclusion,
         sources=[],
         confidence_level=draft.confidence_level,
-        follow_up_questions=unique(draft.follow_up_questions)[:5],
+        follow_up_questions=unique_texts(draft.follow_up_questions)[:5],
         language=material.context.language,
     )
     checked, _problems = enforce_citations(dedupe_sentences(report), material.sources)
@@ -89,18 +66,10 @@ def cited_report(draft: ReportDraft, material: ReportMaterial) -> FinalReport:
         return checked
     # Nothing could be searched or read (a provider down, every page refused): the
     # text rests on the model alone, and the reader must not take it as researched.
-    language = material.context.language.split("-")[0].lower()
-    warning = UNSOURCED_WARNING.get(language, UNSOURCED_WARNING["en"])
+    warning = say(material.context.language, "unsourced")
     return checked.model_copy(
         update={"confidence_level": "low", "warnings": [*checked.warnings, warning]}
     )
-
-
-UNSOURCED_WARNING = {
-    "en": "No source could be read for this report: it is not backed by citations.",
-    "ru": "Для этого отчёта не удалось прочитать ни одного источника: он не подкреплён ссылками.",
-    "zh": "本报告未能读取任何来源：内容没有引用支撑。",
-}
 
 
 def grounded_finding(base: Finding, draft: FindingDraft, pages: list[Page]) -> Finding:
@@ -109,7 +78,7 @@ def grounded_finding(base: Finding, draft: FindingDraft, pages: list[Page]) -> F
     canonical.update({p.final_url: p.url for p in pages if p.final_url})
     key_findings = []
     for key in draft.key_findings:
-        urls = unique([canonical[u] for u in key.source_urls if u in canonical])
+        urls = unique_texts([canonical[u] for u in key.source_urls if u in canonical])
         if urls and key.text.strip():
             key_findings.append(KeyFinding(text=key.text.strip(), source_urls=urls))
     cited = {u for k in key_findings for u in k.source_urls}
@@ -160,14 +129,3 @@ def safe_action(action: AgentAction, state: AgentState) -> AgentAction:
     query = state.todo.queries[0] if state.todo.queries else state.todo.topic
     thought = f"{action.thought} (URL not among search results; searching instead)".strip()
     return AgentAction(thought=thought, tool="web_search", argument=query)
-
-
-def unique(items: list[str]) -> list[str]:
-    seen: set[str] = set()
-    out = []
-    for item in items:
-        clean = " ".join(item.split())
-        if clean and clean.lower() not in seen:
-            seen.add(clean.lower())
-            out.append(clean)
-    return out

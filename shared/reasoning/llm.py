@@ -20,6 +20,8 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from shared.config import Settings
+from shared.lexical import unique_texts
+from shared.llm_endpoint import model_limits
 from shared.models import (
     AgentAction,
     AgentProfile,
@@ -40,15 +42,15 @@ from shared.models import (
     SynthesizedAnswer,
     Todo,
 )
-from shared.prompts import agent, analysis, chat, clarify, planning, report, search, supervisor
+from shared.prompts import agent, analysis, chat, clarify, planning, search, supervisor
 from shared.prompts.framing import Messages
+from shared.reasoning import llm_report
 from shared.reasoning import llm_views as views
 from shared.reasoning.context_budget import (
     SourceText,
     defuse,
     fit_draft,
     format_documents,
-    trim_draft,
     truncate,
 )
 from shared.reasoning.grounding import (
@@ -57,13 +59,12 @@ from shared.reasoning.grounding import (
     checked_review,
     cited_report,
     grounded_finding,
-    keep_known_citations,
     safe_action,
-    unique,
 )
 from shared.reasoning.llm_client import LLMClient
 from shared.reasoning.llm_replies import ChatReply, PageSummaryDraft, Profiles, Queries, Questions
 from shared.reasoning.roles import ROLES, Role, report_role
+from shared.report.citations import strip_unknown_citations
 
 T = TypeVar("T", bound=BaseModel)
 MAX_THOUGHTS = 8  # a researcher's earlier thoughts on its todo, shown back to it
@@ -108,20 +109,20 @@ class LLMReasoner:
         reply = self._ask(
             Queries, "search_queries", search.build_search_queries(query, n, language, _today())
         )
-        return unique([query, *reply.queries])[: max(1, n)]
+        return unique_texts([query, *reply.queries])[: max(1, n)]
 
     def follow_up_queries(
         self, query: str, summaries: list[PageSummary], n: int, language: str
     ) -> list[str]:
-        context = views.summaries_context(summaries, self.settings.max_context_chars)
+        context = views.summaries_context(summaries, self._budget("follow_up_queries"))
         messages = search.build_follow_up_queries(query, context, n, language, _today())
         reply = self._ask(Queries, "follow_up_queries", messages)
         seen = {query.strip().lower()}
-        return [q for q in unique(reply.queries) if q.lower() not in seen][:n]
+        return [q for q in unique_texts(reply.queries) if q.lower() not in seen][:n]
 
     def summarize_page(self, query: str, page: Page, language: str) -> PageSummary:
         source = format_documents(
-            [SourceText(1, page.url, page.text, page.title)], self.settings.max_context_chars
+            [SourceText(1, page.url, page.text, page.title)], self._budget("summarize_page")
         )
         messages = search.build_summarize_page(query, source, language, _today())
         reply = self._ask(PageSummaryDraft, "summarize_page", messages)
@@ -139,14 +140,14 @@ class LLMReasoner:
         min_words: int,
         max_words: int,
     ) -> SynthesizedAnswer:
-        context = views.summaries_context(summaries, self.settings.max_context_chars)
+        context = views.summaries_context(summaries, self._budget("answer"))
         messages = search.build_synthesize(query, context, language, _today(), min_words, max_words)
         base = ROLES["answer"]
         role = Role(base.model, base.temperature, max(base.max_tokens, max_words * 3))
         reply = self._ask(ChatReply, role, messages)
         allowed = set(range(1, len(summaries) + 1))
-        answer, _ = keep_known_citations(reply.answer, allowed)
-        points = [keep_known_citations(p, allowed)[0] for p in reply.key_points]
+        answer = strip_unknown_citations(reply.answer, allowed)
+        points = [strip_unknown_citations(p, allowed) for p in reply.key_points]
         sources = [
             Source(n=i, url=s.url, title=s.title, tier=s.tier, snippet=truncate(s.summary, 300))
             for i, s in enumerate(summaries, start=1)
@@ -162,19 +163,19 @@ class LLMReasoner:
     # -- deep research ----------------------------------------------------------
 
     def clarify(self, context: ResearchContext) -> ClarificationRequest:
-        brief = views.brief_of(context, self.settings.max_context_chars)
+        brief = views.brief_of(context, self._budget("clarify"))
         reply = self._ask(
             ClarificationRequest,
             "clarify",
             clarify.build_clarify(brief, context.language, _today()),
         )
-        questions = unique(reply.questions)[:5]
+        questions = unique_texts(reply.questions)[:5]
         if not (reply.needed and questions):
             return ClarificationRequest(needed=False, questions=[], reason=reply.reason)
         return ClarificationRequest(needed=True, questions=questions, reason=reply.reason)
 
     def analyze(self, context: ResearchContext) -> QueryAnalysis:
-        brief = views.brief_of(context, self.settings.max_context_chars)
+        brief = views.brief_of(context, self._budget("analyze"))
         messages = analysis.build_analyze(
             brief,
             context.language,
@@ -187,7 +188,7 @@ class LLMReasoner:
     def plan(
         self, context: ResearchContext, analysis: QueryAnalysis, max_topics: int
     ) -> ResearchPlan:
-        brief = views.brief_of(context, self.settings.max_context_chars)
+        brief = views.brief_of(context, self._budget("plan"))
         messages = planning.build_plan(
             brief,
             analysis.query_type,
@@ -199,7 +200,7 @@ class LLMReasoner:
         )
         reply = self._ask(ResearchPlan, "plan", messages)
         topics = [
-            topic.model_copy(update={"id": i, "queries": unique(topic.queries)})
+            topic.model_copy(update={"id": i, "queries": unique_texts(topic.queries)})
             for i, topic in enumerate(reply.topics[: max(1, max_topics)], start=1)
         ]
         return ResearchPlan(summary=reply.summary, topics=topics)
@@ -207,7 +208,7 @@ class LLMReasoner:
     def agent_profiles(
         self, context: ResearchContext, plan: ResearchPlan, n: int
     ) -> list[AgentProfile]:
-        brief = views.brief_of(context, self.settings.max_context_chars)
+        brief = views.brief_of(context, self._budget("agent_profiles"))
         messages = planning.build_agent_profiles(
             brief, views.plan_text(plan), n, context.language, _today()
         )
@@ -223,10 +224,10 @@ class LLMReasoner:
         return profiles
 
     def agent_step(self, state: AgentState) -> AgentAction:
-        budget = self.settings.max_context_chars
+        budget = self._budget("agent_step")
         todo = state.todo
         messages = agent.build_agent_step(
-            self._agent_system(state),
+            views.agent_system(state, _today()),
             topic_id=todo.topic_id,
             topic=todo.topic,
             instruction=todo.instruction,
@@ -253,14 +254,14 @@ class LLMReasoner:
             return base
         sources = format_documents(
             [SourceText(i, p.url, p.text, p.title) for i, p in enumerate(pages, start=1)],
-            self.settings.max_context_chars,
+            self._budget("write_finding"),
         )
         messages = agent.build_write_finding(
-            self._agent_system(state),
+            views.agent_system(state, _today()),
             topic_id=todo.topic_id,
             topic=todo.topic,
             instruction=todo.instruction,
-            brief=views.brief_of(state.context, self.settings.max_context_chars),
+            brief=views.brief_of(state.context, self._budget("write_finding")),
             sources=sources,
         )
         reply = self._ask(FindingDraft, "write_finding", messages)
@@ -276,7 +277,7 @@ class LLMReasoner:
         calls_left: int,
         draft: str = "",
     ) -> SupervisorReview:
-        budget = self.settings.max_context_chars
+        budget = self._budget("supervise")
         earlier = [f for f in findings if f is not finding and f != finding]
         messages = supervisor.build_supervise(
             brief=views.brief_of(context, budget),
@@ -293,57 +294,27 @@ class LLMReasoner:
         return checked_review(review, plan, self.settings.deep_research_num_agents)
 
     def critique(self, report_: FinalReport, material: ReportMaterial) -> Critique:
-        budget = self.settings.max_context_chars
-        numbers = {s.url: s.n for s in material.sources}
-        messages = supervisor.build_critique(
-            brief=views.brief_of(material.context, budget),
-            sources=views.evidence_context(material.sources, material.excerpts, budget),
-            findings=views.findings_text(material.findings, budget // 2, numbers),
-            report=defuse(trim_draft(views.report_text(report_))),
-            policy=CRITIC_POLICY[material.context.source_policy],
-            language=material.context.language,
-            today=_today(),
+        budget = self._budget("critique")
+        messages = llm_report.critique_messages(
+            report_, material, budget, _today(), self._draft_chars("critique")
         )
         return self._ask(Critique, "critique", messages)
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
-        budget = self.settings.max_context_chars
-        numbers = {s.url: s.n for s in material.sources}
-        context = material.context
-        critique = material.critique
-        analysis = material.analysis
-        shape = (
-            report.report_shape(analysis.complexity, analysis.query_type)
-            if analysis
-            else report.report_shape()
+        shape = llm_report.report_shape(material)
+        budget = self._budget("report")
+        messages = llm_report.write_report_messages(
+            material, shape, budget, _today(), self._draft_chars("report")
         )
-        messages = report.build_write_report(
-            brief=views.brief_of(context, budget),
-            primary=defuse(trim_draft(material.primary)),
-            primary_kind=material.primary_kind,
-            findings=views.findings_text(material.findings, budget // 2, numbers),
-            sources=views.evidence_context(material.sources, material.excerpts, budget),
-            clarification_unanswered=bool(
-                context.clarification_questions
-                and (context.clarification_timed_out or not context.clarification_answers)
-            ),
-            critique_verdict=critique.verdict if critique else None,
-            critique_issues=critique.issues if critique else [],
-            language=context.language,
-            today=_today(),
-            gaps=material.gaps,
-            shape=shape,
-            contrast=context.source_policy == "monitor",
-        )
-        draft = self._ask(ReportDraft, report_role(shape.words[1], context.language), messages)
-        return cited_report(draft, material)
+        role = report_role(shape.words[1], material.context.language)
+        return cited_report(self._ask(ReportDraft, role, messages), material)
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
         messages = search.build_follow_up_questions(
-            query, truncate(text, self.settings.max_context_chars), language, _today()
+            query, truncate(text, self._budget("follow_up_questions")), language, _today()
         )
         reply = self._ask(Questions, "follow_up_questions", messages)
-        return unique(reply.questions)[:5]
+        return unique_texts(reply.questions)[:5]
 
     # -- plumbing ---------------------------------------------------------------
 
@@ -357,33 +328,17 @@ class LLMReasoner:
             max_tokens=params.max_tokens,
         )
 
+    def _budget(self, step: str) -> int:
+        """Characters of evidence per share of ``step``'s prompt (fitted to the model's window)."""
+        role = ROLES[step]
+        return model_limits.evidence_chars(self.settings, self._model(role), role.max_tokens)
+
+    def _draft_chars(self, step: str) -> int | None:
+        role = ROLES[step]
+        return model_limits.draft_chars(self.settings, self._model(role), role.max_tokens)
+
     def _model(self, role: Role) -> str:
-        s = self.settings
-        return {
-            "fast": s.fast_model,
-            "strategic": s.strategic_model,
-            "long_context": s.long_context_model,
-            "chat": s.chat_model,
-        }[role.model]
-
-    def _agent_system(self, state: AgentState) -> str:
-        p = state.profile
-        return agent.build_agent_system(
-            p.name,
-            p.specialization,
-            p.working_style,
-            p.source_preferences,
-            state.context.language,
-            _today(),
-        )
-
-
-CRITIC_POLICY = {
-    "discovery": "cite only the numbered sources; prefer primary and reputable sources",
-    "strict": "cite only the numbered sources, official and primary ones (tiers 1-2)",
-    "monitor": "cite only the numbered sources; the report must contrast what official "
-    "(tier 1) and community (tier 5) sources say, each side cited: flag it when it does not",
-}
+        return model_limits.role_models(self.settings)[role.model]
 
 
 def _today() -> str:

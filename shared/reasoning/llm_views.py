@@ -20,6 +20,7 @@ from shared.models import (
     SourceExcerpt,
     Todo,
 )
+from shared.prompts.agent import build_agent_system
 from shared.prompts.framing import research_brief
 from shared.reasoning.context_budget import (
     SourceText,
@@ -32,6 +33,19 @@ from shared.reasoning.context_budget import (
 )
 
 EVIDENCE_PER_SOURCE = 1800  # chars of one source's passages a writer or critic may get
+
+
+def agent_system(state: AgentState, today: str) -> str:
+    """A researcher's standing instructions: who it is, in the user's language."""
+    p = state.profile
+    return build_agent_system(
+        p.name,
+        p.specialization,
+        p.working_style,
+        p.source_preferences,
+        state.context.language,
+        today,
+    )
 
 
 def brief_of(context: ResearchContext, max_chars: int) -> str:

@@ -36,11 +36,12 @@ from shared.models import (
     SynthesizedAnswer,
     Todo,
 )
-from shared.reasoning import offline_report, offline_research, relevance
-from shared.reasoning.offline_report import CITATION, cite, source_questions
-from shared.reasoning.offline_text import BRACKET_NUMBER, leads, script_language, unique_texts
+from shared.reasoning import offline_report, offline_research, offline_supervisor, relevance
+from shared.reasoning.offline_report import cite, source_questions
+from shared.reasoning.offline_text import leads, script_language
 from shared.reasoning.question_shape import subject_of
 from shared.reasoning.templates import texts_for
+from shared.report.citations import CITATION_RE
 from shared.search.base import Corpus
 
 _PRONOUN_TEXT = (
@@ -70,7 +71,7 @@ class OfflineReasoner:
             tokens = [lexical.content_tokens(s) for s in sentences]
         else:
             sentences, tokens = cached
-        keep = [i for i, s in enumerate(sentences) if not BRACKET_NUMBER.search(s)]
+        keep = [i for i, s in enumerate(sentences) if not CITATION_RE.search(s)]
         return [sentences[i] for i in keep], [tokens[i] for i in keep]
 
     # -- chat and search modes ------------------------------------------------
@@ -165,7 +166,7 @@ class OfflineReasoner:
             *(f"{subject} {p}" for p in phrases),
             *(f"{subject} {t[k]}" for k in ("q_examples", "q_pitfalls", "q_when_to_use")),
         ]
-        return unique_texts(candidates)[: max(n, 0)]
+        return lexical.unique_texts(candidates)[: max(n, 0)]
 
     def follow_up_queries(
         self, query: str, summaries: list[PageSummary], n: int, language: str
@@ -177,7 +178,9 @@ class OfflineReasoner:
         ]
         phrases = lexical.key_phrases(texts, max(n, 0) * 2, idf=self.corpus.idf, exclude=[query])
         fallback = (f"{subject} {t[k]}" for k in ("q_examples", "q_pitfalls", "q_how_it_works"))
-        queries = unique_texts([*(f"{subject} {p}" for p in phrases), *fallback], skip=[query])
+        queries = lexical.unique_texts(
+            [*(f"{subject} {p}" for p in phrases), *fallback], skip=[query]
+        )
         return queries[: max(n, 0)]
 
     def summarize_page(self, query: str, page: Page, language: str) -> PageSummary:
@@ -202,7 +205,7 @@ class OfflineReasoner:
         pool: list[tuple[str, int]] = []
         for n, summary in enumerate(summaries, start=1):
             sentences = summary.relevant_sentences or lexical.split_sentences(summary.summary)
-            pool.extend((s, n) for s in sentences if not BRACKET_NUMBER.search(s))
+            pool.extend((s, n) for s in sentences if not CITATION_RE.search(s))
         ranked = lexical.rank_sentences(query, [s for s, _ in pool], len(pool))
         ranked = ranked or leads([n for _, n in pool])
         gate = relevance.question_gate(query, self.corpus.idf, language)
@@ -280,7 +283,7 @@ class OfflineReasoner:
     ) -> SupervisorReview:
         # Each offline section is extracted from its own finding's sentences, which the
         # compression step dedupes later; the draft so far cannot change what it picks.
-        return offline_research.supervise(context, plan, finding, findings, todos, calls_left)
+        return offline_supervisor.supervise(context, plan, finding, findings, todos, calls_left)
 
     def critique(self, report: FinalReport, material: ReportMaterial) -> Critique:
         return offline_report.critique(report, material)
@@ -298,7 +301,7 @@ class OfflineReasoner:
         t = texts_for(language)
         subject = subject_of(query)
         phrases = lexical.key_phrases(
-            [CITATION.sub(" ", text)], 4, idf=self.corpus.idf, exclude=[query]
+            [CITATION_RE.sub(" ", text)], 4, idf=self.corpus.idf, exclude=[query]
         )
         forms = ("fq_relate", "fq_pitfalls", "fq_when", "fq_examples")
         questions = [
@@ -309,7 +312,7 @@ class OfflineReasoner:
             t[k].format(subject=subject)
             for k in ("fq_generic_examples", "fq_generic_pitfalls", "fq_generic_alternatives")
         ]
-        return unique_texts(questions)[: max(3, min(5, len(phrases) + 1))]
+        return lexical.unique_texts(questions)[: max(3, min(5, len(phrases) + 1))]
 
 
 def _about_the_question(

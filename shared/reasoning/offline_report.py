@@ -1,27 +1,17 @@
 """The offline reasoner's report: assembled from cited sentences, checked by a critic.
 
 ``write_report`` builds one section per researched topic from the findings'
-key findings that are about the question, from sources that are (``relevance``:
-what it quotes is what it cites), globally de-duplicated, each cited with the
-compressed numbering; a section from the deep search when it is part of the evidence,
-an executive summary and a conclusion that lead with sentences *moved* out of
-the sections (so no sentence appears twice), and honest fixed sections
-(open questions, method, scope) only as needed to reach three. The Limitations say
+key findings that are about the question, and one from the deep search when it
+is part of the evidence (which quotes each gets: ``offline_quotes``); an
+executive summary and a conclusion that lead with sentences *moved* out of the
+sections (so no sentence appears twice), and honest fixed sections (open
+questions, method, scope) only as needed to reach three. The Limitations say
 first that an extractive engine wrote it over a fixed corpus, without a model;
 the confidence comes from how many independent sources each section rests on.
-
-How the primary text (draft_report.md or main.md) helps an extractive writer:
-it cannot paraphrase a draft, but the draft and main.md's key insights record
-which sentences the supervisor judged key, so those lead their sections and
-the summary; main.md's plan names the topics that were planned, so a planned
-topic nobody researched is reported as open rather than silently missing.
-Only the *set* of endorsed sentences is used, never the draft's order, which
-depends on which agent finished first.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 
 from shared import lexical
@@ -29,26 +19,16 @@ from shared.models import (
     Confidence,
     Critique,
     FinalReport,
-    Finding,
-    KeyFinding,
     ReportMaterial,
     ReportSection,
     Source,
 )
-from shared.reasoning import relevance
-from shared.reasoning.offline_text import BRACKET_NUMBER, unique_texts
+from shared.reasoning.offline_quotes import Cited, topic_sections
 from shared.reasoning.question_shape import subject_of
 from shared.reasoning.templates import fixed_headings, texts_for, topic_heading
+from shared.report.citations import CITATION_RE, cited_numbers
 
-CITATION = re.compile(r"\[(\d+)\]")
-MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")
-PLAN_TOPIC = re.compile(r"(?m)^### \d+\. (.+?) \(priority \d+\)\s*$")
-ITEMS_PER_SECTION = 8
-DEEP_SEARCH_ITEMS = 6
 CONTRAST_ITEMS = 3  # claims per side in the monitor policy's contrast
-DEEP_SEARCH_AGENT = 0  # compress files the deep search answer as agent 0's finding
-
-Cited = tuple[str, list[int]]
 FollowUps = Callable[[str, str, str], list[str]]
 
 
@@ -59,31 +39,6 @@ def cite(sentence: str, ns: list[int]) -> str:
     if text and text[-1] in ".!?…":
         return f"{text[:-1]} {marks}{text[-1]}"
     return f"{text} {marks}"
-
-
-def sentence_key(text: str) -> str:
-    return re.sub(r"\W+", " ", text).strip().lower()
-
-
-def endorsed_sentences(primary: str) -> set[str]:
-    """Keys of the sentences the primary text quotes (links and [n] markers removed)."""
-    text = CITATION.sub("", MARKDOWN_LINK.sub(lambda m: m.group(1) or "", primary))
-    keys = set()
-    for line in text.splitlines():
-        line = line.strip().removeprefix("- ").strip()
-        if not line or line.startswith(("#", "**", "<!--")):
-            continue
-        keys.update(sentence_key(s) for s in lexical.split_sentences(line))
-    return keys
-
-
-def planned_topics(primary: str) -> list[str]:
-    """Topic titles of main.md's research plan (empty for a draft)."""
-    return PLAN_TOPIC.findall(primary)
-
-
-def is_deep_search(finding: Finding) -> bool:
-    return finding.agent_id == DEEP_SEARCH_AGENT and finding.topic_id == 0
 
 
 def write_report(
@@ -201,107 +156,7 @@ def source_questions(asked: list[str], titles: list[str], subject: str, language
         if title and words and not words <= subject_words:
             questions.append(t["fq_source"].format(phrase=title, subject=subject))
     questions.append(t["fq_generic_pitfalls"].format(subject=subject))
-    return unique_texts(questions)[:5] if len(questions) >= 3 else []
-
-
-def topic_sections(
-    material: ReportMaterial, idf: Mapping[str, float]
-) -> tuple[list[tuple[str, list[Cited]]], list[str]]:
-    """Cited, globally de-duplicated key findings about the question, grouped by topic
-    (endorsed ones first), then the deep search's most relevant sentences; and the topics
-    left empty."""
-    language = material.context.language
-    t = texts_for(language)
-    endorsed = endorsed_sentences(material.primary)
-    groups: dict[str, list[Finding]] = {}
-    order: dict[str, tuple[int, int]] = {}
-    for index, finding in enumerate(material.findings):
-        if finding.error or not finding.topic.strip() or is_deep_search(finding):
-            continue
-        groups.setdefault(finding.topic, []).append(finding)
-        order.setdefault(finding.topic, (finding.topic_id or 10_000, index))
-    gates = _gates(material, list(groups), idf)
-    question = relevance.question_gate(material.context.query, idf, material.context.language)
-    citable = _citable(material, groups, gates, question)
-    seen: list[frozenset[str]] = []
-    sections, gaps = [], []
-    for topic in sorted(groups, key=order.__getitem__):
-        keys = [k for f in groups[topic] for k in f.key_findings]
-        items = _fresh_items(material, keys, seen, gates(topic), citable)
-        items.sort(key=lambda item: sentence_key(item[0]) not in endorsed)  # stable
-        if items:
-            sections.append((_unique_heading(topic, sections, language), items[:ITEMS_PER_SECTION]))
-        elif not _fresh_items(material, keys, [], gates(topic), citable):  # not a repeat
-            gaps.append(topic)
-    gaps += [p for p in planned_topics(material.primary) if p not in groups]
-    deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
-    if deep:
-        items = _fresh_items(material, deep, seen, gates(""), citable)[:DEEP_SEARCH_ITEMS]
-        if items:
-            sections.append((t["deep_search_heading"], items))
-    return sections, gaps
-
-
-def _gates(
-    material: ReportMaterial, topics: list[str], idf: Mapping[str, float]
-) -> Callable[[str], relevance.Gate]:
-    """What a topic's quotes must be about: the question (its bar calibrated on all the
-    quotes at hand). A question that says little in the corpus's words (one in another
-    language names "with" at best) is helped by the topic's title, which planning took
-    from the corpus (the deep search takes every topic's)."""
-    context = material.context
-    quotes = [k.text for f in material.findings for k in f.key_findings]
-    gate = relevance.question_gate(context.query, idf, context.language)
-    if not gate.light():
-        gate = gate.calibrated(quotes)
-        return lambda _topic: gate
-    every = gate.with_words(" ".join(topics), idf).calibrated(quotes)
-    by_topic = {t: gate.with_words(t, idf).calibrated(quotes) for t in topics}
-    return lambda topic: by_topic.get(topic, every)
-
-
-def _citable(
-    material: ReportMaterial,
-    groups: dict[str, list[Finding]],
-    gates: Callable[[str], relevance.Gate],
-    question: relevance.Gate,
-) -> set[int]:
-    """The sources a report may cite: those about the question (``relevance``), judged by
-    their title and by the quotes its topics' gates admit from them."""
-    quotes: dict[str, set[str]] = {}
-    topics = [(topic, f) for topic, fs in groups.items() for f in fs]
-    topics += [("", f) for f in material.findings if is_deep_search(f)]
-    for topic, finding in topics:
-        gate = gates(topic)
-        for key in finding.key_findings:
-            if gate.admits(key.text):
-                for url in key.source_urls:
-                    quotes.setdefault(url, set()).add(key.text)
-    return {s.n for s in material.sources if question.is_about(s.title, quotes.get(s.url, ()))}
-
-
-def _fresh_items(
-    material: ReportMaterial,
-    keys: list[KeyFinding],
-    seen: list[frozenset[str]],
-    gate: relevance.Gate,
-    citable: set[int],
-) -> list[Cited]:
-    """Key findings from a citable source, about the question (``relevance``: a quote that
-    is not is off-topic however well it ranked in its document) and no near-duplicate
-    already used (``seen`` grows)."""
-    numbers = {s.url: s.n for s in material.sources if s.n in citable}
-    items: list[Cited] = []
-    for key in keys:
-        ns = sorted({numbers[u] for u in key.source_urls if u in numbers})
-        if not ns or BRACKET_NUMBER.search(key.text) or not gate.admits(key.text):
-            continue
-        tokens = frozenset(lexical.content_tokens(key.text))
-        if any(lexical.jaccard(tokens, other) >= 0.6 for other in seen):
-            continue
-        seen.append(tokens)
-        items.append((key.text, ns))
-    return items
+    return lexical.unique_texts(questions)[:5] if len(questions) >= 3 else []
 
 
 def _fixed_sections(
@@ -347,12 +202,6 @@ def _limitations(material: ReportMaterial, t: dict[str, str], engine_note: str) 
     return lines
 
 
-def _unique_heading(topic: str, sections: list[tuple[str, list[Cited]]], language: str) -> str:
-    """The topic's subject as heading, or its full title when another section has it."""
-    heading = topic_heading(topic, language)
-    return topic if any(h == heading for h, _ in sections) else heading
-
-
 def critique(report: FinalReport, material: ReportMaterial) -> Critique:
     """REJECT on citations outside the material, WARN on thin or uncited sections."""
     known = {s.n for s in material.sources}
@@ -361,15 +210,14 @@ def critique(report: FinalReport, material: ReportMaterial) -> Critique:
         [report.executive_summary, report.conclusion, *(s.content for s in report.sections)]
     )
     rejects = [
-        f"citation [{n}] is not a provided source"
-        for n in sorted({int(n) for n in CITATION.findall(text)} - known)
+        f"citation [{n}] is not a provided source" for n in sorted(cited_numbers(text) - known)
     ]
     rejects += [f"source not in material: {s.url}" for s in report.sources if s.url not in urls]
     fixed = fixed_headings()
     warns = [
         f"section without citations: {s.heading}"
         for s in report.sections
-        if s.heading not in fixed and not CITATION.search(s.content)
+        if s.heading not in fixed and not CITATION_RE.search(s.content)
     ]
     contrast = texts_for(material.context.language)["contrast_heading"]
     if material.context.source_policy == "monitor" and all(

@@ -1,4 +1,6 @@
-"""The offline reasoner's deep research rules: clarify, analyze, plan, agents, supervision.
+"""The offline reasoner's deep research rules: clarify, analyze, plan, agents, findings.
+
+Supervision (coverage by topic) is in ``offline_supervisor``.
 
 Plain functions over the local corpus so each rule reads on its own; the
 ``OfflineReasoner`` class only delegates here. Determinism matters more than
@@ -27,7 +29,6 @@ from shared.models import (
     ClarificationRequest,
     Finding,
     KeyFinding,
-    NewTodo,
     Page,
     QueryAnalysis,
     ResearchContext,
@@ -35,20 +36,15 @@ from shared.models import (
     ResearchTopic,
     SearchResult,
     Source,
-    SupervisorReview,
-    Todo,
-    TopicCoverage,
 )
 from shared.reasoning import relevance
-from shared.reasoning.offline_text import leads, unique_texts
+from shared.reasoning.offline_text import leads
 from shared.reasoning.question_shape import query_type_of, split_comparison, subject_of
 from shared.reasoning.templates import DECOMPOSITIONS, profiles_for, texts_for
 from shared.search.base import Corpus, FocusDocument
 
 KEY_FINDINGS_PER_FINDING = 6
 KEY_FINDINGS_PER_PAGE = 4
-COVERED_MIN_FINDINGS = 3
-MAX_TODOS_PER_TOPIC = 2
 SHORT_QUERY_WORDS = 6
 CORE_DOCUMENTS = 2  # the best documents every broad search reaches anyway
 FOCUS_POOL = 12  # documents looked at for anchors about the question
@@ -77,7 +73,7 @@ def analyze(context: ResearchContext) -> QueryAnalysis:
     """Shape by pattern; complexity from length and the number of distinct concepts."""
     query = context.query
     kind = query_type_of(query)
-    concepts = unique_texts(lexical.candidate_phrases(query))[:6]
+    concepts = lexical.unique_texts(lexical.candidate_phrases(query))[:6]
     words = len(query.split())
     sides = len(re.split(r"\s+(?:vs\.?|versus|or|и|или|против)\s+|,", query))
     if words > 15 or len(concepts) >= 4 or (kind == "comparison" and sides >= 3):
@@ -150,7 +146,7 @@ def plan(
             phrase = _lower_first(anchor.title)
         word = t[f"q_{kind}"]
         focused = f"{anchor.title} {anchor.phrase}" if anchor else f"{subject} {phrase}"
-        queries = unique_texts([f"{subject} {word}", focused, f"{phrase} {word}"])
+        queries = lexical.unique_texts([f"{subject} {word}", focused, f"{phrase} {word}"])
         topics.append(
             ResearchTopic(
                 id=i,
@@ -282,63 +278,6 @@ def write_finding(
         confidence=confidence,
         notes=[t["finding_notes"].format(pages=len(pages), findings=len(key_findings))],
     )
-
-
-def supervise(
-    context: ResearchContext,
-    plan: ResearchPlan,
-    finding: Finding,
-    findings: list[Finding],
-    todos: list[Todo],
-    calls_left: int,
-) -> SupervisorReview:
-    """Coverage by topic: thin topics get a new todo while reviews remain; finish when all
-    are covered or nothing is left to do. Running out of reviews is not "finish": the
-    queue lets agents complete their remaining todos unsupervised."""
-    t = texts_for(context.language)
-    everything = findings if finding in findings else [*findings, finding]
-    coverage: list[TopicCoverage] = []
-    new_todos: list[NewTodo] = []
-    for topic in plan.topics:
-        count = sum(len(f.key_findings) for f in everything if _on_topic(f, topic))
-        status = "covered" if count >= COVERED_MIN_FINDINGS else "shallow" if count else "missing"
-        coverage.append(
-            TopicCoverage(topic_id=topic.id, status=status, evidence=f"{count} key findings")
-        )
-        topic_todos = [d for d in todos if d.topic_id == topic.id]
-        busy = any(d.status in ("pending", "in_progress") for d in topic_todos)
-        if status == "covered" or busy or len(topic_todos) >= MAX_TODOS_PER_TOPIC:
-            continue
-        if calls_left > 0:
-            used = {q for d in topic_todos for q in d.queries}
-            queries = [q for q in topic.queries if q not in used]
-            queries = queries or [f"{topic.title} {subject_of(context.query)}"]
-            instruction = t["todo_instruction"].format(topic=topic.title)
-            new_todos.append(NewTodo(topic_id=topic.id, instruction=instruction, queries=queries))
-    covered = sum(c.status == "covered" for c in coverage)
-    idle = not new_todos and not any(d.status in ("pending", "in_progress") for d in todos)
-    decision = "finish" if covered == len(coverage) or idle else "continue"
-    titles = {s.url: s.title or s.url for s in finding.sources}
-    draft = " ".join(
-        f"{k.text} ([{titles.get(k.source_urls[0], k.source_urls[0])}]({k.source_urls[0]}))"
-        for k in finding.key_findings[:4]
-        if k.source_urls
-    )
-    return SupervisorReview(
-        decision=decision,
-        notes=t["supervise_notes"].format(covered=covered, total=len(coverage), new=len(new_todos)),
-        draft_section_title=finding.topic,
-        draft_section=draft,
-        key_insights=[k.text for k in finding.key_findings[:3]],
-        coverage=coverage,
-        new_todos=new_todos,
-    )
-
-
-def _on_topic(finding: Finding, topic: ResearchTopic) -> bool:
-    if finding.error:
-        return False
-    return finding.topic_id == topic.id if finding.topic_id else finding.topic == topic.title
 
 
 def _concepts(subject: str) -> list[str]:

@@ -6,23 +6,7 @@ General text tools (tokens, sentences, BM25, key phrases) are in
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
-
-# A sentence with "[3]" in it (list indexing in code prose) would read as a citation.
-BRACKET_NUMBER = re.compile(r"\[\d+\]")
-
-
-def unique_texts(items: Iterable[str], skip: Iterable[str] = ()) -> list[str]:
-    """Case- and space-insensitive de-duplication keeping first occurrences, minus ``skip``."""
-    seen = {" ".join(s.lower().split()) for s in skip}
-    out = []
-    for item in items:
-        key = " ".join(item.lower().split())
-        if key and key not in seen:
-            seen.add(key)
-            out.append(" ".join(item.split()))
-    return out
+from collections.abc import Sequence
 
 
 def leads(groups: Sequence[object]) -> list[tuple[int, float]]:

@@ -13,30 +13,36 @@ The one numbering everybody shares is assigned when findings are compressed
   uncited sources are dropped).
 
 Citation syntax understood by :data:`CITATION_RE`: ``[3]``, ``[1, 2]``,
-``[1,2]``, adjacent groups ``[1][2]`` (two matches), and ranges ``[1-3]`` /
-``[1–3]`` which mean 1, 2 and 3. A range wider than :data:`MAX_RANGE` is read
-as its two end points only, so ``[1-100000]`` cannot blow up. Markdown links
-``[3](http://…)`` are not citations.
+``[1,2]``, ``[1; 2]``, adjacent groups ``[1][2]`` (two matches), and ranges
+``[1-3]`` / ``[1–3]`` which mean 1, 2 and 3. A range wider than
+:data:`MAX_RANGE` is read as its two end points only, so ``[1-100000]`` cannot
+blow up. Markdown links ``[3](http://…)`` are not citations.
+
+This module is the one home of that syntax: the reasoners, compression and the
+memory files read and write ``[n]`` through it (:data:`CITATION_RE`,
+:func:`cited_numbers`, :func:`strip_unknown_citations`), and sentences are
+compared by one key (:func:`sentence_key`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 from shared.models import Confidence, FinalReport, ReportSection, Source, SynthesizedAnswer
+from shared.report.limits_text import say
 
 MAX_RANGE = 50
 
 _ITEM = r"\d+(?:\s*[-–]\s*\d+)?"
-CITATION_RE = re.compile(rf"\[\s*({_ITEM}(?:\s*,\s*{_ITEM})*)\s*\](?!\()")
+CITATION_RE = re.compile(rf"\[\s*({_ITEM}(?:\s*[,;]\s*{_ITEM})*)\s*\](?!\()")
 
 _LOWER: dict[Confidence, Confidence] = {"high": "medium", "medium": "low", "low": "low"}
 
 
 def _numbers_in(group: str) -> list[int]:
     numbers: list[int] = []
-    for item in group.split(","):
+    for item in re.split(r"[,;]", group):
         bounds = [int(part) for part in re.split(r"[-–]", item.strip()) if part.strip()]
         if len(bounds) == 2 and 0 <= bounds[1] - bounds[0] <= MAX_RANGE:
             numbers.extend(range(bounds[0], bounds[1] + 1))
@@ -190,16 +196,21 @@ def _rewritten(
     )
 
 
+def strip_unknown_citations(text: str, allowed: Container[int]) -> str:
+    """``text`` with every cited number outside ``allowed`` removed (a group keeps the rest)."""
+    return _strip_unknown(text, allowed, "", [])
+
+
 def _strip_unknown(
-    text: str, by_n: dict[int, Source], where: str, unknown: list[tuple[int, str]]
+    text: str, allowed: Container[int], where: str, unknown: list[tuple[int, str]]
 ) -> str:
     def replace(match: re.Match[str]) -> str:
         numbers = _numbers_in(match.group(1))
-        missing = [n for n in numbers if n not in by_n]
+        missing = [n for n in numbers if n not in allowed]
         if not missing:
             return match.group(0)
         unknown.extend((n, where) for n in missing)
-        kept = list(dict.fromkeys(n for n in numbers if n in by_n))
+        kept = list(dict.fromkeys(n for n in numbers if n in allowed))
         return f"[{', '.join(map(str, kept))}]" if kept else "\x00"
 
     rewritten = CITATION_RE.sub(replace, text)
@@ -207,35 +218,15 @@ def _strip_unknown(
     return re.sub(r"[ \t]*\x00", "", rewritten)
 
 
-_WARNING_TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "removed": "citations to sources not fetched in this session were removed ({numbers})",
-        "dropped": "{count} listed source(s) not fetched in this session were dropped",
-        "frame": "Citation check: {parts}; confidence lowered.",
-    },
-    "ru": {
-        "removed": "удалены ссылки на источники, не полученные в этой сессии ({numbers})",
-        "dropped": "исключено источников, не полученных в этой сессии: {count}",
-        "frame": "Проверка ссылок: {parts}; уверенность понижена.",
-    },
-    "zh": {
-        "removed": "已删除引用本次会话未获取来源的标注（{numbers}）",
-        "dropped": "已移除 {count} 个本次会话未获取的来源",
-        "frame": "引用检查：{parts}；置信度已降低。",
-    },
-}
-
-
 def _warning(unknown: set[int], unlisted: int, language: str) -> str:
     """One line for the reader, in the report's language (the problems list is for logs)."""
-    text = _WARNING_TEXT.get(language.split("-")[0].lower(), _WARNING_TEXT["en"])
     parts = []
     if unknown:
         numbers = ", ".join(f"[{n}]" for n in sorted(unknown))
-        parts.append(text["removed"].format(numbers=numbers))
+        parts.append(say(language, "citations_removed", numbers=numbers))
     if unlisted:
-        parts.append(text["dropped"].format(count=unlisted))
-    return text["frame"].format(parts="; ".join(parts))
+        parts.append(say(language, "citations_dropped", count=unlisted))
+    return say(language, "citations_checked", parts="; ".join(parts))
 
 
 # -- repeated sentences ---------------------------------------------------------
@@ -293,7 +284,7 @@ def _dedupe_line(line: str, seen: set[str]) -> str:
             continue
         chunk = line[start:end]
         start = end
-        key = _sentence_key(chunk)
+        key = sentence_key(chunk)
         if len(key) >= MIN_DEDUPE_CHARS:
             if key in seen:
                 continue
@@ -302,7 +293,9 @@ def _dedupe_line(line: str, seen: set[str]) -> str:
     return "".join(kept).rstrip()
 
 
-def _sentence_key(sentence: str) -> str:
+def sentence_key(sentence: str) -> str:
+    """What makes two sentences the same: their words, without citations, case, spacing
+    and punctuation (repeats in a report, merged key findings, endorsed draft sentences)."""
     without_citations = CITATION_RE.sub("", sentence)
     words = re.sub(r"[^\w]+", " ", without_citations.casefold())
     return " ".join(words.split())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from urllib.parse import quote
 
 from shared.models import FinalReport, Source, SynthesizedAnswer
 
@@ -229,13 +230,39 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+# ASCII punctuation that can end or reshape a link text (CommonMark): brackets close it,
+# code spans and autolinks bind tighter than it, emphasis and entities change its text.
+# The backslash comes first so the escapes added after it are not themselves escaped.
+_LINK_TEXT_SPECIAL = "\\[]`<>*_&~!"
+_LINK_TEXT_ESCAPE = re.compile("([" + re.escape(_LINK_TEXT_SPECIAL) + "])")
+# Besides whitespace and controls, what could end a destination or start a title or a code
+# span; browsers percent-encode them anyway (so does the web page's markdown-it), so the
+# href stays the URL the page matches its sources by.
+_URL_UNSAFE = frozenset('<>\\`"')
+
+
 def _link_text(text: str) -> str:
-    return _one_line(text).replace("[", "\\[").replace("]", "\\]")
+    """A source title as link text that shows exactly the title and links nowhere else.
+
+    Titles come from web pages: ``GIL notes\\](https://phish.example) x`` must not
+    end the link text early. Every character that matters inside ``[…]`` is
+    backslash-escaped, which CommonMark (and the PDF's Markdown) read as the literal.
+    """
+    return _LINK_TEXT_ESCAPE.sub(r"\\\1", _one_line(text))
 
 
 def _link_target(url: str) -> str:
-    """The URL as a Markdown link target; angle brackets only when it needs them."""
-    return f"<{url}>" if any(c in url for c in " ()<>") else url
+    """The URL as a Markdown link destination that cannot end early or carry a title.
+
+    Whitespace and the characters browsers percent-encode anyway are encoded;
+    parentheses, which they keep, are backslash-escaped (an unbalanced ``)``
+    would end the destination).
+    """
+    encoded = "".join(
+        quote(c, safe="") if c in _URL_UNSAFE or c.isspace() or not c.isprintable() else c
+        for c in url
+    )
+    return encoded.replace("(", "\\(").replace(")", "\\)")
 
 
 def _without_heading(content: str, heading: str) -> str:

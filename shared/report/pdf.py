@@ -5,21 +5,35 @@ Fonts come from ``shared.report.fonts`` (why a registered TTF and not
 ``@font-face``: see there). Headings, lists, tables, code blocks and links
 come straight from the Markdown; the title block is added here so the
 Markdown stays readable on its own.
+
+The renderer never fetches or reads anything: report text comes from web
+pages and models, and a URL in it must not make the worker call out (nor tell
+an image host who opened the report). Images are drawn as links to them, and
+xhtml2pdf's ``link_callback`` refuses every resource the document names. The
+fonts need no URL: they are registered with reportlab before rendering.
 """
 
 from __future__ import annotations
 
 import html
 import io
+import logging
+import string
+import xml.etree.ElementTree as etree
 from pathlib import Path
 
 import markdown
+from markdown.treeprocessors import Treeprocessor
 from xhtml2pdf import pisa
 
 from shared.errors import PermanentError
 from shared.report.fonts import font_families
 
+log = logging.getLogger(__name__)
+
 MARKDOWN_EXTENSIONS = ["tables", "fenced_code", "sane_lists"]
+# What xhtml2pdf gets instead of any resource: an empty inline document, nothing to fetch.
+NOTHING = "data:,"
 
 _CSS = """
 @page {{ size: a4 portrait; margin: 2cm 2cm 2cm 2cm; }}
@@ -44,14 +58,52 @@ def markdown_to_html(markdown_text: str) -> str:
     """The HTML body for ``markdown_text``; raw HTML in it is shown as text.
 
     Report text comes from web pages and models, so it must never inject
-    markup (an ``<img src>`` would even make xhtml2pdf fetch a URL). Python-
-    Markdown has no safe mode any more; dropping its two raw-HTML rules makes
-    it escape such text like any other, inside code blocks too.
+    markup. Python-Markdown has no safe mode any more; dropping its two raw-HTML
+    rules makes it escape such text like any other, inside code blocks too.
+    Markdown images come out as links (``ImagesAsLinks``).
     """
     converter = markdown.Markdown(extensions=MARKDOWN_EXTENSIONS)  # not thread-safe: one per call
     converter.preprocessors.deregister("html_block")
     converter.inlinePatterns.deregister("html")
+    # CommonMark lets a backslash escape any ASCII punctuation, and report.md is written
+    # (and shown on the web page) by that rule: ``\<`` in a source title is a literal ``<``.
+    converter.ESCAPED_CHARS = list(string.punctuation)
+    converter.treeprocessors.register(ImagesAsLinks(converter), "images_as_links", 15)
     return converter.convert(markdown_text)
+
+
+class ImagesAsLinks(Treeprocessor):
+    """Every ``<img>`` becomes a link showing its text and URL: the reader sees where the
+    image was, and xhtml2pdf has nothing to fetch. Runs after the inline patterns made
+    the images (priority 20) and before escapes are restored (0)."""
+
+    def run(self, root: etree.Element) -> None:
+        in_links = {id(el) for link in root.iter("a") for el in link.iter()}
+        for parent in list(root.iter()):
+            for index, child in enumerate(parent):
+                if child.tag == "img":
+                    parent[index] = _image_as_link(child, inside_link=id(parent) in in_links)
+
+
+def _image_as_link(image: etree.Element, inside_link: bool) -> etree.Element:
+    """``alt (url)`` (or the URL alone); plain text inside a link, which cannot nest."""
+    src, alt = image.get("src", ""), " ".join(image.get("alt", "").split())
+    element = etree.Element("span" if inside_link else "a")
+    if not inside_link:
+        element.set("href", src)
+    element.text = f"{alt} ({src})" if alt else src
+    element.tail = image.tail
+    return element
+
+
+def refuse_resource(uri: object, base: object) -> str:
+    """xhtml2pdf's ``link_callback``: every image, stylesheet or font URL is refused.
+
+    Returning None would keep the original URI, so the refusal is an empty
+    ``data:`` URI, which xhtml2pdf reads as a missing image.
+    """
+    log.warning("the PDF renderer refused to load %s", str(uri)[:200])
+    return NOTHING
 
 
 def render_html(markdown_text: str, title: str, families: list[str]) -> str:
@@ -84,9 +136,13 @@ def render_pdf(
     xhtml2pdf cannot lay the document out.
     """
     families = font_families(language, f"{title}\n{markdown_text}", font_path)
-    document = render_html(markdown_text, title, families)
+    return html_to_pdf(render_html(markdown_text, title, families))
+
+
+def html_to_pdf(document: str) -> bytes:
+    """PDF bytes for an HTML document, laid out without loading any resource it names."""
     out = io.BytesIO()
-    status = pisa.CreatePDF(document, dest=out, encoding="utf-8")
+    status = pisa.CreatePDF(document, dest=out, encoding="utf-8", link_callback=refuse_resource)
     if status.err:
         raise PermanentError(f"xhtml2pdf could not render the report ({status.err} errors)")
     return out.getvalue()

@@ -31,7 +31,7 @@ from shared.errors import NotFoundError
 from shared.models import Finding, KeyFinding, Source, SourceExcerpt, SynthesizedAnswer
 from shared.payloads import CompressIn, CompressOut
 from shared.ports import Services
-from shared.report.citations import CITATION_RE, cited_numbers
+from shared.report.citations import CITATION_RE, cited_numbers, sentence_key
 from shared.research.evidence import finding_excerpts, merge_excerpts
 from shared.research.page_cache import cached_page
 from shared.research.supervisor import load_finding
@@ -49,10 +49,6 @@ class Compressed(BaseModel):
     sources: list[Source]
     # each source's passages, merged over the findings that read it (the writer's evidence)
     excerpts: list[SourceExcerpt] = Field(default_factory=list)
-
-
-def _sentence_key(text: str) -> str:
-    return re.sub(r"\W+", " ", text).strip().lower()
 
 
 def deep_search_finding(answer: SynthesizedAnswer) -> Finding:
@@ -103,7 +99,7 @@ def compress(findings: list[Finding]) -> Compressed:
                 sources[key] = source.model_copy(update={"n": len(sources) + 1})
         kept = []
         for item in finding.key_findings:
-            key = _sentence_key(item.text)
+            key = sentence_key(item.text)
             if not key:
                 continue
             if key in seen_sentences:

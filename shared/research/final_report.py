@@ -11,15 +11,15 @@ went unresearched.
 A report is valid with >= 3 sections and >= 1500 characters; each basis gets
 one retry. Citation integrity: every ``[n]`` must be a source fetched in this
 session and cited by the findings (``findings.json`` numbering); unknown ones
-are removed and confidence lowered. Long primary texts are trimmed to the
-context budget (< 50k in full; 50-100k: first 45k + digest; > 100k: first
-80k + digest).
+are removed and confidence lowered. The primary text reaches the reasoner
+whole: fitting a long draft into a prompt is the LLM reasoner's job, done once
+(``shared/reasoning/context_budget.trim_draft``); the offline writer reads all
+of it.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 
 from shared.errors import NotFoundError, PermanentError
 from shared.models import FinalReport, ReportMaterial, ReportSection, ResearchContext
@@ -37,6 +37,7 @@ from shared.report.pdf import render_pdf
 from shared.research import memory_files
 from shared.research.compress import COMPRESSED, Compressed, compressed_items
 from shared.research.memory_files import PlannedResearch
+from shared.research.page_cache import pages_read
 
 log = logging.getLogger(__name__)
 REPORT_JSON, REPORT_MD, REPORT_PDF = "report.json", "report.md", "report.pdf"
@@ -59,6 +60,7 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
     report = _finalize(svc, ctx, report, evidence, req)
     _store(svc, ctx, report, req.mode)
     ref = f"{ctx.session_id}/{REPORT_JSON}"
+    unsourced = None if basis == "minimal" else unsourced_cause(svc, ctx, report, evidence)
     return ReportOut(
         report_ref=ref,
         title=report.title,
@@ -68,6 +70,32 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
         basis=basis,
         warnings=report.warnings[:10],
         failure=failure if basis == "minimal" else None,
+        unsourced=unsourced,
+    )
+
+
+def unsourced_cause(
+    svc: Services, ctx: ResearchContext, report: FinalReport, evidence: Compressed
+) -> str | None:
+    """Why ``report`` lists no source, in English for the status; None when it lists some.
+
+    A report without sources rests on the model alone, so the run is degraded
+    however well it reads. The cause tells an operator where to look: nothing
+    could be read, the findings kept none of what was read (a model citing
+    pages it never read loses those claims in grounding), or the writer cited
+    none of the findings' sources.
+    """
+    if report.sources:
+        return None
+    if evidence.sources:
+        n = len(evidence.sources)
+        return f"the report has no sources: it cites none of the {n} sources the findings rest on"
+    read = pages_read(svc.memory, ctx.session_id)
+    if not read:
+        return "the report has no sources: no page could be read"
+    return (
+        f"the report has no sources: the findings cite none of the {read} pages read "
+        "(the model cited pages it never read, or none)"
     )
 
 
@@ -126,12 +154,12 @@ def _bases(svc: Services, ctx: ResearchContext, evidence: Compressed, req: Repor
     reviewed = _reviewed(svc, ctx.session_id, evidence) if req.critique else ""
     draft = _read(svc, ctx.session_id, memory_files.DRAFT)
     if reviewed:
-        yield "reviewed", trim_to_budget(reviewed)
+        yield "reviewed", reviewed
     elif len(draft) >= MIN_DRAFT_CHARS:
-        yield "draft", trim_to_budget(draft)
+        yield "draft", draft
     main = _read(svc, ctx.session_id, memory_files.MAIN)
     if main:
-        yield "main", trim_to_budget(main)
+        yield "main", main
     yield "findings", ""
 
 
@@ -283,14 +311,3 @@ def minimal_report(ctx: ResearchContext, evidence: Compressed, causes: list[str]
         language=lang,
         warnings=[say(lang, "minimal_note", cause=cause)],
     )
-
-
-def trim_to_budget(text: str) -> str:
-    """< 50k chars in full; 50-100k: first 45k + digest (15k); > 100k: first 80k + digest (20k)."""
-    if len(text) < 50_000:
-        return text
-    head, digest_chars = (45_000, 15_000) if len(text) <= 100_000 else (80_000, 20_000)
-    rest = text[head:]
-    headings_and_leads = re.findall(r"(?m)^(#+ .*)\n+([^\n]+)", rest)
-    digest = "\n".join(f"{h}\n{lead[:300]}" for h, lead in headings_and_leads)[:digest_chars]
-    return f"{text[:head]}\n\n[... digest of the remaining {len(rest)} characters ...]\n{digest}"

@@ -14,9 +14,16 @@ from shared.fetch.base import Fetcher
 from shared.models import Page
 from shared.stores.base import MemoryStore
 
+PAGES = "pages/"
+
 
 def page_name(url: str) -> str:
-    return f"pages/{hashlib.sha1(url.encode()).hexdigest()[:20]}.json"
+    return f"{PAGES}{hashlib.sha1(url.encode()).hexdigest()[:20]}.json"
+
+
+def pages_read(memory: MemoryStore, session_id: str) -> int:
+    """How many pages this session has read (what a report could have cited)."""
+    return sum(1 for name in memory.list(session_id) if name.startswith(PAGES))
 
 
 def cached_page(memory: MemoryStore, session_id: str, url: str) -> Page | None:

@@ -11,7 +11,9 @@ SessionStore guarantees:
 - ``update`` is optimistic (version / ETag): a lost race reloads, re-applies
   the mutation and retries a bounded number of times, so no write is lost;
 - moving a session to a terminal status frees the chat's active slot, and so
-  does ``delete`` (which also removes the session's chat messages).
+  does ``delete`` (which also removes the session's chat messages);
+- ``create`` with a ``StartQuota`` also holds the owner to their quotas, as
+  part of the create (``quota.py`` says what is counted and when it frees).
 
 MemoryStore guarantees:
 - names are ``{session_id}/{relative path}``; ids and paths are validated and
@@ -31,7 +33,8 @@ from typing import Protocol, runtime_checkable
 
 from shared.errors import InvalidInputError, MemoryFileTooLarge
 from shared.models import ChatMessage
-from shared.session_models import SessionRecord, SessionStatus
+from shared.session_models import Owner, SessionRecord, SessionStatus, Usage
+from shared.stores.quota import StartQuota
 
 MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024
 """Default cap on one memory file: far above a report with its PDF (≈ 1-5 MB), far
@@ -131,8 +134,13 @@ def supersede_each(
 class SessionStore(Protocol):
     kind: str
 
-    def create(self, record: SessionRecord) -> SessionRecord:
-        """Insert; ``ConflictError`` if the id exists, ``ActiveSessionConflict`` as above."""
+    def create(self, record: SessionRecord, quota: StartQuota | None = None) -> SessionRecord:
+        """Insert; ``ConflictError`` if the id exists, ``ActiveSessionConflict`` as above,
+        ``QuotaExceeded`` when ``quota`` (for ``record.owner``) has no room left."""
+        ...
+
+    def spent_today(self, owner: Owner, day_start: datetime) -> Usage:
+        """What ``owner``'s sessions started since ``day_start`` used, deleted ones included."""
         ...
 
     def get(self, session_id: str) -> SessionRecord:

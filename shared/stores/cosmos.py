@@ -8,8 +8,9 @@ by ``type``:
   on how timestamps were written;
 - ``lock``: ``_lock-active-deep-research`` in a chat's partition, pointing at
   the chat's active deep research session (``cosmos_slots.py``);
-- ``message``: one chat message, ordered by ``order_key`` (zero-padded
-  nanoseconds + a uuid) because JSON numbers cannot hold nanoseconds exactly.
+- ``owner_slot`` / ``owner_day``: an owner's quota counts, in a partition of
+  the owner's own (``cosmos_quotas.py``);
+- ``message``: one chat message (``cosmos_history.py``).
 
 System ids start with ``_``, which a session id never does, so they cannot
 collide. Session ids are unique per chat (Cosmos ids are unique per
@@ -23,12 +24,10 @@ transactional batch, TTL or change feed.
 from __future__ import annotations
 
 import threading
-import time
-import uuid
 from collections import Counter
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime
+from datetime import datetime
 from itertools import islice
 from typing import Any, TypeVar
 
@@ -36,22 +35,15 @@ from azure.core import MatchConditions
 from azure.cosmos import exceptions as cosmos_errors
 
 from shared.config import Settings
-from shared.errors import (
-    ConfigurationError,
-    ConflictError,
-    NotFoundError,
-    TransientError,
-)
+from shared.errors import ConfigurationError, ConflictError, NotFoundError, TransientError
 from shared.models import ChatMessage
-from shared.session_models import Mode, SessionRecord
-from shared.stores.base import (
-    ACTIVE_STATUSES,
-    mutated_copy,
-    supersede_each,
-    validate_session_id,
-)
+from shared.session_models import Mode, Owner, SessionRecord, Usage
+from shared.stores.base import ACTIVE_STATUSES, mutated_copy, supersede_each, validate_session_id
+from shared.stores.cosmos_history import ChatHistory
+from shared.stores.cosmos_quotas import OwnerQuotas, holds_owner_slot
 from shared.stores.cosmos_sdk import open_container, translated
 from shared.stores.cosmos_slots import ChatSlots, holds_slot
+from shared.stores.quota import StartQuota
 
 MAX_UPDATE_ATTEMPTS = 10
 MAX_REMEMBERED_CHATS = 10_000
@@ -71,8 +63,8 @@ class CosmosSessionStore:
             raise ConfigurationError("COSMOS_ENDPOINT is required for the Cosmos session store")
         self._container = open_container(settings, client_options)
         self._slots = ChatSlots(self._container, self._call, self._read)
-        self._order_lock = threading.Lock()
-        self._last_order_ns = 0
+        self._owners = OwnerQuotas(self._container, self._call, self._read)
+        self._history = ChatHistory(self._container, self._call, self._query)
         self._chat_of: dict[str, str] = {}  # session id -> chat id, see get()
         # SDK calls by kind (read, query, create, replace, delete): they drive the
         # request-unit bill in Azure. Failed calls count too; Cosmos bills them.
@@ -86,8 +78,15 @@ class CosmosSessionStore:
 
     # -- sessions ------------------------------------------------------------------
 
-    def create(self, record: SessionRecord) -> SessionRecord:
+    def create(self, record: SessionRecord, quota: StartQuota | None = None) -> SessionRecord:
         validate_session_id(record.id)
+        with self._owners.held(record, quota):
+            return self._create(record)
+
+    def spent_today(self, owner: Owner, day_start: datetime) -> Usage:
+        return self._owners.spent_today(owner, day_start)
+
+    def _create(self, record: SessionRecord) -> SessionRecord:
         locked = holds_slot(record) and self._slots.take(record)
         try:
             doc = self._insert(record)
@@ -174,6 +173,8 @@ class CosmosSessionStore:
                 raise
             if holds_slot(current) and not holds_slot(draft):
                 self._slots.release_after_finish(draft)
+            if holds_owner_slot(current) and not holds_owner_slot(draft):
+                self._owners.release_after_finish(draft)
             return _record(doc)
         raise TransientError(
             f"session {session_id!r} kept changing; gave up after {MAX_UPDATE_ATTEMPTS} attempts"
@@ -251,15 +252,12 @@ class CosmosSessionStore:
         except NotFoundError:
             return
         chat_id = record.chat_id
-        messages = self._query(
-            "SELECT c.id FROM c WHERE c.chat_id = @chat AND c.type = 'message'"
-            " AND c.session_id = @id",
-            {"@chat": chat_id, "@id": session_id},
-            chat_id,
-        )
-        for doc in messages:
-            self._delete_item(doc["id"], chat_id)
+        for message_id in self._history.ids_of_session(chat_id, session_id):
+            self._delete_item(message_id, chat_id)
         self._slots.release(chat_id, session_id)
+        self._owners.keep_spend_of(record)
+        if holds_owner_slot(record):
+            self._owners.release_after_finish(record)
         self._delete_item(session_id, chat_id)
         self._chat_of.pop(session_id, None)
 
@@ -270,32 +268,13 @@ class CosmosSessionStore:
         except NotFoundError:
             pass
 
-    # -- chat history --------------------------------------------------------------
+    # -- chat history (cosmos_history.py) --------------------------------------------
 
     def append_message(self, chat_id: str, message: ChatMessage) -> None:
-        created_at = message.created_at or datetime.now(UTC)
-        order_key = f"{self._next_order_ns():020d}-{uuid.uuid4().hex}"
-        doc = {
-            "id": f"_msg-{order_key}",
-            "type": "message",
-            "chat_id": chat_id,
-            "order_key": order_key,
-            **message.model_dump(mode="json"),
-            "created_at": created_at.isoformat(),
-        }
-        with self._call("create"):
-            self._container.create_item(doc)
+        self._history.append(chat_id, message)
 
     def history(self, chat_id: str, limit: int) -> list[ChatMessage]:
-        if limit <= 0:
-            return []
-        docs = self._query(
-            "SELECT TOP @n * FROM c WHERE c.chat_id = @chat AND c.type = 'message'"
-            " ORDER BY c.order_key DESC",
-            {"@n": limit, "@chat": chat_id},
-            chat_id,
-        )
-        return [ChatMessage.model_validate(doc) for doc in reversed(docs)]
+        return self._history.last(chat_id, limit)
 
     def ping(self) -> None:
         with self._call("read"):
@@ -342,12 +321,6 @@ class CosmosSessionStore:
         with self._operations_lock:
             self.operations[kind] += 1
         return translated()
-
-    def _next_order_ns(self) -> int:
-        """Wall-clock nanoseconds, strictly increasing within this process."""
-        with self._order_lock:
-            self._last_order_ns = max(time.time_ns(), self._last_order_ns + 1)
-            return self._last_order_ns
 
 
 def _session_doc(record: SessionRecord) -> dict[str, Any]:

@@ -24,7 +24,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -36,13 +36,16 @@ from shared.errors import (
     TransientError,
 )
 from shared.models import ChatMessage
-from shared.session_models import Mode, SessionRecord
+from shared.session_models import Mode, Owner, SessionRecord, Usage
+from shared.stores import sqlite_quotas
 from shared.stores.base import (
     ACTIVE_STATUSES,
     mutated_copy,
     supersede_each,
     validate_session_id,
 )
+from shared.stores.quota import StartQuota
+from shared.stores.sqlite_quotas import write_transaction
 
 MAX_UPDATE_ATTEMPTS = 10
 BUSY_TIMEOUT_MS = 10_000
@@ -97,6 +100,7 @@ class SqliteSessionStore:
             connection = self._connection()
             self._use_wal(connection)
             connection.executescript(SCHEMA)
+            sqlite_quotas.migrate(connection)
 
     def _use_wal(self, connection: sqlite3.Connection) -> None:
         """Switch the file to WAL once. Asking for it while another connection reads can
@@ -159,18 +163,28 @@ class SqliteSessionStore:
 
     # -- sessions ------------------------------------------------------------------
 
-    def create(self, record: SessionRecord) -> SessionRecord:
+    def create(self, record: SessionRecord, quota: StartQuota | None = None) -> SessionRecord:
+        """One insert; under a quota, counted and inserted in one write transaction."""
         validate_session_id(record.id)
+        counted = quota is not None and quota.limited
         with self._errors():
+            connection = self._connection()
             try:
-                self._connection().execute(
-                    "INSERT INTO sessions (id, chat_id, mode, status, created_ts, version, doc)"
-                    " VALUES (?, ?, ?, ?, ?, 1, ?)",
-                    (record.id, record.chat_id, *self._columns(record)),
-                )
+                with write_transaction(connection) if counted else nullcontext():
+                    if quota is not None and counted:
+                        sqlite_quotas.check_and_count(connection, record.owner, quota)
+                    connection.execute(
+                        "INSERT INTO sessions (id, chat_id, mode, status, created_ts, version, doc)"
+                        " VALUES (?, ?, ?, ?, ?, 1, ?)",
+                        (record.id, record.chat_id, *self._columns(record)),
+                    )
             except sqlite3.IntegrityError as exc:
                 raise self._integrity_error(exc, record) from exc
         return record.model_copy(update={"etag": "1"})
+
+    def spent_today(self, owner: Owner, day_start: datetime) -> Usage:
+        with self._errors():
+            return sqlite_quotas.spent_today(self._connection(), owner, day_start)
 
     def get(self, session_id: str) -> SessionRecord:
         validate_session_id(session_id)
@@ -272,18 +286,15 @@ class SqliteSessionStore:
         return [_record(row) for row in rows]
 
     def delete(self, session_id: str) -> None:
-        """One transaction: the session row (and with it its slot) and its chat messages."""
+        """One transaction: the session row (and with it its slots) and its chat messages;
+        what it spent stays on its owner's day (``sqlite_quotas``)."""
         validate_session_id(session_id)
         with self._errors():
             connection = self._connection()
-            connection.execute("BEGIN IMMEDIATE")
-            try:
+            with write_transaction(connection):
                 connection.execute("DELETE FROM chat_messages WHERE session_id = ?", (session_id,))
+                sqlite_quotas.keep_spend_of(connection, session_id)
                 connection.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
-            connection.execute("COMMIT")
 
     # -- chat history --------------------------------------------------------------
 

@@ -101,7 +101,9 @@ def test_a_transient_failure_is_retried_by_durable_and_recovers(start_devhost, t
         settings = llm_settings(tmp_path, refusing.server, llm_max_retries=0)
         host = start_devhost(settings)
         with httpx.Client(base_url=host.url, timeout=30) as api:
-            body = {"query": QUERY, "mode": "deep_research", "options": OPTIONS}
+            # a step to read a page too: a report without sources would be degraded
+            options = {**OPTIONS, "agent_max_steps": 3}
+            body = {"query": QUERY, "mode": "deep_research", "options": options}
             started = api.post("/api/research", json=body)
             view = wait_for(api, started.json()["session_id"], TERMINAL, timeout=120)
 

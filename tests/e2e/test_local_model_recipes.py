@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from shared.config import Settings
+from shared.llm_endpoint.model_limits import CUT_MARK
 from shared.reasoning.llm_client import REPAIR_INSTRUCTION
 from tests.e2e.polling import wait_terminal
 from tests.fakes.local_servers import THOUGHT, NoJsonSchema, fenced, reasoning_field, think_tags
@@ -132,3 +133,5 @@ def test_an_8k_window_is_never_exceeded(start_devhost, tmp_path) -> None:
         schema = json.dumps(request.json.get("response_format") or "")
         prompt_chars = len(request.prompt_text) + len(schema)
         assert -(-prompt_chars // 3) + request.json["max_tokens"] <= 8192
+        # the prompts were built to fit (evidence dropped best-last), not cut at the end
+        assert CUT_MARK not in request.prompt_text

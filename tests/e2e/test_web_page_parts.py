@@ -7,9 +7,14 @@ serves; no API call is involved.
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
+from markdown_it import MarkdownIt
 
 from devhost.host import DevHost
+from shared.report.markdown import render_sources
+from tests.fakes.phishing_titles import PHISHING_HOST, hostile_sources
 
 pytestmark = pytest.mark.e2e
 
@@ -95,6 +100,26 @@ def test_report_markdown_is_text_and_links_only_to_the_web_and_its_sources(
     assert out["sources"][1][1].startswith("<b>Second</b>")
     assert "corpus://python-reference/yield" in out["plain"]
     assert page.evaluate("window.__pwned") is None
+    seen.assert_clean()
+
+
+def test_a_hostile_source_title_on_the_page_links_only_to_its_source(devhost: DevHost, open_page):
+    """The sources list as the server writes it, rendered by the page's own module."""
+    page, seen = open_page(f"{devhost.url}/api/ui")
+    sources = hostile_sources()
+    markdown = f"Cited [1] and [7].\n\n## Sources\n\n{render_sources(sources)}\n"
+    listed = [{"n": s.n, "url": s.url, "title": s.title} for s in sources]
+
+    out = page.evaluate(RENDER_JS, [markdown, listed])
+
+    hrefs = [href for _, href, _, _ in out["links"]]
+    assert not [h for h in hrefs if urlsplit(h).hostname == PHISHING_HOST], hrefs
+    normalize = MarkdownIt("js-default").normalizeLink
+    web = [(text, href) for text, href, _, _ in out["links"] if not href.startswith("#")]
+    assert web == [(s.title, normalize(s.url)) for s in sources]
+    # every entry is found by its URL, so citations still lead to it
+    assert [sid for sid, _ in out["sources"]] == [f"source-{s.n}" for s in sources]
+    assert [href for href in hrefs if href.startswith("#")] == ["#source-1", "#source-7"]
     seen.assert_clean()
 
 

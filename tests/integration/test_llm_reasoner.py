@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 from pathlib import Path
 
 import pytest
 
+from shared.bootstrap import AppServices
 from shared.config import Settings
 from shared.errors import PermanentError, StructuredOutputError, TransientError
 from shared.llm_endpoint.usage import metered
@@ -25,9 +27,13 @@ from shared.models import (
     SourceExcerpt,
     Todo,
 )
+from shared.payloads import ReportIn
 from shared.reasoning.llm import LLMReasoner
 from shared.reasoning.llm_client import LLMClient
 from shared.reasoning.roles import ROLES
+from shared.research import memory_files
+from shared.research.compress import COMPRESSED, compress
+from shared.research.final_report import generate_final_report
 from tests.fakes import openai_server
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
@@ -383,3 +389,33 @@ def test_a_request_whose_sender_died_mid_body_is_not_recorded(fake_openai, sent:
         sock.shutdown(socket.SHUT_WR)
         assert sock.recv(1024) == b""  # closed without an answer
     assert fake_openai.requests == []
+
+
+def test_a_long_draft_is_cut_once_and_the_writer_is_told_how_much_was_left_out(
+    fake_openai, tmp_path
+):
+    """The report phase hands the whole draft over; the LLM reasoner's budget cuts it once."""
+    settings = _settings(fake_openai, tmp_path, reasoner="llm")
+    svc = AppServices(settings)
+    finding = Finding(
+        agent_id=1,
+        topic="Cold climates",
+        topic_id=1,
+        todo_id="todo-1",
+        key_findings=[KeyFinding(text="Heat pumps work at -25 C.", source_urls=[PAGE_A])],
+        sources=[Source(url=PAGE_A, title="A")],
+    )
+    svc.memory.write("s1", COMPRESSED, compress([finding]).model_dump_json(), "application/json")
+    paragraph = "Heat pumps move heat; the compressor works harder as it gets colder [1].\n\n"
+    draft = "# Draft\n\n" + paragraph * (70_000 // len(paragraph))
+    svc.memory.write("s1", memory_files.DRAFT, draft, "text/markdown")
+
+    generate_final_report(svc, ReportIn(context=ResearchContext(session_id="s1", query="q")))
+
+    writer = next(r for r in fake_openai.requests if "# Draft" in r.prompt_text)
+    (left_out,) = re.findall(r"\[Summary of the remaining (\d+) characters\]", writer.prompt_text)
+    kept = writer.prompt_text.index("\n\n[Summary of the remaining") - writer.prompt_text.index(
+        "# Draft"
+    )
+    assert 40_000 < kept < 50_000  # the draft's opening, as written
+    assert kept + int(left_out) == len(draft)  # one cut: the rest is counted from the draft

@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import pytest
 
-from shared.models import FinalReport, ReportSection, Source, SynthesizedAnswer
+from shared.models import (
+    FinalReport,
+    Finding,
+    KeyFinding,
+    ReportMaterial,
+    ReportSection,
+    ResearchContext,
+    Source,
+    SynthesizedAnswer,
+)
+from shared.reasoning import offline_report
+from shared.reasoning.context_budget import extractive_summary
 from shared.report.citations import (
     cited_numbers,
     dedupe_sentences,
     enforce_citations,
     renumber_answer,
+    strip_unknown_citations,
 )
+from shared.research.compress import compress
 
 ALLOWED = [
     Source(n=1, url="https://a.example/one", title="One", tier=1),
@@ -41,6 +54,7 @@ def _report(**overrides) -> FinalReport:
     [
         ("claim [3].", {3}),
         ("claims [1, 2] and [4,5].", {1, 2, 4, 5}),
+        ("a model's list [1; 2]", {1, 2}),
         ("adjacent [1][2]", {1, 2}),
         ("a range [2-4] and [6–7]", {2, 3, 4, 6, 7}),
         ("a link [3](https://x.example) is not a citation", set()),
@@ -193,3 +207,62 @@ def test_a_search_answer_is_numbered_one_to_n_by_first_citation():
     assert renumbered.answer == "Late [1]. Early [1, 2]."
     assert renumbered.key_points == ["Late [1]."]
     assert [(s.n, s.title) for s in renumbered.sources] == [(1, "Three"), (2, "One")]
+
+
+# -- one syntax for everybody who reads [n] ------------------------------------------------
+
+
+def test_a_search_answer_loses_unknown_citations_and_the_space_before_them():
+    text = "Heat pumps work in the cold [1; 9]. Efficiency drops [9]."
+
+    assert (
+        strip_unknown_citations(text, {1}) == "Heat pumps work in the cold [1]. Efficiency drops."
+    )
+
+
+def test_the_offline_critic_reads_a_citation_list_like_the_report_does():
+    """ "[1, 7]" cites 7 for the report's citation check, so the critic must see it too."""
+    report = _report(
+        executive_summary="Water boils at 100 °C [1, 7].",
+        sections=[
+            ReportSection(heading=f"S{i}", content="Boiling depends on pressure [1, 2].")
+            for i in range(3)
+        ],
+        conclusion="Mind the altitude [2].",
+    )
+    material = ReportMaterial(context=ResearchContext(session_id="s", query="q"), sources=ALLOWED)
+
+    verdict = offline_report.critique(report, material)
+
+    assert verdict.verdict == "REJECT"
+    assert "citation [7] is not a provided source" in verdict.issues
+    assert not any("without citations" in issue for issue in verdict.issues)
+
+
+def test_a_draft_summary_keeps_sentences_cited_with_a_list():
+    text = "Opening sentence here. A claim backed twice [2, 3]. An uncited aside."
+
+    assert extractive_summary(text, 1_000) == "Opening sentence here. A claim backed twice [2, 3]."
+
+
+def test_compression_merges_a_key_finding_repeated_with_and_without_its_marker():
+    """Compression and the report's dedupe compare sentences by the same key."""
+    findings = [
+        Finding(
+            agent_id=agent,
+            topic="Boiling",
+            topic_id=1,
+            todo_id=f"todo-{agent}",
+            key_findings=[KeyFinding(text=text, source_urls=[source.url])],
+            sources=[source],
+        )
+        for agent, text, source in (
+            (1, "Water boils at 100 °C at sea level.", ALLOWED[0]),
+            (2, "Water boils at 100 °C at sea level [1].", ALLOWED[1]),
+        )
+    ]
+
+    merged = compress(findings)
+
+    (key,) = [k for f in merged.findings for k in f.key_findings]
+    assert key.source_urls == [ALLOWED[0].url, ALLOWED[1].url]

@@ -25,6 +25,7 @@ from shared.payloads import Gap, ReportIn
 from shared.research import memory_files
 from shared.research.compress import COMPRESSED, compress
 from shared.research.final_report import REPORT_JSON, generate_final_report
+from shared.research.page_cache import page_name
 
 SID = "s1"
 LONG = "The with statement calls enter and exit around its block of code. " * 10
@@ -359,3 +360,49 @@ def test_when_compression_failed_the_report_is_written_from_the_researchers_item
     writer = Gap(kind="phase_failed", phase="writing_report", error="ValueError: bad")
     basis, _ = _write(svc, fake, failure="writing_report failed", gaps=[gap, writer])
     assert basis == "minimal"  # a writer that failed is not asked again
+
+
+def _evidence_without_sources(svc: AppServices, pages: int) -> None:
+    """Findings whose claims all cited pages never read: grounding left them nothing."""
+    finding = Finding(agent_id=1, topic="How it works", topic_id=1, todo_id="todo-1")
+    svc.memory.write(SID, COMPRESSED, compress([finding]).model_dump_json(), "application/json")
+    for n in range(pages):
+        svc.memory.write(SID, page_name(f"https://docs.example/{n}"), "{}", "application/json")
+
+
+def test_a_report_with_sources_has_nothing_to_explain(svc):
+    svc.__dict__["reasoner"] = FakeReasoner(good_on={"findings"})
+    assert generate_final_report(svc, ReportIn(context=_context())).unsourced is None
+
+
+def test_the_status_learns_why_a_report_has_no_sources_when_pages_were_read(svc):
+    _evidence_without_sources(svc, pages=2)
+    svc.__dict__["reasoner"] = FakeReasoner(good_on={"findings"})
+    out = generate_final_report(svc, ReportIn(context=_context(language="ru")))
+    assert out.basis == "findings" and out.sources == 0
+    assert out.unsourced == (
+        "the report has no sources: the findings cite none of the 2 pages read "
+        "(the model cited pages it never read, or none)"
+    )
+
+
+def test_the_status_learns_why_a_report_has_no_sources_when_nothing_was_read(svc):
+    _evidence_without_sources(svc, pages=0)
+    svc.__dict__["reasoner"] = FakeReasoner(good_on={"findings"})
+    out = generate_final_report(svc, ReportIn(context=_context()))
+    assert out.unsourced == "the report has no sources: no page could be read"
+
+
+def test_the_status_learns_when_the_writer_cited_none_of_the_findings_sources(svc):
+    svc.__dict__["reasoner"] = FakeReasoner(good_on={"findings"}, cite="")
+    out = generate_final_report(svc, ReportIn(context=_context()))
+    assert out.sources == 0
+    assert out.unsourced == (
+        "the report has no sources: it cites none of the 1 sources the findings rest on"
+    )
+
+
+def test_a_minimal_report_is_explained_by_its_failure_not_by_its_sources(svc):
+    svc.__dict__["reasoner"] = FakeReasoner(good_on=set(), fail=PermanentError)
+    out = generate_final_report(svc, ReportIn(context=_context()))
+    assert out.basis == "minimal" and out.failure and out.unsourced is None

@@ -6,8 +6,17 @@ from string import Formatter
 
 import pytest
 
+from shared.models import (
+    FinalReport,
+    ReportMaterial,
+    ReportSection,
+    ResearchContext,
+    Source,
+)
 from shared.payloads import Gap
-from shared.report.limits_text import PHASES, TEXT, gap_clause, sentence
+from shared.reasoning.grounding import ReportDraft, cited_report
+from shared.report.citations import enforce_citations
+from shared.report.limits_text import PHASES, TEXT, gap_clause, say, sentence
 from shared.report.markdown import LABELS
 
 
@@ -33,3 +42,62 @@ def test_a_sentence_ends_once_in_the_language_punctuation():
         "The deep search failed: TimeoutError: slow."
     )
     assert sentence("深度搜索失败：TimeoutError", "zh-CN") == "深度搜索失败：TimeoutError。"
+
+
+CITATION_CHECK = {  # how each language opens the citation check's warning
+    "en": "Citation check:",
+    "ru": "Проверка ссылок:",
+    "zh": "引用检查：",
+    "de": "Quellenprüfung:",
+    "es": "Comprobación de citas:",
+    "fr": "Vérification des citations :",
+}
+
+
+@pytest.mark.parametrize("language", sorted(LABELS))
+def test_the_citation_check_warns_in_the_report_language(language):
+    report = FinalReport(
+        title="T",
+        executive_summary="Claim [1]. Invented [7].",
+        sections=[ReportSection(heading=f"S{i}", content="More [1].") for i in range(3)],
+        conclusion="End.",
+        sources=[Source(n=9, url="https://made-up.example/")],
+        confidence_level="high",
+        language=language,
+    )
+
+    fixed, _ = enforce_citations(report, [Source(n=1, url="https://a.example/")])
+
+    (warning,) = fixed.warnings
+    assert warning.startswith(CITATION_CHECK[language]), warning
+    assert "[7]" in warning and "1" in warning  # what was removed, how many were dropped
+    assert warning == say(
+        language,
+        "citations_checked",
+        parts="; ".join(
+            [
+                say(language, "citations_removed", numbers="[7]"),
+                say(language, "citations_dropped", count=1),
+            ]
+        ),
+    )
+
+
+@pytest.mark.parametrize("language", sorted(LABELS))
+def test_a_report_no_source_backs_says_so_in_the_report_language(language):
+    draft = ReportDraft(
+        title="T",
+        executive_summary="Said without sources.",
+        sections=[ReportSection(heading=f"S{i}", content="Text.") for i in range(3)],
+        conclusion="End.",
+        confidence_level="high",
+        follow_up_questions=[],
+    )
+    context = ResearchContext(session_id="s", query="q", language=language)
+
+    report = cited_report(draft, ReportMaterial(context=context))
+
+    assert report.warnings == [TEXT[language]["unsourced"]]
+    assert report.confidence_level == "low"
+    if language != "en":
+        assert report.warnings != [TEXT["en"]["unsourced"]]

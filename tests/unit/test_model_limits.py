@@ -9,6 +9,7 @@ from shared.llm_endpoint.model_limits import (
     CUT_MARK,
     context_tokens,
     estimated_tokens,
+    evidence_chars,
     fit_to_window,
     timeout_seconds,
 )
@@ -75,3 +76,14 @@ def test_a_request_always_fits_the_window(evidence_chars: int, max_tokens: int) 
     else:
         assert CUT_MARK in fitted[1]["content"]
         assert fitted[1]["content"].startswith("Question: why?")
+
+
+def test_evidence_shrinks_only_for_a_window_smaller_than_the_character_budget() -> None:
+    big = Settings(max_context_chars=20_000)
+    assert evidence_chars(big, "gpt-4o", 16_384) == 20_000
+    assert evidence_chars(big, "some-deployment", 16_384) == 20_000  # no window known
+    small = Settings(max_context_chars=20_000, llm_context_tokens=8_192)
+    chars = evidence_chars(small, "gpt-4o", 16_384)
+    # four shares of evidence, the instructions and a quarter of the window for the reply fit
+    assert 1_500 <= chars < 20_000
+    assert 4 * chars // 3 + 1_500 + 8_192 // 4 <= 8_192

@@ -186,7 +186,7 @@ def test_the_writer_is_told_what_was_not_researched() -> None:
 def test_the_monitor_policy_asks_the_writer_and_the_critic_for_the_contrast() -> None:
     from shared.prompts.report import build_write_report
     from shared.prompts.supervisor import build_critique
-    from shared.reasoning.llm import CRITIC_POLICY
+    from shared.reasoning.llm_report import CRITIC_POLICY
 
     asked = build_write_report(**REPORT_ARGS, contrast=True)[-1]["content"]
     assert "contrasts what the" in asked and "community sources (tier 5)" in asked

@@ -9,6 +9,7 @@ the orchestrator asks for next, which is what a user eventually sees.
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -39,7 +40,7 @@ from shared.payloads import (
     WebSearchOut,
 )
 from shared.session_models import StartInput, Usage
-from tests.fakes.durable_history import Replay, function_names, replay
+from tests.fakes.durable_history import START, Replay, function_names, replay
 
 ORCHESTRATORS = index(function_app.app).orchestrators
 ACTIVITY_CALLS = (0, 1)  # call_activity, call_activity_with_retry
@@ -284,6 +285,28 @@ def test_a_pdf_that_fails_for_good_leaves_the_report_and_says_so() -> None:
     assert flow.names_scheduled().count(names.GENERATE_FINAL_REPORT) == 1
     assert "PDF not rendered" in flow.custom_status["message"]
     assert "disk full" in flow.custom_status["message"]
+
+
+UNSOURCED = "the report has no sources: the findings cite none of the 4 pages read (…)"
+
+
+def unsourced_report(name: str, request: Any) -> Any:
+    if name != names.GENERATE_FINAL_REPORT:
+        return respond(name, request)
+    out = ReportOut.model_validate(respond(name, request))
+    return out.model_copy(update={"sources": 0, "unsourced": UNSOURCED}).model_dump(mode="json")
+
+
+def test_a_report_without_sources_completes_with_a_warning_that_names_the_cause() -> None:
+    flow = research(enable_clarifying_questions=False).run_activities(unsourced_report)
+
+    assert flow.done and flow.output["status"] == "completed"  # the report exists
+    (done,) = [s for s in flow.scheduled if s.name == names.COMPLETE_SESSION]
+    warnings = done.input["progress"]["warnings"]
+    assert {"phase": "writing_report", "message": UNSOURCED} in warnings
+
+    state = replay(ORCHESTRATORS[names.DEEP_RESEARCH], json.dumps(flow.input), flow.history)
+    assert state["isDone"] and state["output"] == flow.output
 
 
 def test_a_critic_that_fails_for_good_falls_back_after_the_pdf_settles() -> None:
@@ -672,6 +695,102 @@ def test_replaying_an_approved_history_yields_the_same_actions() -> None:
     assert flow.done
 
     state = replay(ORCHESTRATORS[names.DEEP_RESEARCH], json.dumps(inp), flow.history)
+    recorded = [e["Name"] for e in flow.history if e["EventType"] == h.EventType.TASK_SCHEDULED]
+    assert function_names(state, kinds=ACTIVITY_CALLS) == recorded
+    assert state["isDone"] and state["output"] == flow.output
+
+
+# -- waiting for a person: clarification and plan approval share one wait ------------------
+
+WEBHOOK = "https://receiver.example/hook"
+CLARIFYING = {"enable_clarifying_questions": True}
+
+
+def waiting(options: dict[str, Any], callback_url: str | None = WEBHOOK) -> Replay:
+    """A deep research stopped at its wait for a person (clarification or plan approval)."""
+    caps = Settings(reasoner="offline", search_provider="local").caps_for(
+        ResearchOptions(run_deep_search_first=False, **options)
+    )
+    inp = StartInput(
+        session_id="s1",
+        chat_id="c1",
+        query="q",
+        mode="deep_research",
+        caps=caps,
+        callback_url=callback_url,
+    ).model_dump(mode="json")
+    return run(names.DEEP_RESEARCH, inp).run_activities(reviewed("approved"))
+
+
+WAITS = [
+    pytest.param(
+        CLARIFYING,
+        "waiting_clarification",
+        "clarification_requested",
+        (names.CLARIFICATION_EVENT, {"answers": ["3.12"]}),
+        id="clarification",
+    ),
+    pytest.param(
+        APPROVAL,
+        "waiting_plan_approval",
+        "plan_ready",
+        (names.PLAN_EVENT, {"action": "approve"}),
+        id="plan-approval",
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "status", "notice", "reply"), WAITS)
+def test_a_wait_for_a_person_records_the_status_then_notifies_then_waits(
+    options: dict[str, Any], status: str, notice: str, reply: Any
+) -> None:
+    flow = waiting(options)
+
+    asked = [s for s in flow.scheduled if s.name in (names.UPDATE_SESSION, names.NOTIFY)]
+    assert [(s.name, s.input.get("status") or s.input.get("event")) for s in asked] == [
+        (names.UPDATE_SESSION, status),
+        (names.NOTIFY, notice),
+    ]
+    assert asked[0].input["progress"]["phase"] == status  # the status page shows the wait
+    assert flow.custom_status["phase"] == status
+    assert [t.kind for t in flow.timers()] == ["timer"] and not flow.activities()
+
+
+def test_the_plan_wait_ends_at_the_deadline_the_user_is_shown() -> None:
+    flow = waiting({**APPROVAL, "plan_approval_timeout_minutes": 60})
+    shown = next(s for s in flow.scheduled if s.input and s.input.get("plan_approval"))
+    (timer,) = flow.timers()
+
+    deadline = datetime.fromisoformat(shown.input["plan_approval"]["deadline"])
+    assert datetime.fromisoformat(timer.input) == deadline
+    assert timedelta(minutes=60) < deadline - START < timedelta(minutes=60, seconds=30)
+
+
+def test_the_clarification_wait_lasts_the_configured_timeout() -> None:
+    flow = waiting({**CLARIFYING, "clarification_timeout_minutes": 90}, callback_url=None)
+    (timer,) = flow.timers()
+
+    assert [s.name for s in flow.scheduled if s.name == names.NOTIFY] == []  # no webhook set
+    waited = datetime.fromisoformat(timer.input) - START
+    assert timedelta(minutes=90) < waited < timedelta(minutes=90, seconds=30)
+
+
+@pytest.mark.parametrize(("options", "status", "notice", "reply"), WAITS)
+@pytest.mark.parametrize("winner", ["reply", "timer"])
+def test_replaying_a_finished_wait_yields_the_same_actions(
+    options: dict[str, Any], status: str, notice: str, reply: Any, winner: str
+) -> None:
+    flow = waiting(options)
+    (timer,) = flow.timers()
+    if winner == "reply":
+        flow.raise_event(*reply)
+        assert flow.timers() == []  # cancelled: a live timer would keep the instance running
+    else:
+        flow.fire(timer.task_id)
+    flow.run_activities(reviewed("approved" if winner == "reply" else "timed_out"))
+    assert flow.done and flow.output["status"] == "completed"
+
+    state = replay(ORCHESTRATORS[names.DEEP_RESEARCH], json.dumps(flow.input), flow.history)
     recorded = [e["Name"] for e in flow.history if e["EventType"] == h.EventType.TASK_SCHEDULED]
     assert function_names(state, kinds=ACTIVITY_CALLS) == recorded
     assert state["isDone"] and state["output"] == flow.output

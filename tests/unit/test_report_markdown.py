@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from urllib.parse import urlsplit
+
+from markdown_it import MarkdownIt
 
 from shared.models import FinalReport, ReportSection, Source, SynthesizedAnswer
 from shared.report.markdown import render_answer_markdown, render_report_markdown
+from tests.fakes.phishing_titles import PHISHING_HOST, hostile_sources
 
 CREATED = datetime(2025, 3, 14, 9, 26, tzinfo=UTC)
 
@@ -173,3 +177,41 @@ def test_python_dunder_names_stay_names_not_bold_text():
     )
     text = render_report_markdown(_report(sections=[section] * 3), "q", "deep_research")
     assert '"`__enter__()`" is called, then `__exit__`.' in text
+
+
+def _links(markdown: str) -> list[tuple[str, str]]:
+    """(href, shown text) of every link, as the web page's markdown-it reads the Markdown."""
+    md = MarkdownIt("js-default")
+    links: list[tuple[str, str]] = []
+    for block in md.parse(markdown):
+        href, text = None, []
+        for token in block.children or []:
+            if token.type == "link_open":
+                href, text = token.attrGet("href"), []
+            elif token.type == "link_close":
+                links.append((str(href), "".join(text)))
+                href = None
+            elif href is not None:
+                text.append(token.content)
+    return links
+
+
+def test_a_hostile_source_title_is_shown_as_written_and_links_only_to_its_source():
+    sources = hostile_sources()
+    md = render_report_markdown(_report(sources=sources), "q", "deep_research", CREATED)
+
+    listed = md.split("## Sources", 1)[1].split("##", 1)[0]
+    links = _links(listed)
+
+    normalize = MarkdownIt("js-default").normalizeLink
+    assert links == [(normalize(s.url), s.title) for s in sources]
+    assert not [href for href, _ in _links(md) if urlsplit(href).hostname == PHISHING_HOST]
+
+
+def test_hostile_titles_stay_inside_their_links_in_a_list_with_gaps():
+    sources = hostile_sources()
+    gapped = [s.model_copy(update={"n": s.n * 2}) for s in sources]
+
+    md = render_report_markdown(_report(sources=gapped), "q", "deep_research", CREATED)
+
+    assert [text for _, text in _links(md.split("## Sources", 1)[1])] == [s.title for s in sources]
