@@ -81,8 +81,8 @@ class DurableInstances:
         return int(result.instances_deleted)
 
     async def ids_with_prefix(self, prefix: str) -> list[str]:
-        # One page of the Durable list API (100 by default): a session starts a
-        # handful of instances, redeliveries being rate-limited.
+        # One page of the Durable list API (100 in Azure): the purge lists again
+        # after purging what it got, until nothing new shows.
         try:
             found = await self._client.get_status_by(instance_id_prefix=prefix)
         except Exception as exc:  # the SDK raises bare Exception for unexpected codes

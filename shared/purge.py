@@ -99,12 +99,18 @@ async def purge_session(
 
 
 async def _purge_instances(instances: Instances, record: SessionRecord, reason: str) -> int:
-    ids = await instance_ids(instances, record)
-    for instance_id in ids:
-        await _stop(instances, instance_id, reason)
-    purged = 0
-    for instance_id in ids:
-        purged += await instances.purge(instance_id)
+    """Stop and purge the session's instances, listing again until no new one shows.
+
+    Durable's list answers one page (100 in Azure); purged instances leave the
+    list, so the next listing reaches the ones past the first page.
+    """
+    purged, seen = 0, set()
+    while ids := [i for i in await instance_ids(instances, record) if i not in seen]:
+        seen.update(ids)
+        for instance_id in ids:
+            await _stop(instances, instance_id, reason)
+        for instance_id in ids:
+            purged += await instances.purge(instance_id)
     return purged
 
 
