@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from azure.cosmos import CosmosClient
 
 from shared.config import Settings
 from shared.errors import ActiveSessionConflict, ConflictError, InvalidInputError, NotFoundError
@@ -382,3 +383,34 @@ def test_retention_lists_finished_sessions_by_last_activity_across_chats(
     assert len(store.list_idle_before(cutoff, limit=1)) == 1
     assert store.list_idle_before(T0) == []
     assert store.list_idle_before(cutoff, limit=0) == []
+
+
+@pytest.mark.emulators
+def test_cosmos_documents_from_before_updated_ts_go_by_their_updated_at(
+    cosmos_standin: CosmosInfo,  # noqa: F811
+) -> None:
+    """A document written by an earlier version has no ``updated_ts``: its ``updated_at`` counts."""
+    settings = Settings(
+        cosmos_endpoint=cosmos_standin.endpoint,
+        cosmos_key=cosmos_standin.key,
+        cosmos_verify_tls=False,
+        cosmos_database=f"contract-{RUN_ID}",
+        cosmos_container=f"sessions-{uuid.uuid4().hex[:8]}",
+    )
+    store = CosmosSessionStore(settings)
+    container = (
+        CosmosClient(
+            settings.cosmos_endpoint, credential=cosmos_standin.key, connection_verify=False
+        )
+        .get_database_client(settings.cosmos_database)
+        .get_container_client(settings.cosmos_container)
+    )
+    ids = {}
+    for name, idle_days in (("idle", 1), ("used", 35)):
+        record = new_session(chat_id=f"chat-{name}", mode=Mode.search)
+        record.status, record.updated_at = SessionStatus.completed, T0 + timedelta(days=idle_days)
+        doc = record.model_dump(mode="json", exclude={"etag"})
+        container.create_item(doc | {"type": "session", "created_ts": T0.timestamp()})
+        ids[name] = record.id
+
+    assert [r.id for r in store.list_idle_before(T0 + timedelta(days=30))] == [ids["idle"]]
