@@ -11,15 +11,19 @@ Errors, by kind (``shared/errors.py``):
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from shared.bootstrap import services
 from shared.errors import ConfigurationError, ResearchError, TransientError
+from shared.llm_endpoint import slow_calls
 from shared.llm_endpoint.usage import metered
 from shared.payloads import FAILURE_KEY, StepFailure
 from shared.ports import Services
+from shared.sessions import show_running_call
 
 In = TypeVar("In", bound=BaseModel)
 
@@ -33,9 +37,10 @@ def run_step(payload: dict, model: type[In], step: Callable[[Services, In], Any]
     ``usage`` field when the result model has one.
     """
     request = model.model_validate(payload)
-    with metered() as meter:
+    svc = services()
+    with metered() as meter, _slow_calls_shown(svc, request):
         try:
-            result = step(services(), request)
+            result = step(svc, request)
         except TransientError:
             raise
         except ResearchError as exc:
@@ -48,3 +53,16 @@ def run_step(payload: dict, model: type[In], step: Callable[[Services, In], Any]
             result = result.model_copy(update={"usage": meter.usage})
         return result.model_dump(mode="json")
     return result if isinstance(result, dict) else {"ok": True}
+
+
+def _slow_calls_shown(svc: Services, request: BaseModel) -> AbstractContextManager[None]:
+    """Show this step's slow model calls in its session's status (``slow_calls``)."""
+    context = getattr(request, "context", None)
+    session_id = getattr(request, "session_id", None) or getattr(context, "session_id", None)
+    if not isinstance(session_id, str) or svc.settings.effective_reasoner != "llm":
+        return nullcontext()
+
+    def report(model: str, started_at: datetime) -> Callable[[], None]:
+        return show_running_call(svc, session_id, model, started_at)
+
+    return slow_calls.watching(svc.settings.llm_slow_call_seconds, report)

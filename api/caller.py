@@ -12,7 +12,7 @@ import azure.functions as func
 
 from api.errors import route_session_id
 from shared.access import Action, session_for
-from shared.identity import ANONYMOUS, Principal
+from shared.identity import ANONYMOUS, Principal, system_principal
 from shared.ports import Services
 from shared.session_models import SessionRecord
 
@@ -40,8 +40,9 @@ async def route_session(
 def tool_caller(svc: Services) -> Principal:
     """Who calls an MCP tool. The extension admits only holders of its system key and
     passes no identity, so with sign-in on the key's holders are one owner of their own
-    (``MCP_OWNER_ID``): they see the sessions they started through MCP and nobody
-    else's. Without sign-in (``AUTH_MODE=none``) everyone is the one anonymous owner."""
+    (``MCP_OWNER_ID``, a system owner no token can name): they see the sessions they
+    started through MCP and nobody else's. Without sign-in (``AUTH_MODE=none``)
+    everyone is the one anonymous owner."""
     if svc.settings.auth_mode == "none":
         return ANONYMOUS
-    return Principal(id=MCP_OWNER_ID, tenant=svc.settings.auth_tenant_id)
+    return system_principal(MCP_OWNER_ID)

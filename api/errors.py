@@ -11,6 +11,10 @@ a client can cancel or follow it) · 429 a quota of the caller's is used up
 limit, what is used and when it frees), or one thing was asked for too often
 (``rate_limited``, with ``Retry-After``; ``details`` names the limit) · 503
 transient store trouble, with ``Retry-After``. A client mistake never becomes a 5xx.
+
+Every response of a ``handled`` route (JSON, reports, PDF, events) carries
+``X-Content-Type-Options: nosniff`` (``EDGE_HEADERS``): a browser must take a
+Markdown report or a JSON body for what it says it is, never sniff it into HTML.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from shared.stores.base import validate_session_id
 
 log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 64 * 1024
+EDGE_HEADERS = {"X-Content-Type-Options": "nosniff"}
 
 
 class HttpError(Exception):
@@ -54,7 +59,10 @@ def error_response(
 ):
     body = {"error": {"code": code, "message": message, "details": details or []}}
     return func.HttpResponse(
-        json.dumps(body), status_code=status, mimetype="application/json", headers=headers
+        json.dumps(body),
+        status_code=status,
+        mimetype="application/json",
+        headers={**EDGE_HEADERS, **(headers or {})},
     )
 
 
@@ -63,7 +71,7 @@ def json_response(body: object, status: int = 200, headers: dict | None = None):
         json.dumps(body, default=str),
         status_code=status,
         mimetype="application/json",
-        headers=headers,
+        headers={**EDGE_HEADERS, **(headers or {})},
     )
 
 
@@ -159,16 +167,22 @@ def quota_error(exc: QuotaExceeded) -> ClientError:
 
 
 def handled(fn: Callable[..., Awaitable[func.HttpResponse]]):
-    """Map our errors to HTTP (``classify``); a client mistake never becomes a 5xx."""
+    """Map our errors to HTTP (``classify``); a client mistake never becomes a 5xx.
+
+    Whatever the route returns gets the ``EDGE_HEADERS`` it does not set itself.
+    """
 
     @functools.wraps(fn)
     async def wrapper(*args, **kwargs) -> func.HttpResponse:
         try:
-            return await fn(*args, **kwargs)
+            response = await fn(*args, **kwargs)
         except Exception as exc:
             error = classify(exc, fn.__name__)
             return error_response(
                 error.status, error.code, error.message, error.details, error.headers
             )
+        for name, value in EDGE_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
 
     return wrapper

@@ -70,8 +70,9 @@ HEADERS = {
 def web_page(req: func.HttpRequest) -> func.HttpResponse:
     url = urlsplit(req.url)
     if url.path.endswith("/"):  # /api/ui/ would resolve the page's relative URLs a level down
-        location = url.path.rstrip("/") + (f"?{url.query}" if url.query else "")
-        return func.HttpResponse(status_code=308, headers={"Location": location})
+        location = same_site_path(url.path.rstrip("/")) + (f"?{url.query}" if url.query else "")
+        headers = {**HEADERS, "Location": location}
+        return func.HttpResponse(status_code=308, headers=headers)
     return _static(req, PAGE, "text/html")
 
 
@@ -82,6 +83,13 @@ def web_asset(req: func.HttpRequest) -> func.HttpResponse:
     if name not in ASSETS:
         return error_response(404, "not_found", f"no such file of the web page: {name!r}")
     return _static(req, name, ASSETS[name])
+
+
+def same_site_path(path: str) -> str:
+    """``path`` with exactly one leading slash: ``//host/x`` (or ``/\\host``) in a
+    Location would send the browser to another site, so ``GET //api/ui/`` must not
+    redirect there."""
+    return "/" + path.lstrip("/\\")
 
 
 def _static(req: func.HttpRequest, name: str, mimetype: str) -> func.HttpResponse:

@@ -91,9 +91,11 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
         history = await asyncio.to_thread(
             svc.sessions.history, chat_id, svc.settings.chat_history_limit
         )
-        await _supersede(svc, client, chat_id)
-    # Counts the start against the quotas; frees a chat an orphan blocks.
+    # Counts the start against the quotas; frees a chat an orphan blocks. Only a start
+    # the store took supersedes what runs in its chat, so a refused one loses nothing.
     await create_session(svc.sessions, client, record, admission.quota)
+    if body.mode != Mode.deep_research:
+        await _supersede(svc, client, chat_id, except_id=session_id)
     await asyncio.to_thread(write_owner_file, svc.memory, record)
     start_input = StartInput(
         session_id=session_id,
@@ -201,9 +203,9 @@ async def cancel(client, principal: Principal, session_id: str) -> SessionRecord
     return record
 
 
-async def _supersede(svc, client, chat_id: str) -> None:
-    """A new question in a chat supersedes whatever is still running there."""
-    for old in await asyncio.to_thread(svc.sessions.supersede_active, chat_id, None):
+async def _supersede(svc, client, chat_id: str, except_id: str) -> None:
+    """A new question in a chat supersedes whatever else is still running there."""
+    for old in await asyncio.to_thread(svc.sessions.supersede_active, chat_id, except_id):
         await _terminate(client, old.instance_id, "superseded by a newer request in the chat")
 
 

@@ -16,6 +16,10 @@ made once, at import, by ``HTTP_STREAMING``:
   A handler may also return a FastAPI response itself (the events stream
   returns a ``StreamingResponse`` that stays open until the session ends).
 
+The streamed path reads the request body itself, chunk by chunk, and stops
+at ``MAX_BODY_BYTES``: a larger body is a 413 before the handler runs, and
+the rest is never read.
+
 This is the one setting read at import, because the worker indexes the
 functions' signatures before any of them runs. Azure also needs
 ``PYTHON_ENABLE_INIT_INDEXING=1`` for the extension (infra sets both).
@@ -29,6 +33,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import azure.functions as func
+
+from api.errors import MAX_BODY_BYTES, error_response
 
 STREAMING_SETTING = "HTTP_STREAMING"
 STREAMING = os.environ.get(STREAMING_SETTING, "").strip().lower() in ("1", "true", "yes")
@@ -50,7 +56,11 @@ def http_function(handler: Handler) -> Any:
         return handler
 
     async def wrapper(req: Request, **bindings: Any) -> Response:
-        result = handler(await _buffered(req), **bindings)
+        buffered = await _buffered(req)
+        if buffered is None:
+            message = f"request body is over {MAX_BODY_BYTES} bytes"
+            return _fastapi_response(error_response(413, "payload_too_large", message))
+        result = handler(buffered, **bindings)
         if inspect.isawaitable(result):
             result = await result
         return result if isinstance(result, Response) else _fastapi_response(result)
@@ -73,15 +83,35 @@ def event_stream(chunks: AsyncIterator[str], headers: dict[str, str]) -> Any:
     return StreamingResponse(chunks, media_type="text/event-stream", headers=headers)
 
 
-async def _buffered(req: Request) -> func.HttpRequest:
+async def _buffered(req: Request) -> func.HttpRequest | None:
+    """``req`` as the handlers take it; None when its body is over ``MAX_BODY_BYTES``."""
+    body = await read_capped(req, MAX_BODY_BYTES)
+    if body is None:
+        return None
     return func.HttpRequest(
         method=req.method,
         url=str(req.url),
         headers=dict(req.headers),
         params=dict(req.query_params),
         route_params={k: str(v) for k, v in req.path_params.items()},
-        body=await req.body(),
+        body=body,
     )
+
+
+async def read_capped(req: Any, limit: int) -> bytes | None:
+    """The body of a Starlette request, or None as soon as it passes ``limit`` bytes.
+
+    A declared ``Content-Length`` over the cap is refused before reading a byte.
+    """
+    declared = req.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    body = bytearray()
+    async for chunk in req.stream():
+        body.extend(chunk)
+        if len(body) > limit:
+            return None
+    return bytes(body)
 
 
 def _fastapi_response(response: func.HttpResponse) -> Response:

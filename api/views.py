@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from shared.access import public_chat_id
@@ -91,6 +92,16 @@ def session_view(
         view["error"] = record.error or failure
     if record.callback_url:
         view["webhook"] = delivery_summary(record)
+    if record.model_calls and not status.is_terminal:
+        now = datetime.now(UTC)
+        view["model_calls"] = [
+            {
+                "model": c.model,
+                "started_at": c.started_at.isoformat(),
+                "running_seconds": round((now - c.started_at).total_seconds()),
+            }
+            for c in record.model_calls
+        ]
     return view
 
 

@@ -23,6 +23,8 @@ from typing import Any
 
 from aiohttp import web
 
+from devhost.guard import BodyTooLarge, read_capped, refuse_body
+
 Message = MutableMapping[str, Any]
 ASGIApp = Callable[
     [Message, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]],
@@ -31,9 +33,15 @@ ASGIApp = Callable[
 DISCONNECT_CHECK_SECONDS = 1.0
 
 
-async def serve_asgi(app: ASGIApp, request: web.Request) -> web.StreamResponse:
-    """Run ``app`` for ``request``; its response, streamed (an empty 500 if it sent none)."""
-    body = await request.read()
+async def serve_asgi(app: ASGIApp, request: web.Request, max_body_bytes: int) -> web.StreamResponse:
+    """Run ``app`` for ``request``; its response, streamed (an empty 500 if it sent none).
+
+    A body over ``max_body_bytes`` is 413, and ``app`` never runs: reading stops at the cap.
+    """
+    try:
+        body = await read_capped(request, max_body_bytes)
+    except BodyTooLarge:
+        return await refuse_body(request, max_body_bytes)
     finished = asyncio.Event()
     body_given = False
     response: web.StreamResponse | None = None

@@ -340,6 +340,8 @@ def _render(view: dict, elapsed: float) -> Panel:
     parts = [line] + ([table] if progress["agents"] else [])
     if progress.get("message"):
         parts.append(f"[dim]{progress['message']}[/]")
+    for call in view.get("model_calls", []):
+        parts.append(f"[dim]{call['model']} writing for {call['running_seconds']} s[/]")
     return Panel(Group(*parts), title=view["query"][:80], subtitle=view["session_id"])
 
 

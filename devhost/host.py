@@ -22,6 +22,7 @@ from typing import Any
 
 from aiohttp import web
 
+from api.errors import MAX_BODY_BYTES
 from devhost.bindings import call_function, startup_timer_request
 from devhost.engine import Engine
 from devhost.host_config import load_host_config
@@ -81,7 +82,8 @@ class DevHost:
         return f"{self.url}/runtime/webhooks/mcp"
 
     def start(self) -> DevHost:
-        configure(self.settings)
+        """Serve; a sign-in setup that cannot work (``ConfigurationError``) stops it here."""
+        configure(self.settings).authenticator  # noqa: B018 - built now, not at the first request
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         registry = app_registry(self._app if self._app is not None else _function_app())
         self.engine = Engine(
@@ -94,6 +96,7 @@ class DevHost:
             route_prefix=self._config.route_prefix,
             keys=self.keys,
             mcp_info=self._config.mcp,
+            max_body_bytes=MAX_BODY_BYTES,  # the app's own cap: reading stops there
         )
         started = threading.Event()
         self._thread = threading.Thread(

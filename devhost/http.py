@@ -16,6 +16,10 @@
   path; the operator-facing management URLs (``/runtime/webhooks/durabletask``)
   require the system key, as in Azure.
 
+Every request passes ``devhost.guard`` first: a loopback ``Host`` (else 421),
+no foreign ``Origin`` (403), JSON bodies only (415); app and MCP bodies stop
+being read at ``max_body_bytes`` (413).
+
 All handlers run on one event loop, as in the Python worker (the SDK keeps a
 process-wide aiohttp session bound to the loop that created it).
 """
@@ -32,13 +36,14 @@ from aiohttp import web
 from devhost import http_v2
 from devhost.bindings import call_function
 from devhost.engine import Engine, InstanceExists
+from devhost.guard import BodyTooLarge, error_response, loopback_only, read_capped, refuse_body
 from devhost.host_config import DEFAULT_ROUTE_PREFIX, McpServerInfo
 from devhost.instances import Instance
 from devhost.keys import FunctionKeys
 from devhost.mcp import MCP_PREFIX, McpFront
 from devhost.registry import HttpRoute
 
-MAX_BODY_BYTES = 1024 * 1024
+MAX_BODY_BYTES = 1024 * 1024  # the Durable RPC's bodies; the app's routes get their own cap
 WEBHOOK_PREFIX = "/runtime/webhooks/durabletask"
 INSTANCE_PLACEHOLDER = "INSTANCEID"
 CONNECTION_NAME = "Storage"
@@ -52,11 +57,17 @@ class HttpFront:
         route_prefix: str = DEFAULT_ROUTE_PREFIX,
         keys: FunctionKeys | None = None,
         mcp_info: McpServerInfo | None = None,
+        max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
-        """``keys``: require keys on non-anonymous routes (None: no checks, as Core Tools)."""
+        """``keys``: require keys on non-anonymous routes (None: no checks, as Core Tools).
+
+        ``max_body_bytes``: the cap on a request body to the app's routes and the MCP
+        endpoint; reading stops there and the answer is 413 (``devhost.guard``).
+        """
         self.engine = engine
+        self.max_body_bytes = max_body_bytes
         info = mcp_info or McpServerInfo()
-        self.mcp = McpFront(engine.registry.mcp_tools, info, self.client_binding)
+        self.mcp = McpFront(engine.registry.mcp_tools, info, self.client_binding, max_body_bytes)
         self.task_hub = task_hub
         self.route_prefix = route_prefix.strip("/")
         self.keys = keys
@@ -65,7 +76,7 @@ class HttpFront:
         self.base_url = ""  # set once the port is known
 
     def application(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY_BYTES)
+        app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[loopback_only])
         rpc = f"/_rpc/{self._rpc_secret}"
         for prefix, guarded in ((rpc, False), (WEBHOOK_PREFIX, True)):
             for method, path, handler in (
@@ -148,10 +159,9 @@ class HttpFront:
         ):
             return web.Response(status=401)
         try:
-            body = await request.read()
-        except web.HTTPRequestEntityTooLarge:
-            message = f"request body is over {MAX_BODY_BYTES} bytes"
-            return _error(413, "payload_too_large", message)
+            body = await read_capped(request, self.max_body_bytes)
+        except BodyTooLarge:
+            return await refuse_body(request, self.max_body_bytes)
         v2 = http_v2.uses_v2(route.func, route.request_param)
         arguments = self._arguments(route, request, params, body, v2)
         response = await call_function(route.func, arguments)
@@ -168,8 +178,9 @@ class HttpFront:
     def _no_function(self, request: web.Request, path: str | None) -> web.Response:
         if path is not None and self.engine.registry.path_exists(path):
             message = f"no function for {request.method} {request.path}"
-            return _error(405, "method_not_allowed", message)
-        return _error(404, "not_found", f"no function for {request.method} {request.path}")
+            return error_response(405, "method_not_allowed", message)
+        message = f"no function for {request.method} {request.path}"
+        return error_response(404, "not_found", message)
 
     def _arguments(
         self,
@@ -302,9 +313,3 @@ def _to_aiohttp(response: func.HttpResponse) -> web.Response:
         )
         headers["Content-Type"] = response.mimetype + charset
     return web.Response(status=response.status_code, body=response.get_body(), headers=headers)
-
-
-def _error(status: int, code: str, message: str) -> web.Response:
-    return web.json_response(
-        {"error": {"code": code, "message": message, "details": []}}, status=status
-    )

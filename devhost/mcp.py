@@ -68,9 +68,14 @@ class McpFront:
     """The MCP server of one devhost; ``start``/``stop`` run on the host's event loop."""
 
     def __init__(
-        self, tools: dict[str, McpTool], info: McpServerInfo, client_binding: Callable[[], str]
+        self,
+        tools: dict[str, McpTool],
+        info: McpServerInfo,
+        client_binding: Callable[[], str],
+        max_body_bytes: int,
     ) -> None:
         self.tools = tools
+        self.max_body_bytes = max_body_bytes
         self._client_binding = client_binding
         self.server: Server = Server(
             info.name, version=info.version, instructions=info.instructions
@@ -122,7 +127,7 @@ class McpFront:
         if task is not None:
             self._requests.add(task)
         try:
-            return await serve_asgi(app, request)
+            return await serve_asgi(app, request, self.max_body_bytes)
         finally:
             self._requests.discard(task)
 

@@ -12,6 +12,9 @@
 - Chat ids are per owner: the store keeps a chat under ``chat_key(owner,
   chat_id)``, so two people who both use chat ``team-42`` never share its
   history, its active deep research or its session list.
+- System owners (the anonymous owner, the MCP key holders) have no tenant
+  (``shared.identity.system_principal``) and no signed-in caller lacks one,
+  so no token can own, read or act on their sessions.
 
 Usage from any entry point::
 

@@ -104,6 +104,8 @@ class Settings(BaseSettings):
     # auto: json_schema, falling back to what the endpoint accepts (reasoning/structured_mode.py)
     llm_structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = "auto"
     llm_timeout_seconds: float = 60.0
+    # A model call running longer is shown in the session's status (model_calls).
+    llm_slow_call_seconds: float = Field(10.0, ge=0)
     # Per role; unset = LLM_TIMEOUT_SECONDS (llm_endpoint/model_limits.py).
     llm_timeout_seconds_fast: float | None = Field(None, gt=0)
     llm_timeout_seconds_strategic: float | None = Field(None, gt=0)
@@ -187,6 +189,11 @@ class Settings(BaseSettings):
 
     # Who the caller is (shared/identity.py) and who may see a session (shared/access.py).
     auth_mode: Literal["none", "easyauth", "jwt"] = "none"
+    # easyauth trusts X-MS-CLIENT-PRINCIPAL only where something strips a client's copy:
+    # App Service sets WEBSITE_AUTH_ENABLED=True when its authentication is on; another
+    # proxy that does the same is vouched for by AUTH_TRUST_PRINCIPAL_HEADER=true.
+    website_auth_enabled: bool = False
+    auth_trust_principal_header: bool = False
     auth_tenant_id: str = ""
     auth_client_id: str = ""
     auth_jwt_issuer: str = ""

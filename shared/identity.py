@@ -7,11 +7,20 @@
 - ``easyauth``: App Service Authentication has signed the caller in and passes
   them as ``X-MS-CLIENT-PRINCIPAL`` (base64 JSON claims). Trusting that header
   is only safe behind Easy Auth, which strips any copy a client sends; the
-  Bicep deployment turns it on (``infra/app/auth.bicep``).
+  Bicep deployment turns it on (``infra/app/auth.bicep``). So this mode
+  refuses to work (``ConfigurationError`` naming the settings) unless the
+  platform says Easy Auth is on (``WEBSITE_AUTH_ENABLED=True``, set by App
+  Service) or the operator vouches for another proxy that strips and sets the
+  header (``AUTH_TRUST_PRINCIPAL_HEADER=true``).
 - ``jwt``: the caller sends ``Authorization: Bearer <token>`` and no platform
   checked it (another gateway, a container host without Easy Auth). PyJWT
   verifies signature (the tenant's published keys, ``PyJWKClient``), issuer,
   audience and expiry.
+
+System owners (the anonymous owner, the MCP key holders: ``system_principal``)
+have no tenant. Every signed-in principal has one (``tid``, a verified
+issuer, or Easy Auth's provider), so no token can name a system owner, even
+one whose ``sub`` spells its id.
 
 Entry points (HTTP routes, SSE, MCP tools) call ``Authenticator.principal``
 with the request headers and pass the result to ``shared.access``. A missing,
@@ -64,7 +73,26 @@ class Principal:
         return self.owner == ANONYMOUS_OWNER
 
 
-ANONYMOUS = Principal(id=ANONYMOUS_OWNER.id, tenant=ANONYMOUS_OWNER.tenant)
+SYSTEM_TENANT = ANONYMOUS_OWNER.tenant  # empty: the namespace no caller can sign in to
+ANONYMOUS = Principal(id=ANONYMOUS_OWNER.id, tenant=SYSTEM_TENANT)
+
+
+def system_principal(name: str) -> Principal:
+    """An owner the host itself speaks for (e.g. the MCP key holders), never a signed-in one."""
+    return Principal(id=name, tenant=SYSTEM_TENANT)
+
+
+def signed_in(principal_id: str, tenant: str, name: str, roles: frozenset[str]) -> Principal:
+    """A caller vouched for by a token or the platform: always in a tenant of their own.
+
+    The tenant check is what keeps system owners out of reach; a caller
+    without one is refused rather than placed among them.
+    """
+    if not principal_id.strip():
+        raise UnauthorizedError("the caller's identity names no principal id")
+    if tenant.strip() == SYSTEM_TENANT:
+        raise UnauthorizedError("the caller's identity names no tenant or issuer")
+    return Principal(id=principal_id, tenant=tenant, name=name, roles=roles)
 
 
 class Authenticator:
@@ -72,6 +100,8 @@ class Authenticator:
 
     def __init__(self, settings: Settings) -> None:
         self.mode = settings.auth_mode
+        if self.mode == "easyauth":
+            require_principal_header_vouched_for(settings)
         self._jwt = JwtVerifier(settings) if self.mode == "jwt" else None
 
     @property
@@ -90,6 +120,19 @@ class Authenticator:
         if self._jwt is not None:
             return self._jwt.principal(lowered)
         return easy_auth_principal(lowered)
+
+
+def require_principal_header_vouched_for(settings: Settings) -> None:
+    """``ConfigurationError`` unless something in front strips a client's own
+    ``X-MS-CLIENT-PRINCIPAL``: without that, anyone could send one and be anyone."""
+    if settings.website_auth_enabled or settings.auth_trust_principal_header:
+        return
+    raise ConfigurationError(
+        "AUTH_MODE=easyauth trusts the X-MS-CLIENT-PRINCIPAL header, but App Service "
+        "Authentication is not on here (WEBSITE_AUTH_ENABLED is not True). Turn it on, use "
+        "AUTH_MODE=jwt, or, behind another proxy that strips and sets that header, set "
+        "AUTH_TRUST_PRINCIPAL_HEADER=true"
+    )
 
 
 def easy_auth_principal(headers: Mapping[str, str]) -> Principal:
@@ -112,9 +155,9 @@ def easy_auth_principal(headers: Mapping[str, str]) -> Principal:
     tenant = _first(claims, TENANT_CLAIMS) or str(claims_doc.get("auth_typ") or "").strip()
     if not principal_id or not tenant:
         raise UnauthorizedError("X-MS-CLIENT-PRINCIPAL names no principal id and tenant")
-    return Principal(
-        id=principal_id,
-        tenant=tenant,
+    return signed_in(
+        principal_id,
+        tenant,
         name=headers.get(PRINCIPAL_NAME_HEADER, ""),
         roles=frozenset(v for t in role_types if t for v in claims.get(t, [])),
     )
@@ -170,9 +213,9 @@ class JwtVerifier:
         if not principal_id:
             raise UnauthorizedError("the token names no principal (oid or sub)")
         roles = claims.get("roles") if isinstance(claims.get("roles"), list) else []
-        return Principal(
-            id=principal_id,
-            tenant=tenant,
+        return signed_in(
+            principal_id,
+            tenant,
             name=str(claims.get("preferred_username") or claims.get("name") or ""),
             roles=frozenset(str(r) for r in roles),
         )

@@ -140,6 +140,14 @@ class Redeliveries(BaseModel):
     recent: list[datetime] = Field(default_factory=list)
 
 
+class RunningCall(BaseModel):
+    """A model call that has been running for a while (``llm_endpoint/slow_calls.py``)."""
+
+    id: str
+    model: str
+    started_at: datetime
+
+
 class SessionRecord(BaseModel):
     """The session document (Cosmos item / SQLite row), partition key chat_id.
 
@@ -175,6 +183,8 @@ class SessionRecord(BaseModel):
     webhook_lease: dict | None = None
     webhook_redeliveries: Redeliveries = Field(default_factory=Redeliveries)
     usage: Usage = Field(default_factory=Usage)
+    # slow model calls still running, shown in the status while they run
+    model_calls: list[RunningCall] = Field(default_factory=list)
     created_at: datetime
     updated_at: datetime
     etag: str | None = None

@@ -10,6 +10,8 @@ events in order.
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from shared.errors import ConflictError
@@ -17,7 +19,7 @@ from shared.models import ChatMessage, FinalReport
 from shared.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
 from shared.ports import Services
 from shared.research.answers import load_answer
-from shared.session_models import Mode, SessionRecord, SessionStatus
+from shared.session_models import Mode, RunningCall, SessionRecord, SessionStatus
 from shared.webhook_outbox import (
     EVENT_BY_STATUS,
     event_id,
@@ -183,3 +185,23 @@ def notify(svc: Services, req: NotifyIn) -> dict:
 
         svc.sessions.update(req.session_id, late)
     return flush(svc.sessions, svc.webhooks, req.session_id, this_event)
+
+
+def show_running_call(
+    svc: Services, session_id: str, model: str, started_at: datetime
+) -> Callable[[], None]:
+    """Record a slow model call with its session; return what removes it when it ends.
+
+    The id is the activity's own (not a durable one): the entry lives only while
+    the call runs, and a retried activity's call is a new call.
+    """
+    call = RunningCall(id=uuid.uuid4().hex[:12], model=model, started_at=started_at)
+    svc.sessions.update(session_id, lambda r: r.model_calls.append(call))
+
+    def clear() -> None:
+        def drop(record: SessionRecord) -> None:
+            record.model_calls = [c for c in record.model_calls if c.id != call.id]
+
+        svc.sessions.update(session_id, drop)
+
+    return clear

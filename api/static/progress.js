@@ -23,6 +23,13 @@ export function phaseText(phase) {
   return (phase || "").replaceAll("_", " ");
 }
 
+/** Slow model calls still running: a local model at work, not a hang. */
+export function modelCallsText(calls) {
+  return (calls || [])
+    .map((call) => `${call.model} writing for ${call.running_seconds} s`)
+    .join(", ");
+}
+
 /** Show one session view (GET research/{id}, or an SSE event's data). */
 export function renderView(view) {
   const progress = view.progress || {};
@@ -36,7 +43,8 @@ export function renderView(view) {
   const tokens = (usage.prompt_tokens || 0) + (usage.completion_tokens || 0);
   $("tokens").textContent = `${tokens.toLocaleString("en")} (${usage.llm_calls || 0} calls)`;
   $("cost").textContent = `$${(usage.cost || 0).toFixed(4)}`;
-  $("live-message").textContent = progress.message || "";
+  $("live-message").textContent = [progress.message, modelCallsText(view.model_calls)]
+    .filter(Boolean).join(" · ");
   const error = $("session-error");
   error.hidden = !view.error;
   error.textContent = view.error ? `Error: ${view.error}` : "";

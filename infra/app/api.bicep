@@ -193,6 +193,7 @@ var codeSettings = {
   EMBEDDING_MODEL: embeddingModel
   LLM_STRUCTURED_OUTPUT: 'auto'
   LLM_TIMEOUT_SECONDS: '60'
+  LLM_SLOW_CALL_SECONDS: '10'
   LLM_TIMEOUT_SECONDS_FAST: ''
   LLM_TIMEOUT_SECONDS_STRATEGIC: ''
   LLM_TIMEOUT_SECONDS_LONG_CONTEXT: ''
@@ -241,6 +242,8 @@ var codeSettings = {
   DEVHOST_REQUIRE_KEYS: 'false'
   HTTP_STREAMING: httpStreaming ? 'true' : 'false'
   AUTH_MODE: authMode
+  // WEBSITE_AUTH_ENABLED is the platform's own (True with Easy Auth on): never set here.
+  AUTH_TRUST_PRINCIPAL_HEADER: 'false'
   AUTH_TENANT_ID: authTenantId
   AUTH_CLIENT_ID: authClientId
   AUTH_JWT_ISSUER: ''

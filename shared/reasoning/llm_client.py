@@ -54,7 +54,7 @@ from shared.errors import (
     StructuredOutputError,
     TransientError,
 )
-from shared.llm_endpoint import model_limits
+from shared.llm_endpoint import model_limits, slow_calls
 from shared.llm_endpoint.client import build_openai_client
 from shared.llm_endpoint.usage import record_call
 from shared.reasoning import structured_mode
@@ -232,9 +232,10 @@ class LLMClient:
             )
         timeout = model_limits.timeout_seconds(self._settings, model)
         try:
-            reply = retrying(
-                self._create, model=model, messages=messages, timeout=timeout, **params
-            )
+            with slow_calls.model_call(model):
+                reply = retrying(
+                    self._create, model=model, messages=messages, timeout=timeout, **params
+                )
         except openai.APIStatusError as exc:
             if "response_format" in params and structured_mode.is_refusal(exc):
                 raise structured_mode.FormatRefused(str(exc)) from exc

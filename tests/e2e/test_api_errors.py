@@ -7,6 +7,7 @@ import json
 import httpx
 
 CHAT = "errors-chat"
+JSON = {"Content-Type": "application/json"}  # devhost refuses other bodies (415)
 # Runs started here build the local corpus index; share its disk cache (keyed by corpus hash).
 
 
@@ -37,14 +38,14 @@ def test_malformed_json_is_400(api: httpx.Client) -> None:
 def test_body_over_64_kb_is_413(api: httpx.Client) -> None:
     body = json.dumps({"query": "x", "chat_id": CHAT, "padding": "y" * 70_000}).encode()
 
-    assert_error(api.post("/api/research", content=body), 413, "payload_too_large")
+    assert_error(api.post("/api/research", content=body, headers=JSON), 413, "payload_too_large")
     assert_nothing_created(api)
 
 
 def test_body_over_the_host_limit_is_the_same_json_413(api: httpx.Client) -> None:
     body = b'{"query": "' + b"y" * (2 * 1024 * 1024) + b'"}'
 
-    assert_error(api.post("/api/research", content=body), 413, "payload_too_large")
+    assert_error(api.post("/api/research", content=body, headers=JSON), 413, "payload_too_large")
     assert_nothing_created(api)
 
 
@@ -117,7 +118,7 @@ def test_bad_clarification_bodies_are_400_or_422(api: httpx.Client) -> None:
     sid = api.post("/api/research", json={"query": "python", "chat_id": CHAT}).json()["session_id"]
     url = f"/api/research/{sid}/clarification"
 
-    assert_error(api.post(url, content=b"{oops"), 400, "malformed_json")
+    assert_error(api.post(url, content=b"{oops", headers=JSON), 400, "malformed_json")
     bad = (
         {},
         {"answers": []},
@@ -129,16 +130,18 @@ def test_bad_clarification_bodies_are_400_or_422(api: httpx.Client) -> None:
     )
     for body in bad:
         assert_error(api.post(url, json=body), 422, "validation_error")
-    assert_error(api.post(url, content=b"x" * 70_000), 413, "payload_too_large")
+    assert_error(api.post(url, content=b"x" * 70_000, headers=JSON), 413, "payload_too_large")
 
 
 def test_no_client_mistake_yields_a_5xx(api: httpx.Client) -> None:
     """Odd but plausible inputs a client might send; whatever the answer, it is not a 5xx."""
     attempts = [
-        api.post("/api/research", content=b"null"),
-        api.post("/api/research", content=b"1e999"),
-        api.post("/api/research", content=b'{"query": "q", "wait_seconds": NaN}'),
-        api.post("/api/research", content=b'{"query": "q", "wait_seconds": Infinity}'),
+        api.post("/api/research", content=b"null", headers=JSON),
+        api.post("/api/research", content=b"1e999", headers=JSON),
+        api.post("/api/research", content=b'{"query": "q", "wait_seconds": NaN}', headers=JSON),
+        api.post(
+            "/api/research", content=b'{"query": "q", "wait_seconds": Infinity}', headers=JSON
+        ),
         api.post("/api/research", json={"query": "q", "options": None}),
         api.post("/api/research", json={"query": "q", "options": []}),
         api.post("/api/research", json={"query": ["q"]}),

@@ -1,11 +1,24 @@
-"""A missing setting is a 400 at start that names it, not a run that fails later (issue 19)."""
+"""A missing setting is a 400 at start that names it, not a run that fails later (issue 19).
+
+A sign-in setup that would trust anyone (``AUTH_MODE=easyauth`` with no Easy
+Auth in front, issue 27) keeps devhost from starting at all.
+"""
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import httpx
 import pytest
 
 from shared.config import Settings
+from shared.errors import ConfigurationError
+from tests.fakes.entra import easy_auth_headers
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.e2e
 
@@ -49,3 +62,56 @@ def test_a_malformed_webhook_secret_is_refused_for_runs_with_a_callback(
     error = refused.json()["error"]
     assert error["code"] == "configuration_error" and "WEBHOOK_SECRET" in error["message"]
     assert without.status_code in (200, 202), without.text
+
+
+def test_easyauth_without_easy_auth_in_front_refuses_to_start(start_devhost, data_dir) -> None:
+    """Anyone could send X-MS-CLIENT-PRINCIPAL and be anyone: the host does not start."""
+    settings = Settings(
+        data_dir=data_dir, reasoner="offline", search_provider="local", auth_mode="easyauth"
+    )
+
+    with pytest.raises(ConfigurationError) as refused:
+        start_devhost(settings)
+
+    assert "WEBSITE_AUTH_ENABLED" in str(refused.value)
+    assert "AUTH_TRUST_PRINCIPAL_HEADER=true" in str(refused.value)
+
+
+def test_the_cli_says_why_in_one_line(tmp_path: Path) -> None:
+    names = {name.upper() for name in Settings.model_fields}
+    env = {k: v for k, v in os.environ.items() if k.upper() not in names}
+    env.update(PYTHONPATH=str(ROOT), AUTH_MODE="easyauth", DATA_DIR=str(tmp_path / "data"))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "devhost", "serve", "--port", "0"],
+        cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "WEBSITE_AUTH_ENABLED" in lines[0], done.stderr
+
+
+@pytest.mark.parametrize(
+    "vouched", [{"website_auth_enabled": True}, {"auth_trust_principal_header": True}]
+)
+def test_easyauth_runs_once_the_platform_or_the_operator_vouches_for_the_header(
+    start_devhost, data_dir, vouched: dict
+) -> None:
+    settings = Settings(
+        data_dir=data_dir,
+        reasoner="offline",
+        search_provider="local",
+        auth_mode="easyauth",
+        **vouched,
+    )
+    host = start_devhost(settings)
+    body = {"query": "What is a generator?", "mode": "chat", "chat_id": "c-vouched"}
+    with httpx.Client(base_url=host.url, timeout=30) as api:
+        signed_in = api.post("/api/research", json=body, headers=easy_auth_headers("a11ce"))
+        anonymous = api.post("/api/research", json=body)
+
+    assert signed_in.status_code in (200, 202), signed_in.text
+    assert anonymous.status_code == 401, anonymous.text

@@ -8,9 +8,16 @@ token can be wrong is a 401 with a JSON body that says what is wrong.
 
 from __future__ import annotations
 
-import httpx
-import pytest
+import asyncio
+import time
 
+import httpx
+import jwt
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from api.caller import MCP_OWNER_ID
 from devhost.host import DevHost
 from shared.config import Settings
 from tests.fakes.entra import CLIENT_ID, TENANT, TokenIssuer, token_issuer  # noqa: F401
@@ -110,3 +117,44 @@ def test_a_token_that_is_wrong_in_any_way_is_401_json(
             error = response.json()["error"]
             assert error["code"] == "unauthorized" and REASONS[case] in error["message"], error
         assert client.get("/api/health").status_code == 200
+
+
+def token_without_oid(issuer: TokenIssuer, sub: str) -> dict[str, str]:
+    """A genuine token of the tenant whose only id is ``sub`` (app-only tokens have no oid)."""
+    now = int(time.time())
+    claims = {"iss": issuer.issuer, "aud": CLIENT_ID, "sub": sub, "tid": TENANT}
+    claims |= {"iat": now - 5, "exp": now + 600}
+    token = jwt.encode(claims, issuer.key.private, "RS256", headers={"kid": issuer.key.kid})
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def start_through_mcp(url: str) -> str:
+    async with (
+        httpx.AsyncClient(timeout=30) as http,
+        streamable_http_client(url, http_client=http) as (read, write, _),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        started = await session.call_tool(
+            "start_research", {"query": "What is a tuple?", "mode": "chat", "chat_id": "mcp-chat"}
+        )
+        assert not started.isError, started.content
+        return started.structuredContent["session_id"]
+
+
+def test_a_token_whose_sub_spells_the_mcp_owner_is_not_the_mcp_owner(
+    host: DevHost,
+    token_issuer: TokenIssuer,  # noqa: F811
+) -> None:
+    """Every MCP session belongs to one system owner; a signed-in caller can never be it."""
+    session_id = asyncio.run(start_through_mcp(host.mcp_url))
+    impostor = token_without_oid(token_issuer, MCP_OWNER_ID)
+
+    with httpx.Client(base_url=host.url, timeout=60) as client:
+        read = client.get(f"/api/research/{session_id}", headers=impostor)
+        listed = client.get("/api/chats/mcp-chat/sessions", headers=impostor)
+        cancel = client.post(f"/api/research/{session_id}/cancel", headers=impostor)
+
+    assert read.status_code == 404, read.text
+    assert listed.status_code == 200 and listed.json()["sessions"] == []
+    assert cancel.status_code == 404, cancel.text

@@ -135,3 +135,30 @@ def test_an_8k_window_is_never_exceeded(start_devhost, tmp_path) -> None:
         assert -(-prompt_chars // 3) + request.json["max_tokens"] <= 8192
         # the prompts were built to fit (evidence dropped best-last), not cut at the end
         assert CUT_MARK not in request.prompt_text
+
+
+def test_no_mode_answers_with_the_models_thoughts(start_devhost, tmp_path) -> None:
+    """chat, search and deep_search answers, like reports, never carry the thoughts."""
+    data = tmp_path / "data"
+    with FakeOpenAIServer(think_tags()) as server:
+        host = start_devhost(
+            Settings(
+                data_dir=data,
+                reasoner="llm",
+                openai_base_url=server.base_url,
+                search_provider="local",
+                local_corpus_path=write_corpus(tmp_path / "corpus"),
+            )
+        )
+        with httpx.Client(base_url=host.url, timeout=30) as api:
+            views = []
+            for mode in ("chat", "search", "deep_search"):
+                body = {"query": f"{QUERY} ({mode})", "mode": mode, "chat_id": f"c-{mode}"}
+                started = api.post("/api/research", json=body)
+                assert started.status_code in (200, 202), started.text
+                views.append(wait_terminal(api, started.json()["session_id"], 120))
+    for view in views:
+        assert view["status"] == "completed", view
+        assert view["result"]["answer"]["answer"]
+        assert THOUGHT not in str(view) and "think>" not in str(view)
+    assert THOUGHT not in _everything_stored(data)

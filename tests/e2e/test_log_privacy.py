@@ -45,6 +45,7 @@ def host(start_devhost, data_dir, site: SearchSite) -> DevHost:
             searxng_url=site.origin,
             fetch_allowed_hosts=site.host,
             auth_mode="easyauth",
+            website_auth_enabled=True,  # as App Service sets it with Easy Auth on
         )
     )
 

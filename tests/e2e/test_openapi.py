@@ -127,7 +127,11 @@ def auth_mode(request: pytest.FixtureRequest) -> str:
 def signed_in(start_devhost, data_dir, auth_mode: str) -> Iterator[tuple[DevHost, dict]]:
     """A devhost in ``auth_mode`` and the headers of the person the requests come from."""
     settings = Settings(
-        data_dir=data_dir, reasoner="offline", search_provider="local", auth_mode=auth_mode
+        data_dir=data_dir,
+        reasoner="offline",
+        search_provider="local",
+        auth_mode=auth_mode,
+        website_auth_enabled=auth_mode == "easyauth",  # as App Service sets it with Easy Auth on
     )
     headers = (
         easy_auth_headers("f0220000-0000-4000-8000-000000000001") if auth_mode != "none" else {}

@@ -47,6 +47,7 @@ def host(start_devhost, data_dir) -> DevHost:
             reasoner="offline",
             search_provider="local",
             auth_mode="easyauth",
+            website_auth_enabled=True,  # as App Service sets it with Easy Auth on
             auth_admin_role=ADMIN_ROLE,
         )
     )

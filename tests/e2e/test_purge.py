@@ -50,6 +50,7 @@ def settings(request: pytest.FixtureRequest, data_dir: Path) -> Settings:
         "reasoner": "offline",
         "search_provider": "local",
         "auth_mode": "easyauth",
+        "website_auth_enabled": True,  # as App Service sets it with Easy Auth on
     }
     if request.param == "embedded":
         return Settings(**base)

@@ -135,3 +135,18 @@ def test_once_the_days_tokens_are_spent_the_next_start_is_refused_until_midnight
         assert (
             bob.post("/api/research", json={"query": "And a coroutine?", **chat}).status_code == 200
         )
+
+
+def test_a_refused_start_supersedes_nothing_in_its_chat(start_devhost, data_dir) -> None:
+    """A new question in a chat supersedes its running research only once it is let in."""
+    host: DevHost = start_devhost(signed_in(data_dir=data_dir, quota_sessions_per_day_per_owner=1))
+    with httpx.Client(base_url=host.url, headers=ALICE, timeout=60) as alice:
+        first = start(alice, chat_id="c1")
+        assert first.status_code == 202, first.text
+        session_id = first.json()["session_id"]
+        wait_for(alice, session_id, {"waiting_clarification"}, timeout=60)
+        refused = alice.post(
+            "/api/research", json={"query": "what is a list", "mode": "chat", "chat_id": "c1"}
+        )
+        assert_quota_refusal(refused, "QUOTA_SESSIONS_PER_DAY_PER_OWNER", 1)
+        assert alice.get(f"/api/research/{session_id}").json()["status"] == "waiting_clarification"

@@ -10,12 +10,12 @@ import pytest
 from shared.access import chat_key, may, public_chat_id
 from shared.config import Settings
 from shared.errors import ConfigurationError, UnauthorizedError
-from shared.identity import ANONYMOUS, Authenticator, Principal
+from shared.identity import ANONYMOUS, Authenticator, Principal, system_principal
 from shared.session_models import Mode, Owner, SessionRecord
 from tests.fakes.entra import TENANT, easy_auth_headers, encode_principal, principal_document
 
 ALICE = "0a1ce000-0000-4000-8000-000000000001"
-EASY = Authenticator(Settings(auth_mode="easyauth"))
+EASY = Authenticator(Settings(auth_mode="easyauth", website_auth_enabled=True))
 
 
 def record_of(owner: Owner) -> SessionRecord:
@@ -83,6 +83,27 @@ def test_auth_mode_none_is_one_anonymous_owner_whatever_the_headers_say() -> Non
     local = Authenticator(Settings())
     assert local.principal(easy_auth_headers(ALICE)) == ANONYMOUS
     assert local.principal({}) == ANONYMOUS and ANONYMOUS.anonymous
+
+
+def test_easyauth_needs_the_platform_or_the_operator_to_vouch_for_the_header() -> None:
+    with pytest.raises(ConfigurationError, match="WEBSITE_AUTH_ENABLED"):
+        Authenticator(Settings(auth_mode="easyauth"))
+    behind_proxy = Authenticator(Settings(auth_mode="easyauth", auth_trust_principal_header=True))
+    assert behind_proxy.principal(easy_auth_headers(ALICE)).id == ALICE
+
+
+def test_no_signed_in_principal_can_be_a_system_owner() -> None:
+    """System owners have no tenant; a principal that names none is refused, not placed there."""
+    mcp = system_principal("mcp-system-key")
+    spoofed = principal_document("mcp-system-key")
+    spoofed["claims"] = [c for c in spoofed["claims"] if "tenantid" not in c["typ"]]
+    spoofed["auth_typ"] = " "
+
+    with pytest.raises(UnauthorizedError, match="tenant"):
+        EASY.principal({"X-MS-CLIENT-PRINCIPAL": encode_principal(spoofed)})
+    impostor = EASY.principal(easy_auth_headers("mcp-system-key"))
+    assert impostor.owner != mcp.owner
+    assert chat_key(impostor.owner, "c") != chat_key(mcp.owner, "c")
 
 
 def test_jwt_mode_needs_the_api_client_id_and_a_tenant() -> None:
