@@ -8,8 +8,9 @@ unknown, or someone else's · 409 conflict (``active_session`` when the chat
 already runs a deep research, with the active session's id in ``details`` so
 a client can cancel or follow it) · 429 a quota of the caller's is used up
 (``quota_exceeded``, with ``Retry-After``; ``details`` names the quota, its
-limit, what is used and when it frees) · 503 transient store trouble, with
-``Retry-After``. A client mistake never becomes a 5xx.
+limit, what is used and when it frees), or one thing was asked for too often
+(``rate_limited``, with ``Retry-After``; ``details`` names the limit) · 503
+transient store trouble, with ``Retry-After``. A client mistake never becomes a 5xx.
 
 Every response of a ``handled`` route (JSON, reports, PDF, events) carries
 ``X-Content-Type-Options: nosniff`` (``EDGE_HEADERS``): a browser must take a
@@ -21,6 +22,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -35,6 +37,7 @@ from shared.errors import (
     InvalidInputError,
     NotFoundError,
     QuotaExceeded,
+    RateLimited,
     TransientError,
     UnauthorizedError,
 )
@@ -138,6 +141,9 @@ def classify(exc: Exception, where: str) -> ClientError:
         return ClientError(409, "conflict", str(exc))
     if isinstance(exc, QuotaExceeded):
         return quota_error(exc)
+    if isinstance(exc, RateLimited):
+        retry = {"Retry-After": str(max(1, math.ceil(exc.retry_after)))}
+        return ClientError(429, "rate_limited", str(exc), exc.details, headers=retry)
     if isinstance(exc, TransientError):
         log.warning("transient failure in %s: %s", where, exc)
         message = "temporarily unavailable; retry shortly"

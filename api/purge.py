@@ -4,7 +4,10 @@
   other people's sessions, not delete them); 204 when everything is gone, 404
   for an unknown session or someone else's.
 - ``purge_expired_sessions``: daily, and at host start-up (devhost runs
-  timers only then), removes sessions older than ``SESSION_RETENTION_DAYS``.
+  timers only then), removes finished sessions idle for more than
+  ``SESSION_RETENTION_DAYS`` days, then the memory folders whose session is
+  gone (files a step still running at a delete wrote afterwards; always, with
+  or without the setting).
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from api.errors import handled
 from api.maintenance import runtime_status_reader
 from api.transport import http_function
 from shared.bootstrap import services
-from shared.purge import purge_expired, purge_session
+from shared.errors import TransientError
+from shared.purge import purge_expired, purge_session, sweep_orphan_files
 
 bp = df.Blueprint()
 log = logging.getLogger(__name__)
@@ -47,9 +51,13 @@ async def delete_research(req: func.HttpRequest, client) -> func.HttpResponse:
 @bp.timer_trigger(arg_name="timer", schedule=RETENTION_SCHEDULE, run_on_startup=True)
 @bp.durable_client_input(client_name="client")
 async def purge_expired_sessions(timer: func.TimerRequest, client) -> None:
-    purged = await purge_expired(services(), DurableInstances(client), datetime.now(UTC))
+    svc = services()
+    purged = await purge_expired(svc, DurableInstances(client), datetime.now(UTC))
     if purged:
         log.info("retention: deleted %d session(s)", len(purged))
+    swept = await sweep_orphan_files(svc)
+    if swept:
+        log.info("retention: swept the files of %d deleted session(s)", len(swept))
 
 
 class DurableInstances:
@@ -71,3 +79,12 @@ class DurableInstances:
     async def purge(self, instance_id: str) -> int:
         result = await self._client.purge_instance_history(instance_id)
         return int(result.instances_deleted)
+
+    async def ids_with_prefix(self, prefix: str) -> list[str]:
+        # One page of the Durable list API (100 in Azure): the purge lists again
+        # after purging what it got, until nothing new shows.
+        try:
+            found = await self._client.get_status_by(instance_id_prefix=prefix)
+        except Exception as exc:  # the SDK raises bare Exception for unexpected codes
+            raise TransientError(f"durable instances under {prefix} unavailable: {exc}") from exc
+        return [status.instance_id for status in found if status.instance_id]

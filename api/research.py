@@ -197,7 +197,7 @@ async def cancel(client, principal: Principal, session_id: str) -> SessionRecord
         note = NotifyIn(session_id=session_id, event="cancelled")
         await client.start_new(
             names.NOTIFY_ORCHESTRATOR,
-            f"{session_id}:notify-cancelled",
+            names.session_instance_id(session_id, names.NOTIFY_CANCELLED_ROLE),
             note.model_dump(mode="json"),
         )
     return record
@@ -210,7 +210,7 @@ async def _supersede(svc, client, chat_id: str, except_id: str) -> None:
 
 
 async def _terminate(client, instance_id: str, reason: str) -> None:
-    for target in (instance_id, f"{instance_id}:deep-search"):
+    for target in (instance_id, names.session_instance_id(instance_id, names.DEEP_SEARCH_ROLE)):
         try:
             await client.terminate(target, reason)
         except Exception as exc:  # not found / already finished: nothing left to stop

@@ -4,6 +4,9 @@ The session status shows the webhook's last attempt and its error (``webhook``
 in the view); after fixing a receiver, the user asks for the last event again
 here. It goes through the same outbox and ``notify`` orchestration as every
 delivery, with the same ``webhook-id``, so a receiver that did get it drops it.
+Each redelivery is its own Durable instance, named by the session's instance
+rule (``shared.names.session_instance_id``) so deleting the session purges it;
+a few per hour at most (429 with ``Retry-After`` beyond).
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ from shared.bootstrap import services
 from shared.identity import Principal
 from shared.payloads import NotifyIn
 from shared.session_models import SessionRecord
-from shared.webhook_outbox import redeliveries
 
 bp = df.Blueprint()
 
@@ -41,11 +43,11 @@ async def redeliver_webhook(req: func.HttpRequest, client) -> func.HttpResponse:
 
 async def redeliver(client, principal: Principal, session_id: str) -> SessionRecord:
     """Send the owner's last event again (ConflictError: no callback, no event, or one
-    on its way)."""
+    on its way; RateLimited: asked too often, see ``shared.webhook_outbox``)."""
     svc = services()
     session_id = (await asyncio.to_thread(session_for, svc, principal, session_id, "act")).id
-    record, event = await asyncio.to_thread(sessions.redeliver_last_event, svc, session_id)
-    instance = f"{session_id}:redeliver-{event.event}-{redeliveries(record, event.event)}"
+    record, event, number = await asyncio.to_thread(sessions.redeliver_last_event, svc, session_id)
+    instance = names.session_instance_id(session_id, names.redelivery_role(event.event, number))
     note = NotifyIn(session_id=session_id, event=event.event)
     try:
         await client.start_new(names.NOTIFY_ORCHESTRATOR, instance, note.model_dump(mode="json"))

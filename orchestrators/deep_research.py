@@ -84,7 +84,9 @@ def deep_search_phase(context: df.DurableOrchestrationContext, run: Run):
     child = run.inp.model_copy(update={"as_phase": True, "mode": Mode.deep_search, "caps": caps})
     try:
         out = yield context.call_sub_orchestrator(
-            names.DEEP_SEARCH, child.model_dump(mode="json"), f"{context.instance_id}:deep-search"
+            names.DEEP_SEARCH,
+            child.model_dump(mode="json"),
+            names.session_instance_id(run.inp.session_id, names.DEEP_SEARCH_ROLE),
         )
     except Exception as exc:  # the deep search only adds context: research goes on without it
         run.gaps.append(Gap(kind="deep_search_failed", error=error_text(exc)))

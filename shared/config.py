@@ -175,7 +175,7 @@ class Settings(_LimitSettings):
     auth_jwt_issuer: str = ""
     auth_jwks_url: str = ""
     auth_admin_role: str = ""
-    # Sessions older than this many days are deleted with their files and history.
+    # Finished sessions idle this many days are deleted with their files and history.
     session_retention_days: int | None = Field(None, ge=1)
 
     # Delivery.

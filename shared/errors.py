@@ -14,7 +14,8 @@
     ├── ConflictError         state does not allow the operation       -> HTTP 409
     │   └── ActiveSessionConflict   another deep research is active in the chat
     ├── InvalidInputError     a client sent something we cannot accept -> HTTP 422
-    └── QuotaExceeded         the caller used up a per-person quota    -> HTTP 429
+    ├── QuotaExceeded         the caller used up a per-person quota    -> HTTP 429
+    └── RateLimited           one thing asked for too often; retry later -> HTTP 429
 
 Adapters translate their SDK's exceptions into these once, at the boundary,
 with ``raise ... from exc``. Nothing matches on message text.
@@ -76,6 +77,19 @@ class ActiveSessionConflict(ConflictError):
         super().__init__(f"chat {chat_id!r} already has an active deep research session")
         self.chat_id = chat_id
         self.active_session_id = active_session_id
+
+
+class RateLimited(ResearchError):
+    """The caller asked for something too often; ``retry_after`` seconds until it may again.
+
+    ``details`` names the limit (``{"limit", "window_seconds", "used"}``) so a
+    client can tell which one it hit.
+    """
+
+    def __init__(self, message: str, retry_after: float, details: list[dict] | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.details = details or []
 
 
 class InvalidInputError(ResearchError):

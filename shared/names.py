@@ -71,3 +71,27 @@ FINDING_ITEM = "items/item_"
 # the external events a deep research waits for (one wait per name and instance)
 CLARIFICATION_EVENT = "clarification_1"
 PLAN_EVENT = "plan_review_1"
+
+# Durable instance ids. Every orchestration a session starts is named by
+# ``session_instance_id``: the run is the session id itself, anything else is
+# ``{session_id}:{role}``. Deleting a session (shared/purge.py) lists the
+# instances with the session id as prefix and keeps those ``is_session_instance``
+# accepts, so a helper instance added later is purged without touching the purge.
+INSTANCE_SEPARATOR = ":"
+DEEP_SEARCH_ROLE = "deep-search"  # the deep search a deep research runs first
+NOTIFY_CANCELLED_ROLE = "notify-cancelled"  # the webhook of a cancel (the run is terminated)
+
+
+def session_instance_id(session_id: str, role: str = "") -> str:
+    """The instance id of ``session_id``'s run (no role) or of one of its helpers."""
+    return f"{session_id}{INSTANCE_SEPARATOR}{role}" if role else session_id
+
+
+def redelivery_role(event: str, number: int) -> str:
+    """The role of the ``number``-th redelivery of ``event`` asked for by the user."""
+    return f"redeliver-{event}-{number}"
+
+
+def is_session_instance(instance_id: str, session_id: str) -> bool:
+    """True when ``instance_id`` was named by ``session_instance_id`` for ``session_id``."""
+    return instance_id == session_id or instance_id.startswith(session_id + INSTANCE_SEPARATOR)

@@ -129,6 +129,17 @@ class Owner(BaseModel):
 ANONYMOUS_OWNER = Owner(id="anonymous")
 
 
+class Redeliveries(BaseModel):
+    """The webhook redeliveries a user asked for (``shared/webhook_outbox.py``).
+
+    ``count`` numbers them for good (each one's instance id); ``recent`` keeps
+    only the times inside the rate-limit window, so it never grows past the limit.
+    """
+
+    count: int = 0
+    recent: list[datetime] = Field(default_factory=list)
+
+
 class RunningCall(BaseModel):
     """A model call that has been running for a while (``llm_endpoint/slow_calls.py``)."""
 
@@ -170,6 +181,7 @@ class SessionRecord(BaseModel):
     # state change they report, in sequence order, and the lease of the sender draining it.
     webhook_events: list[dict] = Field(default_factory=list)
     webhook_lease: dict | None = None
+    webhook_redeliveries: Redeliveries = Field(default_factory=Redeliveries)
     usage: Usage = Field(default_factory=Usage)
     # slow model calls still running, shown in the status while they run
     model_calls: list[RunningCall] = Field(default_factory=list)

@@ -137,24 +137,28 @@ def cancel_session(svc: Services, session_id: str) -> SessionRecord:
     return svc.sessions.update(session_id, cancel)
 
 
-def redeliver_last_event(svc: Services, session_id: str) -> tuple[SessionRecord, WebhookEvent]:
-    """Make the session's last webhook event pending again (ConflictError if it cannot be)."""
-    chosen: list[WebhookEvent] = []
+def redeliver_last_event(svc: Services, session_id: str) -> tuple[SessionRecord, WebhookEvent, int]:
+    """Make the session's last webhook event pending again; the event and the
+    redelivery's number (ConflictError if it cannot be, RateLimited if asked too often)."""
+    chosen: list[tuple[WebhookEvent, int]] = []
+    now = datetime.now(UTC)
 
     def mark(r: SessionRecord) -> None:
-        chosen[:] = [request_redelivery(r)]
+        chosen[:] = [request_redelivery(r, now)]
 
     record = svc.sessions.update(session_id, mark)
-    return record, chosen[0]
+    return record, *chosen[0]
 
 
 def undo_redelivery(svc: Services, session_id: str, event: WebhookEvent) -> None:
-    """Settle ``event`` again with its last record when its redelivery could not be started."""
+    """Settle ``event`` again with its last record when its redelivery could not be started
+    (and give the request back to the rate limit)."""
 
     def undo(r: SessionRecord) -> None:
         records = [d for d in r.webhook_deliveries if d.get("event_id") == event.id]
         if records and all(d.get("replaced") for d in records):
             records[-1].pop("replaced", None)
+            r.webhook_redeliveries.recent = r.webhook_redeliveries.recent[:-1]
 
     svc.sessions.update(session_id, undo)
 

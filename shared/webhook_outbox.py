@@ -31,6 +31,11 @@ How:
 4. A user may ask for the session's last event again (:func:`request_redelivery`):
    its delivery record is marked ``replaced``, which makes it pending, and a
    notify sends it once more. Only the last event, so the order still holds.
+   At most :data:`REDELIVERY_LIMIT` per :data:`REDELIVERY_WINDOW` per session
+   (``RateLimited``, HTTP 429, beyond), and the document keeps at most
+   :data:`MAX_DELIVERY_RECORDS` delivery records: the current one of each event
+   always, the newest replaced ones with what is left. A Cosmos DB item has a
+   2 MB ceiling, and a receiver that keeps failing must not walk a session up to it.
 
 Delivery is at least once: a sender that dies between the POST and recording
 it leaves the event pending, and it is sent again once its lease expires. The
@@ -47,7 +52,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from shared.access import public_chat_id
-from shared.errors import ConflictError
+from shared.errors import ConflictError, RateLimited
 from shared.session_models import SessionRecord, SessionStatus
 from shared.stores.base import SessionStore
 from shared.webhooks import TYPE_PREFIX, WebhookEvent, WebhookEventName, WebhookSender
@@ -65,6 +70,12 @@ EVENT_BY_STATUS: dict[SessionStatus, WebhookEventName] = {
 LEASE_SECONDS = 45.0
 POLL_SECONDS = 0.2
 MAX_WAIT_SECONDS = 300.0
+# Redeliveries a user may ask for per session and window; each one is a Durable
+# instance and a delivery series against the receiver.
+REDELIVERY_LIMIT = 5
+REDELIVERY_WINDOW = timedelta(hours=1)
+# One current record per event (five events at most) plus the newest replaced ones.
+MAX_DELIVERY_RECORDS = 10
 
 Clock = Callable[[], datetime]
 
@@ -172,11 +183,13 @@ def pending_events(record: SessionRecord) -> list[dict]:
     return sorted(waiting, key=lambda e: int(e.get("sequence", 0)))
 
 
-def request_redelivery(record: SessionRecord) -> WebhookEvent:
+def request_redelivery(record: SessionRecord, now: datetime) -> tuple[WebhookEvent, int]:
     """Make the session's last event pending again; call it inside a session update.
 
-    ConflictError when there is nothing to send again: no callback URL, no
-    event yet, or the last event still waiting for its (re)delivery.
+    Returns the event and the redelivery's number (1, 2, 3… per session, for
+    its instance id). ConflictError when there is nothing to send again: no
+    callback URL, no event yet, or the last event still waiting for its
+    (re)delivery; RateLimited past :data:`REDELIVERY_LIMIT` in the window.
     """
     if not record.callback_url:
         raise ConflictError(f"session {record.id} has no callback_url")
@@ -188,16 +201,37 @@ def request_redelivery(record: SessionRecord) -> WebhookEvent:
     current = _delivery(record, last.id)
     if current is None:
         raise ConflictError(f"event {last.id} is being delivered already")
+    asked = record.webhook_redeliveries
+    asked.recent = [t for t in asked.recent if t > now - REDELIVERY_WINDOW]
+    if len(asked.recent) >= REDELIVERY_LIMIT:
+        raise _too_many(record.id, asked.recent, now)
+    # Sessions stored before the counter existed numbered by their replaced records.
+    asked.count = max(asked.count, _replaced_count(record)) + 1
+    asked.recent.append(now)
     current["replaced"] = True
-    return last
+    return last, asked.count
 
 
-def redeliveries(record: SessionRecord, event: str) -> int:
-    """How many times ``event`` was sent again on request (names each redelivery's notify)."""
-    wanted = event_id(record.id, event)
-    return sum(
-        1 for d in record.webhook_deliveries if d.get("event_id") == wanted and d.get("replaced")
+def _too_many(session_id: str, recent: list[datetime], now: datetime) -> RateLimited:
+    window = int(REDELIVERY_WINDOW.total_seconds())
+    retry_after = (min(recent) + REDELIVERY_WINDOW - now).total_seconds()
+    return RateLimited(
+        f"session {session_id}: at most {REDELIVERY_LIMIT} webhook redeliveries per "
+        f"{window // 60} minutes; try again in {max(1, round(retry_after))} s",
+        retry_after=retry_after,
+        details=[
+            {
+                "limit": "webhook_redeliveries",
+                "max": REDELIVERY_LIMIT,
+                "window_seconds": window,
+                "used": len(recent),
+            }
+        ],
     )
+
+
+def _replaced_count(record: SessionRecord) -> int:
+    return sum(1 for d in record.webhook_deliveries if d.get("replaced"))
 
 
 def delivery_summary(record: SessionRecord) -> dict:
@@ -263,6 +297,20 @@ def _release_if_idle(record: SessionRecord, owner: str) -> None:
 def _settle(record: SessionRecord, delivery: dict, owner: str, now: datetime) -> None:
     """Keep the delivery record (once per event) and renew the lease if still ours."""
     if _delivery(record, delivery["event_id"]) is None:
-        record.webhook_deliveries.append(delivery)
+        record.webhook_deliveries = kept_deliveries([*record.webhook_deliveries, delivery])
     if _holds(record, owner):
         _renew(record, owner, now)
+
+
+def kept_deliveries(deliveries: list[dict]) -> list[dict]:
+    """``deliveries`` cut to :data:`MAX_DELIVERY_RECORDS`, oldest replaced records first.
+
+    A current record is never dropped: without it its event would be pending
+    and sent again.
+    """
+    excess = len(deliveries) - MAX_DELIVERY_RECORDS
+    if excess <= 0:
+        return deliveries
+    replaced = [i for i, d in enumerate(deliveries) if d.get("replaced")]
+    dropped = set(replaced[:excess])
+    return [d for i, d in enumerate(deliveries) if i not in dropped]

@@ -66,6 +66,7 @@ TYPE_PREFIX = "research."
 SECRET_PREFIX = "whsec_"
 SECRET_BYTES = (24, 64)
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
+MAX_ERROR_CHARS = 300  # a delivery record stays small in the session document
 
 
 class WebhookEvent(BaseModel):
@@ -193,8 +194,11 @@ class WebhookSender:
     def deliver(self, url: str, event: WebhookEvent) -> dict:
         """POST ``event`` to ``url``; returns the delivery record kept in the session.
 
-        Record: ``{event_id, event, url, attempts, status_code, ok, error, delivered_at}``
-        (``delivered_at``: when the last attempt ended, delivered or not).
+        Record: ``{event_id, event, attempts, status_code, ok, error, delivered_at}``
+        (``delivered_at``: when the last attempt ended, delivered or not). No URL:
+        the session holds its ``callback_url`` once, not once per delivery. The
+        error never names an address the callback host resolved to (the guard's
+        messages do not).
         """
         body = body_of(event)
         if not self._keys:
@@ -221,11 +225,10 @@ class WebhookSender:
         record = {
             "event_id": event.id,
             "event": event.event,
-            "url": url,
             "attempts": attempts,
             "status_code": status_code,
             "ok": error is None,
-            "error": error,
+            "error": error[:MAX_ERROR_CHARS] if error else None,
             "delivered_at": datetime.now(UTC).isoformat(),
         }
         if error is not None:

@@ -13,6 +13,12 @@ as one decimal number (``2130706433``), octal (``0177.0.0.1``) or hex
 6to4, NAT64, Teredo). Each of those is decoded here with the WHATWG URL rules
 and judged by the address it really names, never by how it looks.
 
+Refusals say what was refused, never what a name resolved to: a message that
+named the address (or told a name that does not resolve from one that resolves
+to a private address) would let a caller map the internal DNS through the
+``callback_url`` check or a webhook's delivery error. An IP literal's message
+may name its kind (loopback, private…): that is the caller's own input.
+
 An IP literal is judged without any DNS traffic; names go through a
 :data:`Resolver` (``socket.getaddrinfo`` unless a test passes its own). The
 resolved addresses are returned by :func:`resolve_checked` so callers connect to
@@ -60,6 +66,8 @@ _METADATA_NAMES = frozenset(
         "metadata.azure.internal",
     }
 )
+# The one refusal for a name, whatever its addresses were (see the module docstring).
+NAME_NOT_ALLOWED = "host {host!r} is not allowed (it must resolve, and only to public addresses)"
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
 
@@ -105,11 +113,12 @@ def resolve_checked(
         return [literal]
     if host in _METADATA_NAMES or host.endswith(".internal"):
         raise FetchRefused(f"host {host!r} is a cloud metadata / internal name: {url}")
-    addresses = (resolver or system_resolver)(host, port)
-    if not addresses:
-        raise FetchRefused(f"host {host!r} resolves to no address: {url}")
-    for address in addresses:
-        _refuse_if_blocked(address, url, via=host)
+    try:
+        addresses = (resolver or system_resolver)(host, port)
+    except FetchRefused:  # does not resolve: refused in the same words as a private name
+        addresses = []
+    if not addresses or any(blocked_reason(a) is not None for a in addresses):
+        raise FetchRefused(f"refused {url}: " + NAME_NOT_ALLOWED.format(host=host))
     return addresses
 
 
@@ -225,7 +234,7 @@ def system_resolver(host: str, port: int) -> list[IPAddress]:
     except socket.gaierror as exc:
         if exc.errno == socket.EAI_AGAIN:
             raise TransientError(f"DNS lookup for {host!r} failed temporarily") from exc
-        raise FetchRefused(f"host {host!r} does not resolve") from exc
+        raise FetchRefused(NAME_NOT_ALLOWED.format(host=host)) from exc
     addresses: list[IPAddress] = []
     for _family, _type, _proto, _canon, sockaddr in infos:
         address = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])
@@ -234,8 +243,8 @@ def system_resolver(host: str, port: int) -> list[IPAddress]:
     return addresses
 
 
-def _refuse_if_blocked(address: IPAddress, url: str, via: str | None = None) -> None:
+def _refuse_if_blocked(address: IPAddress, url: str) -> None:
+    """Refuse an IP literal the URL names (its kind is the caller's own input)."""
     reason = blocked_reason(address)
     if reason is not None:
-        where = f"{via!r} resolves to {address}" if via else f"address {address}"
-        raise FetchRefused(f"refused {url}: {where} is {reason}")
+        raise FetchRefused(f"refused {url}: address {address} is not allowed ({reason})")

@@ -165,8 +165,11 @@ class SessionStore(Protocol):
         """Non-terminal sessions of every chat and mode, oldest first (for reconciliation)."""
         ...
 
-    def list_created_before(self, cutoff: datetime, limit: int = 100) -> list[SessionRecord]:
-        """Sessions of every chat created before ``cutoff``, up to ``limit`` (for retention)."""
+    def list_idle_before(self, cutoff: datetime, limit: int = 100) -> list[SessionRecord]:
+        """Finished sessions of every chat last updated before ``cutoff``, up to ``limit``.
+
+        For retention: a session still running or waiting for its user is never listed.
+        """
         ...
 
     def delete(self, session_id: str) -> None:
@@ -213,6 +216,10 @@ class MemoryStore(Protocol):
 
     def delete_session(self, session_id: str) -> int:
         """Remove every file of the session; returns how many there were (0 when none)."""
+        ...
+
+    def session_ids(self) -> list[str]:
+        """The ids of the sessions that have files, sorted (to sweep files of deleted sessions)."""
         ...
 
     def ping(self) -> None: ...

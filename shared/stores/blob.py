@@ -36,6 +36,7 @@ from shared.config import Settings
 from shared.errors import ConfigurationError, NotFoundError, PermanentError, TransientError
 from shared.stores.base import (
     MAX_MEMORY_FILE_BYTES,
+    SESSION_ID_RE,
     check_size,
     validate_relative_name,
     validate_session_id,
@@ -154,6 +155,13 @@ class BlobMemoryStore:
             except NotFoundError:
                 pass  # removed by a concurrent delete
         return len(names)
+
+    def session_ids(self) -> list[str]:
+        """The top-level prefixes, listed with a delimiter (one entry per folder, not per blob)."""
+        with self._call("list", "/"):
+            prefixes = [item.name for item in self._container.walk_blobs(delimiter="/")]
+        ids = (p.removesuffix("/") for p in prefixes if p.endswith("/"))
+        return sorted(i for i in ids if SESSION_ID_RE.match(i))
 
     def ping(self) -> None:
         with self._call("properties", self._container.container_name):

@@ -4,7 +4,8 @@ One container, partition key ``/chat_id``, three kinds of documents told apart
 by ``type``:
 
 - ``session``: the SessionRecord JSON, ``id`` = session id, plus ``created_ts``
-  (epoch seconds) so ordering does not depend on how timestamps were written;
+  and ``updated_ts`` (epoch seconds) so ordering and retention do not depend
+  on how timestamps were written;
 - ``lock``: ``_lock-active-deep-research`` in a chat's partition, pointing at
   the chat's active deep research session (``cosmos_slots.py``);
 - ``owner_slot`` / ``owner_day``: an owner's quota counts, in a partition of
@@ -222,16 +223,23 @@ class CosmosSessionStore:
         docs.sort(key=lambda doc: (doc.get("created_ts", 0.0), doc["id"]))
         return [self._remember(_record(doc)) for doc in docs[:limit]]
 
-    def list_created_before(self, cutoff: datetime, limit: int = 100) -> list[SessionRecord]:
-        """One cross-partition query, read only as far as ``limit`` (no TOP: see list_active)."""
+    def list_idle_before(self, cutoff: datetime, limit: int = 100) -> list[SessionRecord]:
+        """One cross-partition query, read only as far as ``limit`` (no TOP: see list_active).
+
+        A document written before ``updated_ts`` existed is judged by its
+        ``updated_at`` here, after a query on ``created_ts`` (never later).
+        """
         if limit <= 0:
             return []
         docs = self._query(
-            "SELECT * FROM c WHERE c.type = 'session' AND c.created_ts < @cutoff",
+            f"SELECT * FROM c WHERE c.type = 'session' AND NOT (c.status IN ({_ACTIVE_SQL}))"
+            " AND (c.updated_ts < @cutoff"
+            " OR (NOT IS_DEFINED(c.updated_ts) AND c.created_ts < @cutoff))",
             {"@cutoff": cutoff.timestamp()},
             limit=limit,
         )
-        return [self._remember(_record(doc)) for doc in docs]
+        records = [self._remember(_record(doc)) for doc in docs]
+        return [r for r in records if r.updated_at.timestamp() < cutoff.timestamp()]
 
     def delete(self, session_id: str) -> None:
         """The chat messages, the chat's lock if it names the session, then the session.
@@ -319,6 +327,7 @@ def _session_doc(record: SessionRecord) -> dict[str, Any]:
     doc = record.model_dump(mode="json", exclude={"etag"})
     doc["type"] = "session"
     doc["created_ts"] = record.created_at.timestamp()
+    doc["updated_ts"] = record.updated_at.timestamp()  # retention goes by last activity
     return doc
 
 

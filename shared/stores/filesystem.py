@@ -40,6 +40,7 @@ from filelock import Timeout as LockTimeout
 from shared.errors import InvalidInputError, NotFoundError, TransientError
 from shared.stores.base import (
     MAX_MEMORY_FILE_BYTES,
+    SESSION_ID_RE,
     check_size,
     validate_relative_name,
     validate_session_id,
@@ -128,6 +129,11 @@ class FilesystemMemoryStore:
                 if exc.errno != errno.ENOTEMPTY or attempt == RMTREE_ATTEMPTS:
                     raise TransientError(f"memory folder {session_id}: {exc}") from exc
         return count
+
+    def session_ids(self) -> list[str]:
+        return sorted(
+            p.name for p in self.root.iterdir() if p.is_dir() and SESSION_ID_RE.match(p.name)
+        )
 
     def ping(self) -> None:
         if not self.root.is_dir() or not os.access(self.root, os.W_OK):

@@ -270,14 +270,16 @@ class SqliteSessionStore:
             )
         return [_record(row) for row in rows]
 
-    def list_created_before(self, cutoff: datetime, limit: int = 100) -> list[SessionRecord]:
+    def list_idle_before(self, cutoff: datetime, limit: int = 100) -> list[SessionRecord]:
+        """``updated_at`` read from the document (``julianday`` parses its ISO form and zone)."""
+        updated = "julianday(json_extract(doc, '$.updated_at'))"
         with self._errors():
             rows = (
                 self._connection()
                 .execute(
-                    "SELECT doc, version FROM sessions WHERE created_ts < ?"
-                    " ORDER BY created_ts, rowid LIMIT ?",
-                    (cutoff.timestamp(), max(limit, 0)),
+                    f"SELECT doc, version FROM sessions WHERE status NOT IN ({_ACTIVE_SQL})"
+                    f" AND {updated} < julianday(?) ORDER BY {updated}, rowid LIMIT ?",
+                    (cutoff.isoformat(), max(limit, 0)),
                 )
                 .fetchall()
             )

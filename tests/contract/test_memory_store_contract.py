@@ -299,3 +299,14 @@ def test_delete_session_removes_every_file_of_that_session_only(memory: MemorySt
     assert not memory.exists(SESSION, "report.pdf")
     assert memory.read_text("sess-2", "main.md") == "kept"
     assert memory.delete_session("never-written") == 0
+
+
+def test_session_ids_are_the_sessions_with_files(memory: MemoryStore) -> None:
+    assert memory.session_ids() == []
+    memory.write("sess-b", "agents/agent_1.md", "# Agent", "text/markdown")
+    memory.write("sess-a", "main.md", "plan", "text/markdown")
+    memory.append("sess-a", "supervisor.md", "e1", "review")
+
+    assert memory.session_ids() == ["sess-a", "sess-b"]
+    memory.delete_session("sess-a")
+    assert memory.session_ids() == ["sess-b"]

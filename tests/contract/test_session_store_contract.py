@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from azure.cosmos import CosmosClient
 
 from shared.config import Settings
 from shared.errors import ActiveSessionConflict, ConflictError, InvalidInputError, NotFoundError
@@ -352,15 +353,64 @@ def test_delete_removes_the_session_its_messages_and_its_hold_on_the_chat(
     store.create(new_session())  # the slot is free for a new deep research
 
 
-def test_sessions_created_before_a_cutoff_are_listed_across_chats(store: SessionStore) -> None:
-    old = {
-        store.create(new_session(chat_id=f"chat-{n}", mode=Mode.search, created_at=T0)).id
-        for n in range(3)
+def aged(store: SessionStore, record: SessionRecord, status: SessionStatus, days: int):
+    """Store ``record`` with ``status``, last touched ``days`` after T0."""
+
+    def touch(r: SessionRecord) -> None:
+        r.status, r.updated_at = status, T0 + timedelta(days=days)
+
+    return store.update(store.create(record).id, touch)
+
+
+def test_retention_lists_finished_sessions_by_last_activity_across_chats(
+    store: SessionStore,
+) -> None:
+    idle = {
+        aged(store, new_session(chat_id=f"chat-{n}", mode=Mode.search), status, 1).id
+        for n, status in enumerate((SessionStatus.completed, SessionStatus.failed))
     }
-    store.create(new_session(chat_id="chat-new", created_at=T0 + timedelta(days=40)))
+    # Created as long ago, but touched since (a follow-up, a redelivery): not idle.
+    aged(store, new_session(chat_id="chat-busy", mode=Mode.chat), SessionStatus.completed, 35)
+    # Waiting for its user since long ago: never listed, however old.
+    for n, waiting in enumerate(
+        (SessionStatus.waiting_clarification, SessionStatus.waiting_plan_approval)
+    ):
+        aged(store, new_session(chat_id=f"chat-wait-{n}"), waiting, 1)
+    aged(store, new_session(chat_id="chat-run", mode=Mode.search), SessionStatus.active, 1)
 
     cutoff = T0 + timedelta(days=30)
-    assert {r.id for r in store.list_created_before(cutoff)} == old
-    assert len(store.list_created_before(cutoff, limit=2)) == 2
-    assert store.list_created_before(T0) == []
-    assert store.list_created_before(cutoff, limit=0) == []
+    assert {r.id for r in store.list_idle_before(cutoff)} == idle
+    assert len(store.list_idle_before(cutoff, limit=1)) == 1
+    assert store.list_idle_before(T0) == []
+    assert store.list_idle_before(cutoff, limit=0) == []
+
+
+@pytest.mark.emulators
+def test_cosmos_documents_from_before_updated_ts_go_by_their_updated_at(
+    cosmos_standin: CosmosInfo,  # noqa: F811
+) -> None:
+    """A document written by an earlier version has no ``updated_ts``: its ``updated_at`` counts."""
+    settings = Settings(
+        cosmos_endpoint=cosmos_standin.endpoint,
+        cosmos_key=cosmos_standin.key,
+        cosmos_verify_tls=False,
+        cosmos_database=f"contract-{RUN_ID}",
+        cosmos_container=f"sessions-{uuid.uuid4().hex[:8]}",
+    )
+    store = CosmosSessionStore(settings)
+    container = (
+        CosmosClient(
+            settings.cosmos_endpoint, credential=cosmos_standin.key, connection_verify=False
+        )
+        .get_database_client(settings.cosmos_database)
+        .get_container_client(settings.cosmos_container)
+    )
+    ids = {}
+    for name, idle_days in (("idle", 1), ("used", 35)):
+        record = new_session(chat_id=f"chat-{name}", mode=Mode.search)
+        record.status, record.updated_at = SessionStatus.completed, T0 + timedelta(days=idle_days)
+        doc = record.model_dump(mode="json", exclude={"etag"})
+        container.create_item(doc | {"type": "session", "created_ts": T0.timestamp()})
+        ids[name] = record.id
+
+    assert [r.id for r in store.list_idle_before(T0 + timedelta(days=30))] == [ids["idle"]]

@@ -25,6 +25,7 @@ from azure.cosmos import CosmosClient
 from azure.storage.blob import BlobServiceClient
 
 from devhost.host import DevHost
+from shared.bootstrap import AppServices
 from shared.config import Settings
 from shared.session_models import SessionRecord
 from shared.stores.cosmos import CosmosSessionStore
@@ -233,17 +234,19 @@ def test_deleting_a_waiting_session_stops_its_run_and_frees_the_chat(
     assert again.status_code == 202, again.text
 
 
-def age(settings: Settings, session_id: str, days: int) -> None:
-    """Arrange: make a stored session look ``days`` old (what waiting that long would do)."""
+def age(settings: Settings, session_id: str, days: int, idle_days: int | None = None) -> None:
+    """Arrange: make a stored session look ``days`` old and last touched ``idle_days`` ago
+    (``days`` unless given): what waiting that long would do."""
     store = (
         CosmosSessionStore(settings)
         if settings.use_cosmos
         else SqliteSessionStore(settings.data_dir / "sessions.sqlite3")
     )
-    created = datetime.now(UTC) - timedelta(days=days)
+    now = datetime.now(UTC)
 
     def backdate(record: SessionRecord) -> None:
-        record.created_at = record.updated_at = created
+        record.created_at = now - timedelta(days=days)
+        record.updated_at = now - timedelta(days=days if idle_days is None else idle_days)
 
     store.update(session_id, backdate)
 
@@ -272,3 +275,37 @@ def test_retention_at_start_up_purges_sessions_older_than_the_setting(
     with httpx.Client(base_url=second.url, headers=ALICE, timeout=60) as alice:
         listed = alice.get("/api/chats/c3/sessions").json()["sessions"]
         assert [s["session_id"] for s in listed] == [recent]
+
+
+def test_retention_goes_by_last_activity_spares_waiting_sessions_and_sweeps_late_files(
+    start_devhost, settings: Settings
+) -> None:
+    first: DevHost = start_devhost(settings)
+    with httpx.Client(base_url=first.url, headers=ALICE, timeout=60) as alice:
+        body = {"query": "python", "chat_id": "c4", "options": {"num_agents": 2}}
+        waiting = alice.post("/api/research", json=body).json()["session_id"]
+        assert wait_for(alice, waiting, {"waiting_clarification"} | TERMINAL)["status"] == (
+            "waiting_clarification"
+        )
+        touched = run(alice, "What is a Python tuple?", "chat", "c5")
+        deleted = run(alice, "What is a Python set?", "chat", "c6")
+        assert alice.delete(f"/api/research/{deleted}").status_code == 204
+    first.stop()
+    age(settings, waiting, days=31)  # asked its question 31 days ago, still unanswered
+    age(settings, touched, days=40, idle_days=10)  # old, but used 10 days ago
+    # A step that was still running when its session was deleted writes its file after.
+    AppServices(settings).memory.write(deleted, "items/item_9.md", "late", "text/markdown")
+    left = Leftovers(settings)
+    assert left.of(deleted)["memory files"] == 1
+
+    second = start_devhost(settings.model_copy(update={"session_retention_days": 30}))
+    assert second.startup_done.wait(120), "the start-up timers did not finish"
+
+    assert left.of(deleted)["memory files"] == 0
+    assert left.of(touched)["session documents"] == 1
+    spared = left.of(waiting)
+    assert spared["session documents"] == 1 and spared["durable instances"] >= 1
+    assert spared["memory files"] > 0
+    with httpx.Client(base_url=second.url, headers=ALICE, timeout=60) as alice:
+        assert alice.get(f"/api/research/{waiting}").json()["status"] == "waiting_clarification"
+        assert alice.get(f"/api/research/{touched}").status_code == 200

@@ -8,6 +8,8 @@ Webhooks verifier (``standardwebhooks``), as a receiver would.
 from __future__ import annotations
 
 import base64
+import json
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -20,6 +22,7 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 from shared.bootstrap import AppServices
 from shared.config import Settings
 from shared.session_models import SessionRecord
+from shared.webhook_outbox import REDELIVERY_LIMIT, REDELIVERY_WINDOW
 from tests.fakes.webhook_receiver import ReceivedRequest, WebhookReceiver, closed_port_url
 
 pytestmark = pytest.mark.e2e
@@ -291,3 +294,88 @@ def test_redelivery_needs_a_callback_and_an_event(host, client):
     assert no_callback.status_code == 409
     assert "callback_url" in no_callback.json()["error"]["message"]
     assert unknown.status_code == 404
+
+
+def durable_rows_naming(host, session_id: str) -> list[tuple[str, object]]:
+    """Every row of devhost's Durable store (all tables, all columns) that names the session."""
+    found = []
+    with sqlite3.connect(host.settings.data_dir / "devhost.sqlite3") as db:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in tables:
+            for row in db.execute(f"SELECT * FROM {table}"):  # table names from the schema
+                if any(session_id in str(value) for value in row):
+                    found.append((table, row[0]))
+    return found
+
+
+def test_redelivery_is_rate_limited_and_delete_leaves_no_instance_behind(host, client):
+    """Each redelivery is a Durable instance with the whole input: the user may ask for a
+    few per hour, and deleting the session purges them all with the run."""
+    receiver = WebhookReceiver().start()
+    try:
+        options = {"enable_clarifying_questions": False}  # with its deep search sub-run
+        session_id = start(client, CLEAR_QUERY, receiver.url, **options)
+        assert host.engine.wait(session_id, TIMEOUT) is not None
+        settled_outbox(host, session_id, 1)
+        for n in range(1, REDELIVERY_LIMIT + 1):
+            again = client.post(f"/api/research/{session_id}/webhook/redeliver")
+            assert again.status_code == 202, (n, again.text)
+            assert host.engine.wait(f"{session_id}:redeliver-completed-{n}", TIMEOUT) is not None
+        refused = client.post(f"/api/research/{session_id}/webhook/redeliver")
+        started = {i.id for i in host.engine.store.query(prefix=session_id)}
+
+        assert refused.status_code == 429, refused.text
+        window = REDELIVERY_WINDOW.total_seconds()
+        assert 1 <= int(refused.headers["Retry-After"]) <= window
+        error = refused.json()["error"]
+        assert error["code"] == "rate_limited" and "redeliveries" in error["message"]
+        limit = {"limit": "webhook_redeliveries", "max": REDELIVERY_LIMIT, "window_seconds": window}
+        assert error["details"] == [limit | {"used": REDELIVERY_LIMIT}]
+        assert len(receiver.requests) == 1 + REDELIVERY_LIMIT  # the refused one sent nothing
+        assert started == {
+            session_id,
+            f"{session_id}:deep-search",
+            *(f"{session_id}:redeliver-completed-{n}" for n in range(1, REDELIVERY_LIMIT + 1)),
+        }
+        assert durable_rows_naming(host, session_id)  # the check below can see them
+
+        assert client.delete(f"/api/research/{session_id}").status_code == 204
+
+        assert durable_rows_naming(host, session_id) == []
+        assert host.engine.store.query(prefix=session_id) == []
+        assert client.get(f"/api/research/{session_id}").status_code == 404
+    finally:
+        receiver.stop()
+
+
+INTERNAL_DETAILS = ("127.0.0.1", "::1", "resolves", "loopback")
+
+
+def test_refusals_never_say_where_a_callback_host_points(start_devhost, tmp_path: Path):
+    """A caller must not learn the internal DNS from the 422 or the delivery error."""
+    callback = "http://localhost/hook"  # port 80: the address check is what refuses it
+    base = {"data_dir": tmp_path / "data", "reasoner": "offline", "search_provider": "local"}
+    trusting = start_devhost(Settings(**base, webhook_allowed_hosts="localhost"))
+    with httpx.Client(base_url=trusting.url, timeout=60) as c:
+        body = {"query": "What is a Python tuple?", "mode": "chat", "callback_url": callback}
+        accepted = c.post("/api/research", json=body)
+        assert accepted.status_code in (200, 202), accepted.text
+        session_id = accepted.json()["session_id"]
+        assert trusting.engine.wait(session_id, TIMEOUT) is not None
+        settled_outbox(trusting, session_id, 1)
+    trusting.stop()
+
+    strict = start_devhost(Settings(**base))
+    with httpx.Client(base_url=strict.url, timeout=60) as c:
+        refused = c.post("/api/research", json=body)
+        assert c.post(f"/api/research/{session_id}/webhook/redeliver").status_code == 202
+        assert strict.engine.wait(f"{session_id}:redeliver-completed-1", TIMEOUT) is not None
+        status = c.get(f"/api/research/{session_id}").json()
+
+    assert refused.status_code == 422, refused.text
+    assert "'localhost' is not allowed" in refused.json()["error"]["message"]
+    error = status["webhook"]["last_attempt"]["error"]
+    assert error.startswith("refused") and "'localhost' is not allowed" in error
+    for detail in INTERNAL_DETAILS:
+        assert detail not in json.dumps(refused.json()), detail
+        assert detail not in json.dumps(status["webhook"]), detail

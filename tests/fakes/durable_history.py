@@ -75,6 +75,7 @@ class Scheduled:
     kind: str  # "activity" | "timer" | "sub"
     name: str | None
     input: Any
+    instance_id: str | None = None  # a sub-orchestration's own instance id
 
 
 @dataclass
@@ -193,8 +194,8 @@ class Replay:
             self._add(Scheduled(task_id, "timer", None, h.iso(fire_at)))
         for task_id in outcome.cancelled_timers:
             self.pending.pop(task_id, None)
-        for task_id, name, _child, input_json in outcome.children:
-            self._add(Scheduled(task_id, "sub", name, _load(input_json)))
+        for task_id, name, child, input_json in outcome.children:
+            self._add(Scheduled(task_id, "sub", name, _load(input_json), child))
         if outcome.done:
             self.done, self.error = True, outcome.error
             self.output = _load(outcome.output_json)

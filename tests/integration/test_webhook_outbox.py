@@ -19,9 +19,16 @@ from standardwebhooks.webhooks import Webhook
 from shared import sessions
 from shared.bootstrap import AppServices
 from shared.config import Settings
-from shared.errors import ConflictError
+from shared.errors import ConflictError, RateLimited
 from shared.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
 from shared.session_models import Mode, SessionRecord, SessionStatus
+from shared.webhook_outbox import (
+    MAX_DELIVERY_RECORDS,
+    REDELIVERY_LIMIT,
+    REDELIVERY_WINDOW,
+    pending_events,
+    request_redelivery,
+)
 from tests.fakes.webhook_receiver import WebhookReceiver, webhook_receiver_fixture  # noqa: F401
 
 SID = "sess-outbox"
@@ -203,3 +210,72 @@ def test_sessions_without_a_callback_record_no_events(svc: AppServices):
     assert record.status == SessionStatus.cancelled
     assert record.webhook_events == []
     assert _notify(svc, "cancelled") == {"ok": False, "error": "no callback_url"}
+
+
+def _cancelled_with_two_events(svc: AppServices, url: str) -> None:
+    _create(svc, url)
+    _ask_for_clarification(svc)
+    assert _notify(svc, "clarification_requested")["ok"] is True
+    sessions.cancel_session(svc, SID)
+    assert _notify(svc, "cancelled")["ok"] is True
+
+
+def test_redeliveries_are_limited_per_window_and_the_refusal_says_when_to_retry(
+    svc: AppServices, webhook_receiver: WebhookReceiver
+):
+    _cancelled_with_two_events(svc, webhook_receiver.url)
+    numbers = []
+    for _ in range(REDELIVERY_LIMIT):
+        _record, event, number = sessions.redeliver_last_event(svc, SID)
+        numbers.append(number)
+        assert _notify(svc, event.event)["ok"] is True
+
+    with pytest.raises(RateLimited) as refused:
+        sessions.redeliver_last_event(svc, SID)
+
+    assert numbers == list(range(1, REDELIVERY_LIMIT + 1))  # each one's instance id
+    window = REDELIVERY_WINDOW.total_seconds()
+    assert window - 60 < refused.value.retry_after <= window
+    assert refused.value.details[0]["used"] == REDELIVERY_LIMIT
+    assert pending_events(svc.sessions.get(SID)) == []  # the refused one changed nothing
+    assert len(webhook_receiver.requests) == 2 + REDELIVERY_LIMIT
+
+
+def test_redeliveries_over_days_keep_the_document_small_and_lose_no_event(
+    svc: AppServices, webhook_receiver: WebhookReceiver
+):
+    """A receiver that keeps failing, and a user who keeps asking, day after day."""
+    _cancelled_with_two_events(svc, webhook_receiver.url)
+    start = datetime.now(UTC)
+    asked = 3 * MAX_DELIVERY_RECORDS
+    for n in range(asked):
+        when = start + n * REDELIVERY_WINDOW  # one per window: never rate-limited
+        svc.sessions.update(SID, lambda r, when=when: request_redelivery(r, when))
+        assert _notify(svc, "cancelled")["ok"] is True
+
+    record = svc.sessions.get(SID)
+    assert len(record.webhook_deliveries) == MAX_DELIVERY_RECORDS
+    current = [d for d in record.webhook_deliveries if not d.get("replaced")]
+    assert [d["event"] for d in current] == ["clarification_requested", "cancelled"]
+    assert pending_events(record) == []  # a dropped record never makes its event pending
+    assert all("url" not in d for d in record.webhook_deliveries)
+    assert record.webhook_redeliveries.count == asked
+    assert len(record.webhook_redeliveries.recent) == 1
+    assert len(webhook_receiver.requests) == 2 + asked  # the clarification was sent once
+
+
+def test_a_session_from_before_the_counter_numbers_its_next_redelivery_after_the_old_ones(
+    svc: AppServices, webhook_receiver: WebhookReceiver
+):
+    """Old redeliveries were named by their replaced records: a name is never used twice."""
+    _cancelled_with_two_events(svc, webhook_receiver.url)
+
+    def as_stored_before(r: SessionRecord) -> None:  # two redeliveries, no counter
+        r.webhook_deliveries = [
+            *(dict(r.webhook_deliveries[-1], replaced=True) for _ in range(2)),
+            *r.webhook_deliveries,
+        ]
+
+    svc.sessions.update(SID, as_stored_before)
+    _record, _event, number = sessions.redeliver_last_event(svc, SID)
+    assert number == 3

@@ -330,6 +330,8 @@ def test_deep_search_first_runs_as_a_sub_orchestration() -> None:
     flow = research(run_deep_search_first=True, enable_clarifying_questions=False)
     (child,) = [s for s in flow.scheduled if s.kind == "sub"]
     assert child.name == names.DEEP_SEARCH and child.input["as_phase"] is True
+    # Named by the session's instance rule, so deleting the session finds it by prefix.
+    assert child.instance_id == "s1:deep-search"
 
     answer = AnswerOut(answer_ref="s1/deep_search.md", summary="generators yield values")
     flow.sub_completed(child.task_id, {"answer": answer.model_dump(mode="json"), "usage": {}})
