@@ -46,6 +46,8 @@ from shared.session_models import AgentProgress, Mode, SessionStatus, StartInput
 bp = df.Blueprint()
 
 CRITIC_ROUNDS = 3
+# Gaps that mean research stopped for the budget: a report without sources then says so.
+BUDGET_CUTS = frozenset({"budget_no_research", "budget_stopped", "budget_topics_skipped"})
 
 
 @bp.orchestration_trigger(context_name="context")
@@ -235,7 +237,9 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
     if not pdf.ok:
         run.progress.warn("rendering_pdf", f"PDF not rendered: {pdf.error}")
     if report.unsourced:  # a report resting on the model alone is not a complete answer
-        run.progress.warn("writing_report", report.unsourced)
+        cut = any(g.kind in BUDGET_CUTS for g in run.gaps)
+        why = f"{report.unsourced} (the budget cut the research short)" if cut else report.unsourced
+        run.progress.warn("writing_report", why)
     return report
 
 

@@ -794,3 +794,20 @@ def test_replaying_a_finished_wait_yields_the_same_actions(
     recorded = [e["Name"] for e in flow.history if e["EventType"] == h.EventType.TASK_SCHEDULED]
     assert function_names(state, kinds=ACTIVITY_CALLS) == recorded
     assert state["isDone"] and state["output"] == flow.output
+
+
+def test_a_report_without_sources_after_a_budget_cut_says_the_budget_cut_it_short() -> None:
+    def spent_and_unsourced(name: str, request: Any) -> Any:
+        out = metered(name, request)
+        if name == names.GENERATE_FINAL_REPORT:
+            out = {**out, "sources": 0, "unsourced": UNSOURCED}
+        return out
+
+    flow = research(enable_clarifying_questions=False, max_tokens=20_000)
+    flow.run_activities(spent_and_unsourced)
+
+    assert flow.done and flow.output["status"] == "completed"
+    told = [w["message"] for w in flow.custom_status["warnings"]]
+    assert f"{UNSOURCED} (the budget cut the research short)" in told
+    state = replay(ORCHESTRATORS[names.DEEP_RESEARCH], json.dumps(flow.input), flow.history)
+    assert state["isDone"] and state["output"] == flow.output
