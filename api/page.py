@@ -45,8 +45,11 @@ ASSETS = {
     "app.js": "text/javascript",
     "client.js": "text/javascript",
     "events.js": "text/javascript",
+    "history.js": "text/javascript",
+    "notices.js": "text/javascript",
     "progress.js": "text/javascript",
     "report.js": "text/javascript",
+    "waits.js": "text/javascript",
     "markdown-it.min.mjs": "text/javascript",
 }
 CSP = "; ".join(

@@ -1,0 +1,42 @@
+"""The CLI's terminal: the console it prints to and the live progress panel.
+
+Split from ``devhost.cli`` so the research client (``devhost.cli_research``)
+holds the HTTP conversation and this module only what the user sees while a
+session runs: one panel per poll with status, phase, counters, one row per
+researcher agent and the model calls still writing.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+
+console = Console()
+
+
+def render(view: dict, elapsed: float) -> Panel:
+    progress = view["progress"]
+    table = Table(show_header=True, header_style="bold", expand=True)
+    table.add_column("agent", width=6)
+    table.add_column("profile")
+    table.add_column("current todo")
+    table.add_column("done", justify="right", width=5)
+    for agent in progress["agents"]:
+        table.add_row(
+            str(agent["id"]),
+            agent.get("profile", ""),
+            agent.get("todo") or "—",
+            str(agent.get("done", 0)),
+        )
+    line = (
+        f"status [bold]{view['status']}[/] · phase [bold]{view['phase']}[/] · findings "
+        f"{progress['findings']} · sources {progress['sources']} · supervisor calls "
+        f"{progress['supervisor_calls']} · {elapsed:5.1f}s"
+    )
+    parts = [line] + ([table] if progress["agents"] else [])
+    if progress.get("message"):
+        parts.append(f"[dim]{progress['message']}[/]")
+    for call in view.get("model_calls", []):
+        parts.append(f"[dim]{call['model']} writing for {call['running_seconds']} s[/]")
+    return Panel(Group(*parts), title=view["query"][:80], subtitle=view["session_id"])
