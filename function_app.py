@@ -4,7 +4,7 @@ Importing this module registers functions and does nothing else: no settings
 are read and no client is built until a function runs (shared.bootstrap). The
 two exceptions are cheap and process-wide: the SDK's replay reads history
 timestamps without dateutil (orchestrators/replay_timestamps.py), and HTTP
-request lines stay out of Information-level logs (shared/log_privacy.py).
+request lines stay out of Information-level logs (shared/tools/log_privacy.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from activities import session as session_activities
 from api import maintenance, mcp_tools, meta, page, plan, purge, reports, webhooks
 from api import research as research_api
 from orchestrators import chat, deep_research, notify, replay_timestamps, search
-from shared import log_privacy
+from shared.tools import log_privacy
 
 replay_timestamps.install()
 log_privacy.install()

@@ -1,10 +1,10 @@
 """What every activity does around its one call: validate, meter usage, dump.
 
-Errors, by kind (``shared/errors.py``):
+Errors, by kind (``shared/core/errors.py``):
 - ``TransientError`` and anything unexpected raise: the orchestrator's
   ``call_activity_with_retry`` runs the activity again (ACTIVITY_RETRY_*).
 - every other ``ResearchError`` (permanent, configuration, not found, ...)
-  returns a :class:`~shared.payloads.StepFailure` envelope: a retry would fail
+  returns a :class:`~shared.core.payloads.StepFailure` envelope: a retry would fail
   the same way, and the envelope keeps the usage spent before the failure.
 """
 
@@ -18,12 +18,12 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from shared.bootstrap import services
-from shared.errors import ConfigurationError, ResearchError, TransientError
-from shared.llm_endpoint import slow_calls
-from shared.llm_endpoint.usage import metered
-from shared.payloads import FAILURE_KEY, StepFailure
+from shared.core.errors import ConfigurationError, ResearchError, TransientError
+from shared.core.payloads import FAILURE_KEY, StepFailure
 from shared.ports import Services
-from shared.sessions import show_running_call
+from shared.tools.llm_endpoint import slow_calls
+from shared.tools.llm_endpoint.usage import metered
+from shared.usecases.sessions import show_running_call
 
 In = TypeVar("In", bound=BaseModel)
 

@@ -1,12 +1,11 @@
-"""Activities of the deep research mode (thin: decode, call shared/research, dump)."""
+"""Activities of the deep research mode (thin: decode, call shared/usecases/research, dump)."""
 
 from __future__ import annotations
 
 import azure.durable_functions as df
 
 from activities.common import run_step
-from shared import plan_review
-from shared.payloads import (
+from shared.core.payloads import (
     CompressIn,
     ContextIn,
     PdfIn,
@@ -16,7 +15,8 @@ from shared.payloads import (
     SpawnAgentsIn,
     SupervisorIn,
 )
-from shared.research import compress, final_report, phases, researcher, supervisor
+from shared.usecases import plan_review
+from shared.usecases.research import compress, final_report, phases, researcher, supervisor
 
 bp = df.Blueprint()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import azure.durable_functions as df
 
 from activities.common import run_step
-from shared.payloads import (
+from shared.core.payloads import (
     ChatIn,
     FollowUpIn,
     PlanQueriesIn,
@@ -14,7 +14,7 @@ from shared.payloads import (
     SynthesizeIn,
     WebSearchIn,
 )
-from shared.research import answers, search_steps
+from shared.usecases.research import answers, search_steps
 
 bp = df.Blueprint()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import azure.durable_functions as df
 
 from activities.common import run_step
-from shared import sessions
-from shared.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
+from shared.core.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
+from shared.usecases import sessions
 
 bp = df.Blueprint()
 

@@ -1,4 +1,5 @@
-"""The caller of an HTTP request and the sessions they may see (shared/access.py at the edge).
+"""The caller of an HTTP request and the sessions they may see (shared/usecases/access.py at the
+edge).
 
 Every route that touches a session starts with one of these; ``api.errors``
 turns ``UnauthorizedError`` into 401 and ``NotFoundError`` into 404.
@@ -11,10 +12,10 @@ import asyncio
 import azure.functions as func
 
 from api.errors import route_session_id
-from shared.access import Action, session_for
-from shared.identity import ANONYMOUS, Principal, system_principal
+from shared.adapters.identity import ANONYMOUS, Principal, system_principal
+from shared.core.session_models import SessionRecord
 from shared.ports import Services
-from shared.session_models import SessionRecord
+from shared.usecases.access import Action, session_for
 
 MCP_OWNER_ID = "mcp-system-key"  # the owner of sessions started through MCP tools
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 import azure.functions as func
 from pydantic import ValidationError
 
-from shared.access import public_chat_id
-from shared.errors import (
+from shared.adapters.stores.base import validate_session_id
+from shared.core.errors import (
     ActiveSessionConflict,
     ConfigurationError,
     ConflictError,
@@ -41,7 +41,7 @@ from shared.errors import (
     TransientError,
     UnauthorizedError,
 )
-from shared.stores.base import validate_session_id
+from shared.usecases.access import public_chat_id
 
 log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 64 * 1024

@@ -1,4 +1,4 @@
-"""Maintenance: sessions whose orchestration is gone are closed (shared/reconcile.py).
+"""Maintenance: sessions whose orchestration is gone are closed (shared/usecases/reconcile.py).
 
 Two entry points, one logic:
 - ``create_session``: the start handler's create; when the chat's deep research
@@ -19,12 +19,12 @@ import logging
 import azure.durable_functions as df
 import azure.functions as func
 
+from shared.adapters.stores.base import SessionStore
+from shared.adapters.stores.quota import StartQuota
 from shared.bootstrap import services
-from shared.errors import ActiveSessionConflict, TransientError
-from shared.reconcile import RuntimeStatusOf, close_orphan_in_chat, sweep
-from shared.session_models import SessionRecord
-from shared.stores.base import SessionStore
-from shared.stores.quota import StartQuota
+from shared.core.errors import ActiveSessionConflict, TransientError
+from shared.core.session_models import SessionRecord
+from shared.usecases.reconcile import RuntimeStatusOf, close_orphan_in_chat, sweep
 
 bp = df.Blueprint()
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ async def reconcile_sessions(timer: func.TimerRequest, client) -> None:
 async def create_session(
     store: SessionStore, client, record: SessionRecord, quota: StartQuota | None = None
 ) -> SessionRecord:
-    """``store.create`` (under ``quota``: ``shared/quotas.py``); a chat blocked by an
+    """``store.create`` (under ``quota``: ``shared/usecases/quotas.py``); a chat blocked by an
     orphaned deep research is freed once first.
 
     When the holder's orchestration cannot be asked about (Durable not

@@ -43,9 +43,9 @@ from api.caller import tool_caller
 from api.errors import ClientError, classify, known_session_id
 from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
 from api.views import current_view, session_view
-from shared.access import session_for
 from shared.bootstrap import services
-from shared.limits import NUM_AGENTS
+from shared.core.limits import NUM_AGENTS
+from shared.usecases.access import session_for
 
 bp = df.Blueprint()
 

@@ -3,7 +3,7 @@
 Health and the document name no session and need no caller (Easy Auth still
 asks for sign-in on everything but ``/api/health``), except ``check=llm``,
 which calls the model and so needs one; a chat's sessions are the caller's
-own: chat ids are per owner (``shared.access.chat_key``).
+own: chat ids are per owner (``shared.usecases.access.chat_key``).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from api.caller import caller
 from api.errors import HttpError, handled, json_response
 from api.transport import http_function
 from api.views import session_view
-from shared.access import chat_key, visible
+from shared.adapters.stores.base import SESSION_ID_RE
 from shared.bootstrap import services
-from shared.stores.base import SESSION_ID_RE
+from shared.usecases.access import chat_key, visible
 
 bp = df.Blueprint()
 OPENAPI_FILE = Path(__file__).with_name("openapi.json")

@@ -5,7 +5,7 @@
 is no build step: plain HTML, CSS and ES modules, plus markdown-it vendored
 as one file (``api/static/README.md`` says where it comes from). The page's
 ``{{num_agents.max}}``-style placeholders are filled with the research limits
-(``shared.limits``) when it is first served, so its form enforces the API's bounds.
+(``shared.core.limits``) when it is first served, so its form enforces the API's bounds.
 
 These two routes are the app's only anonymous ones, on purpose: they return
 the same fixed files to everyone, carry no data and no secret, and the page
@@ -34,7 +34,7 @@ import azure.functions as func
 
 from api.errors import error_response
 from api.transport import http_function
-from shared.limits import LIMITS
+from shared.core.limits import LIMITS
 
 bp = df.Blueprint()
 STATIC = Path(__file__).with_name("static")
@@ -118,7 +118,7 @@ def _load(name: str) -> tuple[bytes, str]:
 
 
 def fill_limits(page: str) -> str:
-    """The page's ``{{num_agents.max}}``-style placeholders, filled from ``shared.limits``:
+    """The page's ``{{num_agents.max}}``-style placeholders, filled from ``shared.core.limits``:
     the form shows and enforces the bounds the API checks, declared once."""
     limits = {limit.name: limit for limit in LIMITS}
 

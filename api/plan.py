@@ -2,7 +2,7 @@
 
 ``POST research/{id}/plan`` with ``{"action": "approve"}``, ``{"action": "edit",
 "topics": [...], "num_agents": n}`` or ``{"action": "cancel"}``. The decision is
-recorded in the session first (``shared/plan_review.decide``: validated, 422
+recorded in the session first (``shared/usecases/plan_review.decide``: validated, 422
 naming the field when the caps do not allow it, 409 when nothing waits), then
 the run is told through its durable event; cancelling is the ordinary cancel.
 The MCP tool ``review_plan`` calls :func:`review` too.
@@ -21,12 +21,13 @@ from api.errors import handled, json_response, read_json, route_session_id
 from api.schemas import PlanDecision
 from api.transport import http_function
 from api.views import session_view
-from shared import names, plan_review
-from shared.access import session_for
+from shared.adapters.identity import Principal
 from shared.bootstrap import services
-from shared.errors import ConflictError
-from shared.identity import Principal
-from shared.session_models import SessionRecord, SessionStatus
+from shared.core import names
+from shared.core.errors import ConflictError
+from shared.core.session_models import SessionRecord, SessionStatus
+from shared.usecases import plan_review
+from shared.usecases.access import session_for
 
 bp = df.Blueprint()
 

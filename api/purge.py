@@ -1,4 +1,5 @@
-"""Deleting sessions (shared/purge.py): by their owner over HTTP, and by retention on a timer.
+"""Deleting sessions (shared/usecases/purge.py): by their owner over HTTP, and by retention on a
+timer.
 
 - ``DELETE /api/research/{session_id}``: the owner only (an admin may read
   other people's sessions, not delete them); 204 when everything is gone, 404
@@ -23,8 +24,8 @@ from api.errors import handled
 from api.maintenance import runtime_status_reader
 from api.transport import http_function
 from shared.bootstrap import services
-from shared.errors import TransientError
-from shared.purge import purge_expired, purge_session, sweep_orphan_files
+from shared.core.errors import TransientError
+from shared.usecases.purge import purge_expired, purge_session, sweep_orphan_files
 
 bp = df.Blueprint()
 log = logging.getLogger(__name__)
@@ -61,7 +62,7 @@ async def purge_expired_sessions(timer: func.TimerRequest, client) -> None:
 
 
 class DurableInstances:
-    """``shared.purge.Instances`` over the real ``DurableOrchestrationClient``."""
+    """``shared.usecases.purge.Instances`` over the real ``DurableOrchestrationClient``."""
 
     def __init__(self, client) -> None:
         self._client = client

@@ -40,11 +40,11 @@ from api.errors import HttpError, handled, route_session_id
 from api.streams import OpenStreams, PollBackoff
 from api.transport import STREAMING, event_stream, http_function
 from api.views import current_view
-from shared.access import session_for
+from shared.adapters.identity import Principal
 from shared.bootstrap import services
-from shared.errors import ConflictError, NotFoundError
-from shared.identity import Principal
-from shared.session_models import Mode, SessionRecord
+from shared.core.errors import ConflictError, NotFoundError
+from shared.core.session_models import Mode, SessionRecord
+from shared.usecases.access import session_for
 
 bp = df.Blueprint()
 FORMATS = {"md": ("text/markdown", "md"), "json": ("application/json", "json")}

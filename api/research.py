@@ -5,7 +5,7 @@ Each route is a thin HTTP shell around a use-case function (``start``,
 so both entry points share one logic. Every route is ``AuthLevel.FUNCTION``
 in Azure (the DFApp default) and first asks who is calling (``api.caller``);
 the use cases take that principal: a session belongs to whoever started it,
-and anyone else gets 404 for it (``shared.access``). Handlers validate, touch
+and anyone else gets 404 for it (``shared.usecases.access``). Handlers validate, touch
 the session store (in a thread: store SDKs are synchronous) and talk to
 Durable only through the real ``DurableOrchestrationClient``.
 """
@@ -26,16 +26,17 @@ from api.maintenance import create_session
 from api.schemas import ClarificationReply, ResearchRequest
 from api.transport import http_function
 from api.views import live_progress, session_view
-from shared import names, quotas, sessions
-from shared.access import chat_key, session_for, write_owner_file
+from shared.adapters.identity import Principal
+from shared.adapters.webhooks import validate_callback_url
 from shared.bootstrap import services
-from shared.config import Settings
-from shared.errors import ConflictError
-from shared.identity import Principal
-from shared.language import detect_language
-from shared.payloads import NotifyIn
-from shared.session_models import Mode, SessionRecord, SessionStatus, StartInput
-from shared.webhooks import validate_callback_url
+from shared.core import names
+from shared.core.config import Settings
+from shared.core.errors import ConflictError
+from shared.core.payloads import NotifyIn
+from shared.core.session_models import Mode, SessionRecord, SessionStatus, StartInput
+from shared.tools.language import detect_language
+from shared.usecases import quotas, sessions
+from shared.usecases.access import chat_key, session_for, write_owner_file
 
 bp = df.Blueprint()
 log = logging.getLogger(__name__)
@@ -84,7 +85,7 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
         created_at=now,
         updated_at=now,
     )
-    # Quotas first: a refused start supersedes nothing (shared/quotas.py).
+    # Quotas first: a refused start supersedes nothing (shared/usecases/quotas.py).
     admission = await asyncio.to_thread(quotas.admit, svc, owner, caps, now)
     history = []
     if body.mode != Mode.deep_research:

@@ -7,10 +7,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from shared.config import ResearchOptions
-from shared.limits import NUM_AGENTS
-from shared.plan_review import MAX_TOPICS, TopicEdit
-from shared.session_models import Mode
+from shared.core.config import ResearchOptions
+from shared.core.limits import NUM_AGENTS
+from shared.core.session_models import Mode
+from shared.usecases.plan_review import MAX_TOPICS, TopicEdit
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,127}$"
 # C0 controls other than tab / newline / carriage return: they break PDF text,

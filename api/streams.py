@@ -23,8 +23,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from shared.errors import QuotaExceeded
-from shared.session_models import Owner
+from shared.core.errors import QuotaExceeded
+from shared.core.session_models import Owner
 
 SETTING = "QUOTA_OPEN_STREAMS_PER_OWNER"
 FREES = "when one of your open event streams ends"

@@ -13,12 +13,12 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from shared.access import public_chat_id
-from shared.models import PlanApproval
+from shared.core.models import PlanApproval
+from shared.core.session_models import Progress, SessionRecord, SessionStatus
 from shared.ports import Services
-from shared.session_models import Progress, SessionRecord, SessionStatus
-from shared.sessions import session_links
-from shared.webhook_outbox import delivery_summary
+from shared.usecases.access import public_chat_id
+from shared.usecases.sessions import session_links
+from shared.usecases.webhook_outbox import delivery_summary
 
 log = logging.getLogger(__name__)
 FAILED_RUNTIME = {"Failed", "Terminated"}

@@ -5,7 +5,7 @@ in the view); after fixing a receiver, the user asks for the last event again
 here. It goes through the same outbox and ``notify`` orchestration as every
 delivery, with the same ``webhook-id``, so a receiver that did get it drops it.
 Each redelivery is its own Durable instance, named by the session's instance
-rule (``shared.names.session_instance_id``) so deleting the session purges it;
+rule (``shared.core.names.session_instance_id``) so deleting the session purges it;
 a few per hour at most (429 with ``Retry-After`` beyond).
 """
 
@@ -20,12 +20,13 @@ from api.caller import caller
 from api.errors import handled, json_response, route_session_id
 from api.transport import http_function
 from api.views import session_view
-from shared import names, sessions
-from shared.access import session_for
+from shared.adapters.identity import Principal
 from shared.bootstrap import services
-from shared.identity import Principal
-from shared.payloads import NotifyIn
-from shared.session_models import SessionRecord
+from shared.core import names
+from shared.core.payloads import NotifyIn
+from shared.core.session_models import SessionRecord
+from shared.usecases import sessions
+from shared.usecases.access import session_for
 
 bp = df.Blueprint()
 
@@ -43,7 +44,7 @@ async def redeliver_webhook(req: func.HttpRequest, client) -> func.HttpResponse:
 
 async def redeliver(client, principal: Principal, session_id: str) -> SessionRecord:
     """Send the owner's last event again (ConflictError: no callback, no event, or one
-    on its way; RateLimited: asked too often, see ``shared.webhook_outbox``)."""
+    on its way; RateLimited: asked too often, see ``shared.usecases.webhook_outbox``)."""
     svc = services()
     session_id = (await asyncio.to_thread(session_for, svc, principal, session_id, "act")).id
     record, event, number = await asyncio.to_thread(sessions.redeliver_last_event, svc, session_id)

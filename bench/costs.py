@@ -13,7 +13,7 @@ from __future__ import annotations
 from bench.fake_llm import LatencyLLM
 from bench.results import Row
 from bench.scenarios import Bench, llm_settings, temp_dir
-from shared.llm_endpoint.pricing import PRICES_PER_MILLION
+from shared.tools.llm_endpoint.pricing import PRICES_PER_MILLION
 
 MODELS = ("gpt-4.1-mini", "gpt-4.1")
 DEPTHS = {

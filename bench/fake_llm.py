@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shared.limits import NUM_AGENTS
+from shared.core.limits import NUM_AGENTS
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
     RecordedRequest,

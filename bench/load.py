@@ -28,7 +28,7 @@ import httpx
 
 from bench.scenarios import QUERY, Bench
 from devhost.history import EventType
-from shared import names
+from shared.core import names
 
 POLLERS = 4
 POLL_PAUSE_S = 0.02

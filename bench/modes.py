@@ -13,17 +13,17 @@ from bench import history
 from bench.fake_llm import LatencyLLM
 from bench.results import Row, verdict
 from bench.scenarios import FAST_CAPS, Bench, llm_settings, temp_dir
-from shared.config import Settings
+from shared.core.config import Settings
 
 PAYLOAD_LIMIT = 16 * 1024
 
 
 def cost_bound(caps_options: dict) -> int | None:
     try:
-        from shared.reasoning.call_budget import max_llm_calls
+        from shared.adapters.reasoning.call_budget import max_llm_calls
     except ImportError:
         return None
-    from shared.config import ResearchOptions
+    from shared.core.config import ResearchOptions
 
     return max_llm_calls(Settings().caps_for(ResearchOptions(**caps_options)))
 

@@ -113,7 +113,7 @@ METHODS = """## Methods
   runs; the median pair (by speedup) is reported with the range.
 - **Cost**: LLM calls counted at the fake, tokens from the session's usage
   meter (the fake reports chars/4). The deep research bound is
-  `shared.reasoning.call_budget.max_llm_calls(caps)`. Store operations are counted by
+  `shared.adapters.reasoning.call_budget.max_llm_calls(caps)`. Store operations are counted by
   wrapping the Services' memory and session stores in a counting proxy
   (bench only); reads = get/read/list/history/exists/ping, writes = the rest.
 - **Durable footprint**: history events of the instance and its

@@ -14,7 +14,7 @@ from pydantic import SecretStr
 from bench.counting import CountingStore
 from devhost.host import DevHost
 from shared.bootstrap import services
-from shared.config import Settings
+from shared.core.config import Settings
 
 QUERY = "How do Python generators, iterators and the yield statement work together?"
 FAST_CAPS = {"enable_clarifying_questions": False}

@@ -39,7 +39,7 @@ from devhost.cli_research import (
 from devhost.cli_view import console
 from devhost.host import DevHost
 from shared.bootstrap import services
-from shared.errors import ResearchError
+from shared.core.errors import ResearchError
 
 log = logging.getLogger("devhost")
 

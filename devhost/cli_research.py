@@ -20,7 +20,7 @@ from rich.live import Live
 from rich.panel import Panel
 
 from devhost.cli_view import console, render
-from shared.errors import ResearchError
+from shared.core.errors import ResearchError
 
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 DEFAULT_ANSWER = "No further preferences: cover the question as asked, at a practical depth."

@@ -30,7 +30,7 @@ from devhost.http import HttpFront
 from devhost.keys import FunctionKeys, load_or_create_keys
 from devhost.registry import Registry, TimerFunction, index
 from shared.bootstrap import configure
-from shared.config import Settings
+from shared.core.config import Settings
 
 log = logging.getLogger("devhost")
 ROOT = Path(__file__).resolve().parent.parent

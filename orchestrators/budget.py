@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import math
 
-from shared.config import Caps
-from shared.session_models import Usage
+from shared.core.config import Caps
+from shared.core.session_models import Usage
 
 PRIOR_TOKENS_PER_CALL = 1500
 # Weights in average calls; a report reply is several times an average one.

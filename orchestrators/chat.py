@@ -5,9 +5,9 @@ from __future__ import annotations
 import azure.durable_functions as df
 
 from orchestrators.common import error_text, finish, step
-from shared import names
-from shared.payloads import AnswerOut, ChatIn
-from shared.session_models import Progress, SessionStatus, StartInput, Usage
+from shared.core import names
+from shared.core.payloads import AnswerOut, ChatIn
+from shared.core.session_models import Progress, SessionStatus, StartInput, Usage
 
 bp = df.Blueprint()
 

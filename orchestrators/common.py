@@ -13,9 +13,9 @@ from weakref import WeakKeyDictionary
 import azure.durable_functions as df
 from pydantic import BaseModel
 
-from shared import names
-from shared.payloads import FAILURE_KEY, CompleteSessionIn, NotifyIn, StepFailure
-from shared.session_models import Progress, SessionStatus, StartInput, Usage
+from shared.core import names
+from shared.core.payloads import FAILURE_KEY, CompleteSessionIn, NotifyIn, StepFailure
+from shared.core.session_models import Progress, SessionStatus, StartInput, Usage
 
 # Orchestrations whose input carries no caps (the webhook one) retry like the defaults.
 DEFAULT_RETRY = (1000, 3)

@@ -22,9 +22,9 @@ from orchestrators.common import call, checked, error_text, finish, outcome, pub
 from orchestrators.person_wait import Ask, wait_for_person
 from orchestrators.plan_approval import PlanNotApproved, plan_approval_phase
 from orchestrators.research_queue import Run, research_queue
-from shared import names
-from shared.models import Critique
-from shared.payloads import (
+from shared.core import names
+from shared.core.models import Critique
+from shared.core.payloads import (
     AnswerOut,
     ClarifyOut,
     CompressIn,
@@ -41,7 +41,7 @@ from shared.payloads import (
     SpawnAgentsOut,
     UpdateSessionIn,
 )
-from shared.session_models import AgentProgress, Mode, SessionStatus, StartInput, Usage
+from shared.core.session_models import AgentProgress, Mode, SessionStatus, StartInput, Usage
 
 bp = df.Blueprint()
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import azure.durable_functions as df
 
 from orchestrators.common import step
-from shared import names
-from shared.payloads import NotifyIn
+from shared.core import names
+from shared.core.payloads import NotifyIn
 
 bp = df.Blueprint()
 

@@ -24,9 +24,9 @@ from typing import Any
 import azure.durable_functions as df
 
 from orchestrators.common import publish, step
-from shared import names
-from shared.payloads import NotifyIn, UpdateSessionIn
-from shared.session_models import Progress
+from shared.core import names
+from shared.core.payloads import NotifyIn, UpdateSessionIn
+from shared.core.session_models import Progress
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ run waits for ``PLAN_EVENT`` raced with a timer: the wait for a person that
 clarification uses too (``orchestrators/person_wait.py``).
 
 Whoever wins, ``record_plan_review`` settles the review from the session, where
-the API recorded the decision before raising the event (``shared/plan_review.py``).
+the API recorded the decision before raising the event (``shared/usecases/plan_review.py``).
 On a timeout the run follows ``plan_approval_timeout_action``: ``proceed`` (the
 default) researches the plan as proposed; ``cancel`` ends the session
 cancelled, without research or report.
@@ -22,10 +22,10 @@ import azure.durable_functions as df
 from orchestrators.common import step
 from orchestrators.person_wait import Ask, wait_for_person
 from orchestrators.research_queue import Run
-from shared import names
-from shared.models import PlanApproval
-from shared.payloads import ContextIn, PlanResearchOut, PlanReviewOut, UpdateSessionIn
-from shared.session_models import SessionStatus
+from shared.core import names
+from shared.core.models import PlanApproval
+from shared.core.payloads import ContextIn, PlanResearchOut, PlanReviewOut, UpdateSessionIn
+from shared.core.session_models import SessionStatus
 
 
 class PlanNotApproved(Exception):

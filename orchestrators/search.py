@@ -15,7 +15,7 @@ import azure.durable_functions as df
 
 from orchestrators.common import error_text, finish
 from orchestrators.search_flow import search_flow
-from shared.session_models import Progress, SessionStatus, StartInput, Usage
+from shared.core.session_models import Progress, SessionStatus, StartInput, Usage
 
 bp = df.Blueprint()
 

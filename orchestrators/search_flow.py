@@ -22,9 +22,9 @@ import azure.durable_functions as df
 
 from orchestrators import budget
 from orchestrators.common import call, outcome, publish, settle, step
-from shared import names
-from shared.models import SearchResult, TimeRange
-from shared.payloads import (
+from shared.core import names
+from shared.core.models import SearchResult, TimeRange
+from shared.core.payloads import (
     AnswerOut,
     FollowUpIn,
     PlanQueriesIn,
@@ -38,7 +38,7 @@ from shared.payloads import (
     WebSearchIn,
     WebSearchOut,
 )
-from shared.session_models import Progress, StartInput, Usage
+from shared.core.session_models import Progress, StartInput, Usage
 
 SYNTHESIS_CALLS = 1
 FOLLOW_UP_CALLS = 1

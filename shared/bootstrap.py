@@ -13,16 +13,16 @@ import threading
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from shared.config import Settings
-from shared.fetch.base import Fetcher, SchemeFetcher
-from shared.reasoning.base import Reasoner
-from shared.search.base import SearchProvider
-from shared.stores.base import MemoryStore, SessionStore
+from shared.adapters.fetch.base import Fetcher, SchemeFetcher
+from shared.adapters.reasoning.base import Reasoner
+from shared.adapters.search.base import SearchProvider
+from shared.adapters.stores.base import MemoryStore, SessionStore
+from shared.core.config import Settings
 
 if TYPE_CHECKING:  # adapters are imported lazily, on first use
-    from shared.identity import Authenticator
-    from shared.search.embeddings import EmbeddingReranker
-    from shared.search.tiers import SourceTiers
+    from shared.adapters.identity import Authenticator
+    from shared.adapters.search.embeddings import EmbeddingReranker
+    from shared.adapters.search.tiers import SourceTiers
 
 
 class AppServices:
@@ -36,12 +36,12 @@ class AppServices:
     def sessions(self) -> SessionStore:
         with self._lock:
             if self.settings.use_cosmos:
-                from shared.stores.cosmos import CosmosSessionStore
+                from shared.adapters.stores.cosmos import CosmosSessionStore
 
                 timeout = self.settings.cosmos_read_timeout_seconds
                 options = {"read_timeout": timeout} if timeout else None
                 return CosmosSessionStore(self.settings, client_options=options)
-            from shared.stores.sqlite import SqliteSessionStore
+            from shared.adapters.stores.sqlite import SqliteSessionStore
 
             return SqliteSessionStore(self.settings.data_dir / "sessions.sqlite3")
 
@@ -49,12 +49,12 @@ class AppServices:
     def memory(self) -> MemoryStore:
         with self._lock:
             if self.settings.use_blob:
-                from shared.stores.blob import BlobMemoryStore
+                from shared.adapters.stores.blob import BlobMemoryStore
 
                 return BlobMemoryStore(
                     self.settings, max_file_bytes=self.settings.memory_max_file_bytes
                 )
-            from shared.stores.filesystem import FilesystemMemoryStore
+            from shared.adapters.stores.filesystem import FilesystemMemoryStore
 
             return FilesystemMemoryStore(
                 self.settings.data_dir / "memory",
@@ -64,14 +64,14 @@ class AppServices:
     @cached_property
     def corpus(self):
         with self._lock:
-            from shared.search.local import LocalCorpusSearch
+            from shared.adapters.search.local import LocalCorpusSearch
 
             return LocalCorpusSearch(self.settings)
 
     @cached_property
     def search(self) -> SearchProvider:
         with self._lock:
-            from shared.search.providers import build_search
+            from shared.adapters.search.providers import build_search
 
             return build_search(self.settings, corpus_factory=lambda: self.corpus)
 
@@ -79,7 +79,7 @@ class AppServices:
     def tiers(self) -> SourceTiers:
         """The source-tier table (SOURCE_TIERS_FILE over the shipped one), read once."""
         with self._lock:
-            from shared.search.tiers import SourceTiers
+            from shared.adapters.search.tiers import SourceTiers
 
             return SourceTiers.load(self.settings.source_tiers_file)
 
@@ -89,14 +89,14 @@ class AppServices:
         if not (self.settings.embedding_model and self.settings.llm_configured):
             return None
         with self._lock:
-            from shared.search.embeddings import EmbeddingReranker
+            from shared.adapters.search.embeddings import EmbeddingReranker
 
             return EmbeddingReranker(self.settings)
 
     @cached_property
     def fetcher(self) -> Fetcher:
         with self._lock:
-            from shared.fetch.http import HttpFetcher
+            from shared.adapters.fetch.http import HttpFetcher
 
             http = HttpFetcher(self.settings)
             return SchemeFetcher({"http": http, "https": http, "corpus": self.corpus})
@@ -105,31 +105,31 @@ class AppServices:
     def reasoner(self) -> Reasoner:
         with self._lock:
             if self.settings.effective_reasoner == "llm":
-                from shared.reasoning.llm import LLMReasoner
+                from shared.adapters.reasoning.llm import LLMReasoner
 
                 return LLMReasoner(self.settings)
-            from shared.reasoning.offline import OfflineReasoner
+            from shared.adapters.reasoning.offline import OfflineReasoner
 
             return OfflineReasoner(self.corpus)
 
     def check_llm(self) -> list[dict]:
         """One tiny call per model role (``GET /api/health?check=llm``)."""
-        from shared.reasoning.llm_check import check_models
+        from shared.adapters.reasoning.llm_check import check_models
 
         return check_models(self.settings)
 
     @cached_property
     def authenticator(self) -> Authenticator:
-        """Who is calling, per AUTH_MODE (shared/identity.py); caches the token keys."""
+        """Who is calling, per AUTH_MODE (shared/adapters/identity.py); caches the token keys."""
         with self._lock:
-            from shared.identity import Authenticator
+            from shared.adapters.identity import Authenticator
 
             return Authenticator(self.settings)
 
     @cached_property
     def webhooks(self):
         with self._lock:
-            from shared.webhooks import WebhookSender
+            from shared.adapters.webhooks import WebhookSender
 
             return WebhookSender(self.settings)
 
@@ -142,8 +142,8 @@ class AppServices:
         ``python -m devhost serve`` calls this in the background at start;
         benchmarks call it before timing, as in a warm worker.
         """
-        from shared.language import detect_language
-        from shared.report.fonts import find_body_font, register_ttf_family
+        from shared.adapters.report.fonts import find_body_font, register_ttf_family
+        from shared.tools.language import detect_language
 
         _ = self.search, self.fetcher, self.reasoner
         if "local" in self.settings.effective_search_providers or (

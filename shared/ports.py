@@ -1,6 +1,6 @@
 """The ports a use case works with, bundled as ``Services``.
 
-Use cases (``shared/research/``, ``shared/sessions.py``, ...) take a
+Use cases (``shared/usecases/research/``, ``shared/usecases/sessions.py``, ...) take a
 ``Services`` and call its ports; they never build an adapter and never import
 the composition root. ``shared/bootstrap.py`` fills the bundle in from
 ``Settings``, lazily; a test may hand a use case any object with these
@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from shared.config import Settings
-from shared.fetch.base import Fetcher
-from shared.identity import Authenticator
-from shared.reasoning.base import Reasoner
-from shared.search.base import Reranker, SearchProvider
-from shared.search.tiers import SourceTiers
-from shared.stores.base import MemoryStore, SessionStore
-from shared.webhooks import WebhookSender
+from shared.adapters.fetch.base import Fetcher
+from shared.adapters.identity import Authenticator
+from shared.adapters.reasoning.base import Reasoner
+from shared.adapters.search.base import Reranker, SearchProvider
+from shared.adapters.search.tiers import SourceTiers
+from shared.adapters.stores.base import MemoryStore, SessionStore
+from shared.adapters.webhooks import WebhookSender
+from shared.core.config import Settings
 
 
 class Services(Protocol):

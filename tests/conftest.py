@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from devhost.host import DevHost
-from shared.config import Settings
+from shared.core.config import Settings
 
 pytest_plugins = [
     "tests.fakes.web",

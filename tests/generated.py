@@ -23,9 +23,9 @@ from pydantic.json_schema import models_json_schema
 
 from api.errors import MAX_BODY_BYTES
 from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
-from shared.limits import LIMITS, Limit
-from shared.models import FinalReport, SynthesizedAnswer
-from shared.session_models import AgentProgress, SessionStatus, Usage
+from shared.core.limits import LIMITS, Limit
+from shared.core.models import FinalReport, SynthesizedAnswer
+from shared.core.session_models import AgentProgress, SessionStatus, Usage
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENAPI = ROOT / "api" / "openapi.json"
@@ -85,7 +85,7 @@ def _allowed(limit: Limit) -> str:
 
 
 def limits_table() -> str:
-    """One row per limit of ``shared.limits``, in declaration order."""
+    """One row per limit of ``shared.core.limits``, in declaration order."""
     rows = [
         "| request option | setting | default | allowed | what it is |",
         "|---|---|---|---|---|",

@@ -12,7 +12,7 @@ import markdownit from "./markdown-it.min.mjs";
 
 const md = markdownit({ html: false, linkify: false, typographer: false }).disable("image");
 
-// [3], [1, 2], [1-3] (as the server's shared/report/citations.py reads them); not [3](url).
+// [3], [1, 2], [1-3] (as the server's shared/adapters/report/citations.py reads them); not [3](url).
 const CITATION = /\[\s*(\d+(?:\s*[-–]\s*\d+)?(?:\s*,\s*\d+(?:\s*[-–]\s*\d+)?)*)\s*\](?!\()/g;
 const NUMBER = /\d+/g;
 

@@ -44,7 +44,7 @@ param pythonThreadCount int = 16
 @description('Stream /events as one open SSE response (the FastAPI extension, app-wide); false = long-polling.')
 param httpStreaming bool = false
 
-// Settings read by shared/config.py (one per Settings field).
+// Settings read by shared/core/config.py (one per Settings field).
 param reasoner string = ''
 param searchProvider string = ''
 param openAiBaseUrl string = ''
@@ -175,7 +175,7 @@ var durableTaskSchedulerSettings = useDts ? schedulerSettings : {}
 // The worker loads the FastAPI extension (HTTP streaming) only with init indexing on.
 var streamingSettings = httpStreaming ? { PYTHON_ENABLE_INIT_INDEXING: '1' } : {}
 
-// Every field of shared.config.Settings, upper-cased. Empty string = unset
+// Every field of shared.core.config.Settings, upper-cased. Empty string = unset
 // (Settings treats blank optional values as None); numbers are the code defaults.
 var codeSettings = {
   REASONER: reasoner

@@ -2,7 +2,7 @@
 // The platform signs callers in, validates their tokens (issuer, audience,
 // signature, expiry) and hands the app the caller as X-MS-CLIENT-PRINCIPAL,
 // stripping any copy a client sends; the app (AUTH_MODE=easyauth) reads it
-// in shared/identity.py. Every path needs a signed-in caller except
+// in shared/adapters/identity.py. Every path needs a signed-in caller except
 // /api/health (platform and uptime probes). Unauthenticated calls get 401,
 // not a redirect: this is an API. The Entra app registration itself is a
 // one-time manual step (docs/sign-in.md).

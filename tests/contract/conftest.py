@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from shared import lexical
-from shared.config import Settings
-from shared.models import (
+from shared.adapters.reasoning.base import Reasoner
+from shared.adapters.search.local import LocalCorpusSearch
+from shared.core.config import Settings
+from shared.core.models import (
     Finding,
     KeyFinding,
     Page,
@@ -27,8 +28,7 @@ from shared.models import (
     ResearchContext,
     Source,
 )
-from shared.reasoning.base import Reasoner
-from shared.search.local import LocalCorpusSearch
+from shared.tools import lexical
 
 DEFAULT_QUESTION = "How do context managers and the with statement work in Python?"
 FIXTURE_URLS = (
@@ -52,13 +52,13 @@ def shared_corpus() -> LocalCorpusSearch:
 
 
 def _offline(tmp_path: Path) -> Reasoner:
-    from shared.reasoning.offline import OfflineReasoner
+    from shared.adapters.reasoning.offline import OfflineReasoner
 
     return OfflineReasoner(shared_corpus())
 
 
 def _llm(tmp_path: Path) -> Reasoner:
-    from shared.reasoning.llm import LLMReasoner
+    from shared.adapters.reasoning.llm import LLMReasoner
     from tests.fakes.openai_server import shared_fake_openai
 
     server = shared_fake_openai()  # schema-aware OpenAI-protocol fake on 127.0.0.1

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from azure.storage.blob import BlobServiceClient
 
-from shared.config import Settings
-from shared.errors import InvalidInputError, MemoryFileTooLarge, NotFoundError
-from shared.stores.base import MemoryStore, entry_marker
-from shared.stores.blob import BlobMemoryStore
-from shared.stores.filesystem import FilesystemMemoryStore
+from shared.adapters.stores.base import MemoryStore, entry_marker
+from shared.adapters.stores.blob import BlobMemoryStore
+from shared.adapters.stores.filesystem import FilesystemMemoryStore
+from shared.core.config import Settings
+from shared.core.errors import InvalidInputError, MemoryFileTooLarge, NotFoundError
 from tests.emulators.fixtures import AzuriteInfo, azurite  # noqa: F401
 
 SESSION = "sess-1"

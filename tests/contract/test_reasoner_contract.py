@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from shared.models import (
+from shared.core.models import (
     AgentAction,
     AgentProfile,
     AgentState,

@@ -17,13 +17,18 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from azure.cosmos import CosmosClient
 
-from shared.config import Settings
-from shared.errors import ActiveSessionConflict, ConflictError, InvalidInputError, NotFoundError
-from shared.models import ChatMessage, SynthesizedAnswer
-from shared.session_models import Mode, SessionRecord, SessionStatus, Usage
-from shared.stores.base import SessionStore
-from shared.stores.cosmos import CosmosSessionStore
-from shared.stores.sqlite import SqliteSessionStore
+from shared.adapters.stores.base import SessionStore
+from shared.adapters.stores.cosmos import CosmosSessionStore
+from shared.adapters.stores.sqlite import SqliteSessionStore
+from shared.core.config import Settings
+from shared.core.errors import (
+    ActiveSessionConflict,
+    ConflictError,
+    InvalidInputError,
+    NotFoundError,
+)
+from shared.core.models import ChatMessage, SynthesizedAnswer
+from shared.core.session_models import Mode, SessionRecord, SessionStatus, Usage
 from tests.emulators.fixtures import CosmosInfo, cosmos_standin  # noqa: F401
 
 pytestmark = pytest.mark.filterwarnings(

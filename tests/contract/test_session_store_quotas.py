@@ -13,10 +13,10 @@ from datetime import timedelta
 
 import pytest
 
-from shared.errors import ActiveSessionConflict, QuotaExceeded
-from shared.session_models import Mode, Owner, SessionRecord, SessionStatus, Usage
-from shared.stores.base import SessionStore
-from shared.stores.quota import PER_DAY_SETTING, StartQuota, day_start
+from shared.adapters.stores.base import SessionStore
+from shared.adapters.stores.quota import PER_DAY_SETTING, StartQuota, day_start
+from shared.core.errors import ActiveSessionConflict, QuotaExceeded
+from shared.core.session_models import Mode, Owner, SessionRecord, SessionStatus, Usage
 from tests.contract import test_session_store_contract as contract
 from tests.contract.test_session_store_contract import T0, new_session, run_together
 from tests.emulators.fixtures import cosmos_standin  # noqa: F401

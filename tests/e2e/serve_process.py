@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shared.config import Settings
+from shared.core.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_S = 45.0

@@ -6,7 +6,7 @@ import json
 
 import httpx
 
-from shared.limits import NUM_AGENTS
+from shared.core.limits import NUM_AGENTS
 
 CHAT = "errors-chat"
 JSON = {"Content-Type": "application/json"}  # devhost refuses other bodies (415)

@@ -25,10 +25,10 @@ from azure.cosmos import CosmosClient, PartitionKey
 from azure.storage.blob import BlobServiceClient
 
 from devhost.host import DevHost
+from shared.adapters.stores.cosmos import CosmosSessionStore
 from shared.bootstrap import services
-from shared.config import Settings
-from shared.session_models import Mode, SessionRecord, SessionStatus
-from shared.stores.cosmos import CosmosSessionStore
+from shared.core.config import Settings
+from shared.core.session_models import Mode, SessionRecord, SessionStatus
 from tests.e2e.polling import TERMINAL
 from tests.emulators.fixtures import AzuriteInfo, CosmosInfo
 

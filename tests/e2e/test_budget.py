@@ -21,8 +21,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shared.config import Settings
-from shared.llm_endpoint.pricing import cost_of, price_for
+from shared.core.config import Settings
+from shared.tools.llm_endpoint.pricing import cost_of, price_for
 from tests.e2e.polling import TERMINAL, wait_for
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
@@ -44,7 +44,7 @@ OPTIONS = {
     "run_deep_search_first": True,
     "enable_clarifying_questions": False,
 }
-MODEL = "gpt-4o-mini"  # priced in shared/llm_endpoint/pricing.py
+MODEL = "gpt-4o-mini"  # priced in shared/tools/llm_endpoint/pricing.py
 RESEARCHER = "activity:run_researcher"
 
 

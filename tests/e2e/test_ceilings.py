@@ -17,7 +17,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from devhost.host import DevHost
-from shared.config import Settings
+from shared.core.config import Settings
 
 pytestmark = pytest.mark.e2e
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from shared.stores.sqlite import SqliteSessionStore
+from shared.adapters.stores.sqlite import SqliteSessionStore
 from tests.e2e.polling import TERMINAL, wait_for
 
 CLARIFY = {"enable_clarifying_questions": True, "num_agents": 2}

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from devhost.host import DevHost
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.e2e.serve_process import free_port
 
 pytestmark = pytest.mark.e2e

@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shared.config import Settings
-from shared.errors import ConfigurationError
+from shared.core.config import Settings
+from shared.core.errors import ConfigurationError
 from tests.fakes.entra import easy_auth_headers
 
 ROOT = Path(__file__).resolve().parents[2]

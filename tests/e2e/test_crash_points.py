@@ -30,7 +30,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shared import names
+from shared.core import names
 from tests.e2e.crash_history import (
     assert_completed_once,
     assert_findings_exact,

@@ -19,9 +19,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shared import names
-from shared.config import Settings
-from shared.search.local import LocalCorpusSearch
+from shared.adapters.search.local import LocalCorpusSearch
+from shared.core import names
+from shared.core.config import Settings
 from tests.conftest import CORPUS_CACHE
 from tests.e2e.crash_history import in_flight
 from tests.e2e.llm_gate import FreezingLLM, Point

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.e2e.polling import TERMINAL
 
 QUESTION = "How do context managers and the with statement work in Python?"

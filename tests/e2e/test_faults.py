@@ -22,9 +22,9 @@ from typing import Any
 import httpx
 import pytest
 
-from shared.config import ResearchOptions, Settings
-from shared.reasoning import call_budget
-from shared.stores.sqlite import SqliteSessionStore
+from shared.adapters.reasoning import call_budget
+from shared.adapters.stores.sqlite import SqliteSessionStore
+from shared.core.config import ResearchOptions, Settings
 from tests.e2e.polling import wait_terminal
 from tests.fakes.openai_server import (
     FakeOpenAIServer,

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.e2e.polling import TERMINAL, wait_for
 from tests.e2e.serve_process import free_port
 from tests.e2e.test_faults import llm_settings, schema_of, two_agent_responder

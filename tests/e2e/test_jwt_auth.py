@@ -19,7 +19,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from api.caller import MCP_OWNER_ID
 from devhost.host import DevHost
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.fakes.entra import CLIENT_ID, TENANT, TokenIssuer, token_issuer  # noqa: F401
 
 pytestmark = pytest.mark.e2e

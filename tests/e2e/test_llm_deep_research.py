@@ -19,8 +19,8 @@ import httpx
 import pytest
 
 from orchestrators import deep_research
-from shared.config import ResearchOptions, Settings
-from shared.reasoning import call_budget
+from shared.adapters.reasoning import call_budget
+from shared.core.config import ResearchOptions, Settings
 from tests.e2e.polling import wait_terminal
 from tests.fakes.openai_server import (
     FakeOpenAIServer,

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.fakes.local_servers import NoJsonSchema
 from tests.fakes.openai_server import (
     FakeOpenAIServer,

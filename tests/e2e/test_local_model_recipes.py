@@ -17,9 +17,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shared.config import Settings
-from shared.llm_endpoint.model_limits import CUT_MARK
-from shared.reasoning.llm_client import REPAIR_INSTRUCTION
+from shared.adapters.reasoning.llm_client import REPAIR_INSTRUCTION
+from shared.core.config import Settings
+from shared.tools.llm_endpoint.model_limits import CUT_MARK
 from tests.e2e.polling import wait_terminal
 from tests.fakes.local_servers import THOUGHT, NoJsonSchema, fenced, reasoning_field, think_tags
 from tests.fakes.openai_server import FakeOpenAIServer, Responder, schema_aware_responder

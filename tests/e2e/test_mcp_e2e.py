@@ -22,8 +22,8 @@ from mcp.shared.exceptions import McpError
 from mcp.types import CallToolResult
 
 from devhost.host import DevHost
-from shared.config import Settings
-from shared.limits import NUM_AGENTS
+from shared.core.config import Settings
+from shared.core.limits import NUM_AGENTS
 
 pytestmark = pytest.mark.e2e
 

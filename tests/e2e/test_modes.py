@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from shared.stores.sqlite import SqliteSessionStore
+from shared.adapters.stores.sqlite import SqliteSessionStore
 from tests.e2e.polling import TERMINAL, wait_for
 
 QUESTION = "How does Python exception handling work with try and finally?"

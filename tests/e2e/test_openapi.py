@@ -40,7 +40,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from devhost.host import DevHost
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.fakes.entra import easy_auth_headers
 
 pytestmark = pytest.mark.e2e

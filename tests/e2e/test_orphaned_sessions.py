@@ -18,9 +18,9 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from shared.reconcile import ENDED_SILENTLY, NEVER_STARTED
-from shared.session_models import Mode, SessionRecord
-from shared.stores.sqlite import SqliteSessionStore
+from shared.adapters.stores.sqlite import SqliteSessionStore
+from shared.core.session_models import Mode, SessionRecord
+from shared.usecases.reconcile import ENDED_SILENTLY, NEVER_STARTED
 from tests.e2e.polling import TERMINAL, wait_for
 
 pytestmark = pytest.mark.e2e

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from devhost.host import DevHost
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.e2e.polling import TERMINAL, wait_for
 from tests.e2e.test_mcp_e2e import call, connect
 from tests.fakes.entra import easy_auth_headers, encode_principal

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from standardwebhooks.webhooks import Webhook
 
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.e2e.crash_history import assert_completed_once, read_history
 from tests.e2e.polling import TERMINAL, wait_for
 from tests.e2e.serve_process import ServeProcess, free_port

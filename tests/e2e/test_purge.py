@@ -25,11 +25,11 @@ from azure.cosmos import CosmosClient
 from azure.storage.blob import BlobServiceClient
 
 from devhost.host import DevHost
+from shared.adapters.stores.cosmos import CosmosSessionStore
+from shared.adapters.stores.sqlite import SqliteSessionStore
 from shared.bootstrap import AppServices
-from shared.config import Settings
-from shared.session_models import SessionRecord
-from shared.stores.cosmos import CosmosSessionStore
-from shared.stores.sqlite import SqliteSessionStore
+from shared.core.config import Settings
+from shared.core.session_models import SessionRecord
 from tests.e2e.polling import TERMINAL, wait_for
 from tests.fakes.entra import TENANT, easy_auth_headers
 

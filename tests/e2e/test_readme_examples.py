@@ -39,8 +39,8 @@ import pytest
 from pydantic import SecretStr
 
 from devhost.host import DevHost
-from shared.config import Settings
-from shared.webhooks import WebhookEvent, body_of, sign, signing_keys
+from shared.adapters.webhooks import WebhookEvent, body_of, sign, signing_keys
+from shared.core.config import Settings
 from tests.conftest import CORPUS_CACHE
 
 pytestmark = pytest.mark.e2e

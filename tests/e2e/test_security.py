@@ -29,9 +29,9 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from devhost.host import DevHost
 from devhost.registry import index
-from shared.config import Settings
-from shared.limits import NUM_AGENTS
-from shared.webhooks import WebhookEvent, WebhookSender, sign, signing_keys
+from shared.adapters.webhooks import WebhookEvent, WebhookSender, sign, signing_keys
+from shared.core.config import Settings
+from shared.core.limits import NUM_AGENTS
 from tests.fakes.openai_server import FakeOpenAIServer, RecordedRequest, schema_aware_responder
 
 QUERY = "How does sourdough fermentation make bread rise?"

@@ -12,7 +12,7 @@ import threading
 import httpx
 import pytest
 
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.e2e.polling import wait_terminal
 from tests.fakes.openai_server import FakeOpenAIServer, RecordedRequest, schema_aware_responder
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.e2e.polling import wait_terminal
 from tests.e2e.test_llm_deep_research import QUERY, RUN_TIMEOUT, schema_of, start
 from tests.fakes.openai_server import (

@@ -18,8 +18,8 @@ import httpx
 import pytest
 
 from devhost.host import DevHost
-from shared.config import Settings
-from shared.limits import NUM_AGENTS
+from shared.core.config import Settings
+from shared.core.limits import NUM_AGENTS
 from tests.e2e.browser import CONTRAST_JS, RUN_S
 from tests.e2e.serve_process import free_port
 from tests.fakes.hostile_corpus import HOSTILE_TITLE, write_hostile_corpus

@@ -13,7 +13,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from devhost.host import DevHost
-from shared.report.markdown import render_sources
+from shared.adapters.report.markdown import render_sources
 from tests.fakes.phishing_titles import PHISHING_HOST, hostile_sources
 
 pytestmark = pytest.mark.e2e

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.e2e.polling import TERMINAL, wait_for
 from tests.fakes.search_site import (
     ARTICLES,

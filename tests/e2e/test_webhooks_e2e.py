@@ -20,9 +20,9 @@ import pytest
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from shared.bootstrap import AppServices
-from shared.config import Settings
-from shared.session_models import SessionRecord
-from shared.webhook_outbox import REDELIVERY_LIMIT, REDELIVERY_WINDOW
+from shared.core.config import Settings
+from shared.core.session_models import SessionRecord
+from shared.usecases.webhook_outbox import REDELIVERY_LIMIT, REDELIVERY_WINDOW
 from tests.fakes.webhook_receiver import ReceivedRequest, WebhookReceiver, closed_port_url
 
 pytestmark = pytest.mark.e2e

@@ -15,8 +15,8 @@ import ssl
 
 import httpx
 
-from shared.errors import FetchRefused
-from shared.fetch.guard import IPAddress
+from shared.adapters.fetch.guard import IPAddress
+from shared.core.errors import FetchRefused
 
 
 class ScriptedResolver:

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from devhost.host import DevHost
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.fakes import sample_app
 
 WAIT_S = 30.0

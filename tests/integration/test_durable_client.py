@@ -163,7 +163,7 @@ def test_terminate_then_purge(host, client) -> None:
 
 
 def test_purging_a_running_instance_deletes_nothing(host, client) -> None:
-    """Why shared/purge.py stops a run before purging it: a live history is not purged."""
+    """Why shared/usecases/purge.py stops a run before purging it: a live history is not purged."""
     instance_id = host.run(client.start_new("long_running"))
     poll(host, client, instance_id, lambda s: s.custom_status == "sleeping")
 

@@ -9,10 +9,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from shared.config import Settings
-from shared.llm_endpoint.usage import metered
-from shared.models import SearchResult
-from shared.search.embeddings import EmbeddingReranker
+from shared.adapters.search.embeddings import EmbeddingReranker
+from shared.core.config import Settings
+from shared.core.models import SearchResult
+from shared.tools.llm_endpoint.usage import metered
 
 VOCABULARY = ("context", "manager", "loop", "iterator")
 

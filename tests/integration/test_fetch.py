@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from shared.config import Settings
-from shared.errors import FetchRefused, PermanentError, TransientError
-from shared.fetch.http import HttpFetcher
+from shared.adapters.fetch.http import HttpFetcher
+from shared.core.config import Settings
+from shared.core.errors import FetchRefused, PermanentError, TransientError
 from tests.fakes.scripted_network import LoopbackNetwork, ScriptedResolver
 from tests.fakes.web import BIG_SIZE, CP1251_TEXT, FixtureServer, fixture_site  # noqa: F401
 

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from shared.adapters.reasoning.llm import LLMReasoner
+from shared.adapters.reasoning.llm_client import LLMClient
+from shared.adapters.reasoning.roles import ROLES
 from shared.bootstrap import AppServices
-from shared.config import Settings
-from shared.errors import PermanentError, StructuredOutputError, TransientError
-from shared.llm_endpoint.usage import metered
-from shared.models import (
+from shared.core.config import Settings
+from shared.core.errors import PermanentError, StructuredOutputError, TransientError
+from shared.core.models import (
     AgentProfile,
     AgentState,
     Finding,
@@ -27,13 +29,11 @@ from shared.models import (
     SourceExcerpt,
     Todo,
 )
-from shared.payloads import ReportIn
-from shared.reasoning.llm import LLMReasoner
-from shared.reasoning.llm_client import LLMClient
-from shared.reasoning.roles import ROLES
-from shared.research import memory_files
-from shared.research.compress import COMPRESSED, compress
-from shared.research.final_report import generate_final_report
+from shared.core.payloads import ReportIn
+from shared.tools.llm_endpoint.usage import metered
+from shared.usecases.research import memory_files
+from shared.usecases.research.compress import COMPRESSED, compress
+from shared.usecases.research.final_report import generate_final_report
 from tests.fakes import openai_server
 from tests.fakes.openai_server import (
     FakeOpenAIServer,

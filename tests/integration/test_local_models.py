@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from shared.config import Settings
-from shared.errors import PermanentError
-from shared.llm_endpoint.usage import metered
-from shared.models import QueryAnalysis, ResearchContext
-from shared.reasoning.llm import LLMReasoner
-from shared.reasoning.llm_client import REPAIR_INSTRUCTION, LLMClient
+from shared.adapters.reasoning.llm import LLMReasoner
+from shared.adapters.reasoning.llm_client import REPAIR_INSTRUCTION, LLMClient
+from shared.core.config import Settings
+from shared.core.errors import PermanentError
+from shared.core.models import QueryAnalysis, ResearchContext
+from shared.tools.llm_endpoint.usage import metered
 from tests.fakes.local_servers import THOUGHT, NoJsonSchema, fenced, reasoning_field, think_tags
 from tests.fakes.openai_server import FakeOpenAIServer, Responder
 
@@ -133,7 +133,7 @@ def test_json_in_a_fence_after_a_preamble_is_accepted_without_repair(tmp_path: P
 
 def test_each_role_has_its_own_timeout(tmp_path: Path) -> None:
     """A slow local generation fails only the role whose timeout it exceeds."""
-    from shared.errors import TransientError
+    from shared.core.errors import TransientError
     from tests.fakes.openai_server import schema_aware_responder
 
     def slow(request):

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from shared.errors import ConfigurationError
-from shared.models import FinalReport, ReportSection, Source
-from shared.report.markdown import render_report_markdown
-from shared.report.pdf import render_pdf
+from shared.adapters.report.markdown import render_report_markdown
+from shared.adapters.report.pdf import render_pdf
+from shared.core.errors import ConfigurationError
+from shared.core.models import FinalReport, ReportSection, Source
 
 PDFTOTEXT = shutil.which("pdftotext")
 needs_pdftotext = pytest.mark.skipif(

@@ -7,13 +7,13 @@ from datetime import date, timedelta
 
 import pytest
 
-from shared.config import Settings
-from shared.errors import ConfigurationError, PermanentError, TransientError
-from shared.models import SearchResult, TimeRange
-from shared.search.brave import BraveSearch
-from shared.search.providers import FusedSearch, RetryingSearch, build_search
-from shared.search.searxng import SearxngSearch
-from shared.search.tavily import TavilySearch
+from shared.adapters.search.brave import BraveSearch
+from shared.adapters.search.providers import FusedSearch, RetryingSearch, build_search
+from shared.adapters.search.searxng import SearxngSearch
+from shared.adapters.search.tavily import TavilySearch
+from shared.core.config import Settings
+from shared.core.errors import ConfigurationError, PermanentError, TransientError
+from shared.core.models import SearchResult, TimeRange
 from tests.fakes.web import (  # noqa: F401
     BRAVE_KEY,
     TAVILY_KEY,

@@ -1,4 +1,4 @@
-"""``shared.quotas.admit`` over a real SQLite session store: the day's spend decides.
+"""``shared.usecases.quotas.admit`` over a real SQLite session store: the day's spend decides.
 
 A start is refused once the owner's sessions of the UTC day have used the
 token or cost quota, and a start that is let in gets a budget no larger than
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from shared.config import ResearchOptions, Settings
-from shared.errors import QuotaExceeded
-from shared.quotas import COST_SETTING, TOKENS_SETTING, admit
-from shared.session_models import Mode, Owner, SessionRecord, Usage
-from shared.stores.sqlite import SqliteSessionStore
+from shared.adapters.stores.sqlite import SqliteSessionStore
+from shared.core.config import ResearchOptions, Settings
+from shared.core.errors import QuotaExceeded
+from shared.core.session_models import Mode, Owner, SessionRecord, Usage
+from shared.usecases.quotas import COST_SETTING, TOKENS_SETTING, admit
 
 NOW = datetime(2026, 3, 14, 15, 0, tzinfo=UTC)
 ALICE = Owner(id="alice", tenant="contoso")

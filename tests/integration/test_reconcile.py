@@ -13,10 +13,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shared.errors import ActiveSessionConflict
-from shared.reconcile import ENDED_SILENTLY, NEVER_STARTED, close_orphan_in_chat, sweep
-from shared.session_models import Mode, SessionRecord, SessionStatus
-from shared.stores.base import SessionStore
+from shared.adapters.stores.base import SessionStore
+from shared.core.errors import ActiveSessionConflict
+from shared.core.session_models import Mode, SessionRecord, SessionStatus
+from shared.usecases.reconcile import ENDED_SILENTLY, NEVER_STARTED, close_orphan_in_chat, sweep
 from tests.contract import test_session_store_contract as contract
 from tests.emulators.fixtures import cosmos_standin  # noqa: F401
 

@@ -20,13 +20,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from shared.config import Settings
-from shared.errors import ActiveSessionConflict, PermanentError, TransientError
-from shared.session_models import Mode, SessionRecord
-from shared.stores.base import entry_marker
-from shared.stores.cosmos import CosmosSessionStore
-from shared.stores.filesystem import FilesystemMemoryStore
-from shared.stores.sqlite import SqliteSessionStore
+from shared.adapters.stores.base import entry_marker
+from shared.adapters.stores.cosmos import CosmosSessionStore
+from shared.adapters.stores.filesystem import FilesystemMemoryStore
+from shared.adapters.stores.sqlite import SqliteSessionStore
+from shared.core.config import Settings
+from shared.core.errors import ActiveSessionConflict, PermanentError, TransientError
+from shared.core.session_models import Mode, SessionRecord
 from tests.emulators.fixtures import CosmosInfo, cosmos_standin  # noqa: F401
 from tests.fakes.holding_proxy import HoldingProxy
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from shared.bootstrap import AppServices
-from shared.config import Settings
+from shared.core.config import Settings
 from tests.fakes.openai_server import FakeOpenAIServer
 
 BUILT_ONCE = ("search", "fetcher", "reasoner", "corpus")

@@ -2,7 +2,7 @@
 
 Real pieces: the SQLite session store, the real sender, a stdlib receiver on
 loopback. The functions called are the ones the activities and the cancel API
-call (``shared.sessions``); the races are made deterministic with a receiver
+call (``shared.usecases.sessions``); the races are made deterministic with a receiver
 that holds the first delivery until the test lets it go.
 """
 
@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from standardwebhooks.webhooks import Webhook
 
-from shared import sessions
 from shared.bootstrap import AppServices
-from shared.config import Settings
-from shared.errors import ConflictError, RateLimited
-from shared.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
-from shared.session_models import Mode, SessionRecord, SessionStatus
-from shared.webhook_outbox import (
+from shared.core.config import Settings
+from shared.core.errors import ConflictError, RateLimited
+from shared.core.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
+from shared.core.session_models import Mode, SessionRecord, SessionStatus
+from shared.usecases import sessions
+from shared.usecases.webhook_outbox import (
     MAX_DELIVERY_RECORDS,
     REDELIVERY_LIMIT,
     REDELIVERY_WINDOW,

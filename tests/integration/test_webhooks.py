@@ -15,9 +15,9 @@ import pytest
 import trustme
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from shared.config import Settings
-from shared.errors import ConfigurationError, InvalidInputError
-from shared.webhooks import WebhookEvent, WebhookSender, validate_callback_url
+from shared.adapters.webhooks import WebhookEvent, WebhookSender, validate_callback_url
+from shared.core.config import Settings
+from shared.core.errors import ConfigurationError, InvalidInputError
 from tests.fakes.scripted_network import LoopbackNetwork, ScriptedResolver
 from tests.fakes.webhook_receiver import (  # noqa: F401
     WebhookReceiver,

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from shared.models import (
+from shared.adapters.reasoning import offline_report
+from shared.adapters.reasoning.context_budget import extractive_summary
+from shared.adapters.report.citations import (
+    cited_numbers,
+    dedupe_sentences,
+    enforce_citations,
+    renumber_answer,
+    strip_unknown_citations,
+)
+from shared.core.models import (
     FinalReport,
     Finding,
     KeyFinding,
@@ -14,16 +23,7 @@ from shared.models import (
     Source,
     SynthesizedAnswer,
 )
-from shared.reasoning import offline_report
-from shared.reasoning.context_budget import extractive_summary
-from shared.report.citations import (
-    cited_numbers,
-    dedupe_sentences,
-    enforce_citations,
-    renumber_answer,
-    strip_unknown_citations,
-)
-from shared.research.compress import compress
+from shared.usecases.research.compress import compress
 
 ALLOWED = [
     Source(n=1, url="https://a.example/one", title="One", tier=1),
@@ -170,7 +170,7 @@ def test_citation_warning_is_in_the_report_language():
 
 
 def test_sources_are_renumbered_one_to_n_in_order_of_first_citation() -> None:
-    from shared.report.citations import renumber_by_first_citation
+    from shared.adapters.report.citations import renumber_by_first_citation
 
     sources = [Source(n=n, url=f"https://example.org/{n}", title=f"S{n}") for n in (2, 6, 11, 9)]
     report = FinalReport(

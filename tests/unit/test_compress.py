@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import itertools
 
-from shared.models import Finding, KeyFinding, Source, SynthesizedAnswer
-from shared.research.compress import compress, deep_search_finding
+from shared.core.models import Finding, KeyFinding, Source, SynthesizedAnswer
+from shared.usecases.research.compress import compress, deep_search_finding
 
 
 def _finding(topic_id: int, todo: str, facts: list[tuple[str, str]]) -> Finding:

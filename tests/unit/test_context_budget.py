@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from shared.reasoning.context_budget import (
+from shared.adapters.reasoning.context_budget import (
     SourceText,
     extractive_summary,
     format_documents,

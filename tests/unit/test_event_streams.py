@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from api.streams import LONGEST_POLL_SECONDS, OpenStreams, PollBackoff
-from shared.errors import QuotaExceeded
-from shared.session_models import Owner
+from shared.core.errors import QuotaExceeded
+from shared.core.session_models import Owner
 
 
 def test_a_quiet_stream_polls_less_and_less_often_up_to_a_few_seconds() -> None:

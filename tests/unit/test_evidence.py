@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from shared.models import Finding, KeyFinding, Page, Source, SourceExcerpt
-from shared.research.compress import compress
-from shared.research.evidence import (
+from shared.core.models import Finding, KeyFinding, Page, Source, SourceExcerpt
+from shared.usecases.research.compress import compress
+from shared.usecases.research.evidence import (
     EXCERPT_CHARS,
     MERGED_EXCERPT_CHARS,
     finding_excerpts,

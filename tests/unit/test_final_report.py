@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from shared.bootstrap import AppServices
-from shared.config import Settings
-from shared.errors import PermanentError, TransientError
-from shared.models import (
+from shared.core.config import Settings
+from shared.core.errors import PermanentError, TransientError
+from shared.core.models import (
     Critique,
     FinalReport,
     Finding,
@@ -21,11 +21,11 @@ from shared.models import (
     ResearchTopic,
     Source,
 )
-from shared.payloads import Gap, ReportIn
-from shared.research import memory_files
-from shared.research.compress import COMPRESSED, compress
-from shared.research.final_report import REPORT_JSON, generate_final_report
-from shared.research.page_cache import page_name
+from shared.core.payloads import Gap, ReportIn
+from shared.usecases.research import memory_files
+from shared.usecases.research.compress import COMPRESSED, compress
+from shared.usecases.research.final_report import REPORT_JSON, generate_final_report
+from shared.usecases.research.page_cache import page_name
 
 SID = "s1"
 LONG = "The with statement calls enter and exit around its block of code. " * 10

@@ -1,4 +1,5 @@
-"""Who the caller is (shared/identity.py) and what they may see (shared/access.py)."""
+"""Who the caller is (shared/adapters/identity.py) and what they may see
+(shared/usecases/access.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from shared.access import chat_key, may, public_chat_id
-from shared.config import Settings
-from shared.errors import ConfigurationError, UnauthorizedError
-from shared.identity import ANONYMOUS, Authenticator, Principal, system_principal
-from shared.session_models import Mode, Owner, SessionRecord
+from shared.adapters.identity import ANONYMOUS, Authenticator, Principal, system_principal
+from shared.core.config import Settings
+from shared.core.errors import ConfigurationError, UnauthorizedError
+from shared.core.session_models import Mode, Owner, SessionRecord
+from shared.usecases.access import chat_key, may, public_chat_id
 from tests.fakes.entra import TENANT, easy_auth_headers, encode_principal, principal_document
 
 ALICE = "0a1ce000-0000-4000-8000-000000000001"

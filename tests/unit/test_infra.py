@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from shared.config import Settings
+from shared.core.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 INFRA = ROOT / "infra"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.language import detect_language
+from shared.tools.language import detect_language
 
 
 @pytest.mark.parametrize(

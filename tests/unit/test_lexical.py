@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared import lexical
+from shared.tools import lexical
 
 DOC = """The "with" statement
 ********************

@@ -1,4 +1,5 @@
-"""One home per limit: ``shared.limits`` declares each bound and default, everything else derives.
+"""One home per limit: ``shared.core.limits`` declares each bound and default, everything else
+derives.
 
 Three kinds of check:
 
@@ -27,17 +28,17 @@ import function_app
 from api.page import PAGE, STATIC, fill_limits
 from api.schemas import PlanDecision
 from devhost.registry import index
-from shared.config import Caps, ResearchOptions, Settings
-from shared.errors import InvalidInputError
-from shared.limits import (
+from shared.core.config import Caps, ResearchOptions, Settings
+from shared.core.errors import InvalidInputError
+from shared.core.limits import (
     AGENT_MAX_STEPS,
     CLARIFICATION_TIMEOUT_MINUTES,
     LIMITS,
     LONGEST_WAIT_MINUTES,
     NUM_AGENTS,
 )
-from shared.models import PlanApproval, QueryAnalysis
-from shared.prompts.analysis import build_analyze
+from shared.core.models import PlanApproval, QueryAnalysis
+from shared.tools.prompts.analysis import build_analyze
 from tests.generated import COMMAND, LIMITS_DOC, generated_blocks, limits_doc
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,7 +130,7 @@ def test_no_limit_is_typed_a_second_time():
                     f"{path.relative_to(ROOT)}:{number}: {', '.join(hits)}: {line.strip()}"
                 )
     assert found == [], (
-        "a limit's value is typed outside shared/limits.py; derive it from the declaration "
+        "a limit's value is typed outside shared/core/limits.py; derive it from the declaration "
         "(e.g. Field(**NUM_AGENTS.bounds), NUM_AGENTS.le) or link docs/limits.md:\n"
         + "\n".join(found)
     )

@@ -6,18 +6,18 @@ from string import Formatter
 
 import pytest
 
-from shared.models import (
+from shared.adapters.reasoning.grounding import ReportDraft, cited_report
+from shared.adapters.report.citations import enforce_citations
+from shared.adapters.report.limits_text import PHASES, TEXT, gap_clause, say, sentence
+from shared.adapters.report.markdown import LABELS
+from shared.core.models import (
     FinalReport,
     ReportMaterial,
     ReportSection,
     ResearchContext,
     Source,
 )
-from shared.payloads import Gap
-from shared.reasoning.grounding import ReportDraft, cited_report
-from shared.report.citations import enforce_citations
-from shared.report.limits_text import PHASES, TEXT, gap_clause, say, sentence
-from shared.report.markdown import LABELS
+from shared.core.payloads import Gap
 
 
 def _blanks(template: str) -> set[str]:

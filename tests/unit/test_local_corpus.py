@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from shared.config import Settings
-from shared.errors import FetchRefused, NotFoundError
-from shared.fetch.base import Fetcher
-from shared.search.base import SearchProvider
-from shared.search.local import LocalCorpusSearch
+from shared.adapters.fetch.base import Fetcher
+from shared.adapters.search.base import SearchProvider
+from shared.adapters.search.local import LocalCorpusSearch
+from shared.core.config import Settings
+from shared.core.errors import FetchRefused, NotFoundError
 from tests.contract.conftest import DEFAULT_QUESTION, shared_corpus
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from shared.config import Settings
-from shared.llm_endpoint.model_limits import (
+from shared.core.config import Settings
+from shared.tools.llm_endpoint.model_limits import (
     CUT_MARK,
     context_tokens,
     estimated_tokens,

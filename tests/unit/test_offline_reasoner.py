@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from shared.models import (
+from shared.adapters.reasoning.offline import OfflineReasoner
+from shared.adapters.reasoning.templates import texts_for
+from shared.core.models import (
     AgentProfile,
     AgentState,
     ChatMessage,
@@ -17,8 +19,6 @@ from shared.models import (
     Source,
     Todo,
 )
-from shared.reasoning.offline import OfflineReasoner
-from shared.reasoning.templates import texts_for
 from tests.contract.conftest import (
     DEFAULT_QUESTION,
     fixture_findings,

@@ -23,9 +23,9 @@ from api.errors import error_response
 from api.views import session_view
 from devhost.registry import index
 from shared.bootstrap import AppServices
-from shared.config import Settings
-from shared.models import PlanApproval, ResearchPlan, ResearchTopic, SynthesizedAnswer
-from shared.session_models import AgentProgress, Mode, Progress, SessionRecord, SessionStatus
+from shared.core.config import Settings
+from shared.core.models import PlanApproval, ResearchPlan, ResearchTopic, SynthesizedAnswer
+from shared.core.session_models import AgentProgress, Mode, Progress, SessionRecord, SessionStatus
 from tests.generated import COMMAND, model_components
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "api" / "openapi.json"

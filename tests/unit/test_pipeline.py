@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.models import SearchResult
-from shared.search.pipeline import (
+from shared.adapters.search.pipeline import (
     dedupe,
     diversify,
     filter_blocked,
@@ -14,6 +13,7 @@ from shared.search.pipeline import (
     rerank,
     rrf_fuse,
 )
+from shared.core.models import SearchResult
 
 
 def r(url: str, title: str = "", snippet: str = "", score: float = 0.0, provider: str = "p"):

@@ -8,9 +8,9 @@ import pytest
 from pydantic import ValidationError
 
 from api.schemas import PlanDecision
-from shared.errors import InvalidInputError
-from shared.models import PlanApproval, ResearchPlan, ResearchTopic
-from shared.plan_review import TopicEdit, edited, review_note
+from shared.core.errors import InvalidInputError
+from shared.core.models import PlanApproval, ResearchPlan, ResearchTopic
+from shared.usecases.plan_review import TopicEdit, edited, review_note
 
 PLANNED = PlanApproval(
     plan=ResearchPlan(

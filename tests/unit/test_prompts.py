@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.prompts import (
+from shared.tools.prompts import (
     agent,
     analysis,
     chat,
@@ -14,7 +14,7 @@ from shared.prompts import (
     search,
     supervisor,
 )
-from shared.prompts.framing import research_brief
+from shared.tools.prompts.framing import research_brief
 
 TODAY = "2031-05-17"
 SRC = '<source n="1" url="https://a.example/">text</source>'
@@ -174,7 +174,7 @@ REPORT_ARGS = dict(
 
 
 def test_the_writer_is_told_what_was_not_researched() -> None:
-    from shared.prompts.report import build_write_report
+    from shared.tools.prompts.report import build_write_report
 
     gaps = ["the planning phase failed (400)"]
     told = build_write_report(**REPORT_ARGS, gaps=gaps)[-1]["content"]
@@ -184,9 +184,9 @@ def test_the_writer_is_told_what_was_not_researched() -> None:
 
 
 def test_the_monitor_policy_asks_the_writer_and_the_critic_for_the_contrast() -> None:
-    from shared.prompts.report import build_write_report
-    from shared.prompts.supervisor import build_critique
-    from shared.reasoning.llm_report import CRITIC_POLICY
+    from shared.adapters.reasoning.llm_report import CRITIC_POLICY
+    from shared.tools.prompts.report import build_write_report
+    from shared.tools.prompts.supervisor import build_critique
 
     asked = build_write_report(**REPORT_ARGS, contrast=True)[-1]["content"]
     assert "contrasts what the" in asked and "community sources (tier 5)" in asked

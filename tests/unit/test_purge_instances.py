@@ -12,11 +12,11 @@ import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 
-from shared import names
 from shared.bootstrap import AppServices
-from shared.config import Settings
-from shared.purge import purge_session
-from shared.session_models import Mode, SessionRecord, SessionStatus
+from shared.core import names
+from shared.core.config import Settings
+from shared.core.session_models import Mode, SessionRecord, SessionStatus
+from shared.usecases.purge import purge_session
 
 SID = "5e55107d0000400080000000000000aa"
 OTHER = "0ther000000040008000000000000bbb"

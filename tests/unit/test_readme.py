@@ -2,7 +2,7 @@
 
 The README is the front page: its first lines give the two commands. Every
 setting is documented in ``docs/configuration.md``. The limits table in
-``docs/limits.md`` is generated from ``shared.limits`` and checked by
+``docs/limits.md`` is generated from ``shared.core.limits`` and checked by
 ``test_limits.py``. The commands of the README and of every ``docs/`` page are
 run by ``tests/e2e/test_readme_examples.py``; their links are checked by
 ``test_docs.py``.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shared.config import Settings
+from shared.core.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.reasoning.reasoning_text import without_reasoning
+from shared.adapters.reasoning.reasoning_text import without_reasoning
 
 
 @pytest.mark.parametrize(

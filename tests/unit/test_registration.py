@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import function_app
 from devhost.host import app_registry
-from shared import names
+from shared.core import names
 
 
 def _registered() -> dict[str, str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.reasoning.relevance import Gate, question_gate
+from shared.adapters.reasoning.relevance import Gate, question_gate
 
 IDF = {
     "generator": 2.2, "yield": 1.2, "expression": 0.7, "decide": 3.5, "name": 0.8,

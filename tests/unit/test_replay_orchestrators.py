@@ -17,10 +17,17 @@ import pytest
 import function_app
 from devhost import history as h
 from devhost.registry import index
-from shared import names
-from shared.config import ResearchOptions, Settings
-from shared.models import AgentProfile, NewTodo, QueryAnalysis, ResearchPlan, ResearchTopic, Todo
-from shared.payloads import (
+from shared.core import names
+from shared.core.config import ResearchOptions, Settings
+from shared.core.models import (
+    AgentProfile,
+    NewTodo,
+    QueryAnalysis,
+    ResearchPlan,
+    ResearchTopic,
+    Todo,
+)
+from shared.core.payloads import (
     FAILURE_KEY,
     AnswerOut,
     ClarifyOut,
@@ -39,7 +46,7 @@ from shared.payloads import (
     SupervisorOut,
     WebSearchOut,
 )
-from shared.session_models import StartInput, Usage
+from shared.core.session_models import StartInput, Usage
 from tests.fakes.durable_history import START, Replay, function_names, replay
 
 ORCHESTRATORS = index(function_app.app).orchestrators

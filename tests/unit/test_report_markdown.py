@@ -8,8 +8,8 @@ from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
 
-from shared.models import FinalReport, ReportSection, Source, SynthesizedAnswer
-from shared.report.markdown import render_answer_markdown, render_report_markdown
+from shared.adapters.report.markdown import render_answer_markdown, render_report_markdown
+from shared.core.models import FinalReport, ReportSection, Source, SynthesizedAnswer
 from tests.fakes.phishing_titles import PHISHING_HOST, hostile_sources
 
 CREATED = datetime(2025, 3, 14, 9, 26, tzinfo=UTC)

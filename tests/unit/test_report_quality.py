@@ -13,7 +13,13 @@ import re
 import pytest
 from pydantic import BaseModel
 
-from shared.models import (
+from shared.adapters.reasoning import llm_views as views
+from shared.adapters.reasoning.context_budget import defuse, fit_draft
+from shared.adapters.reasoning.grounding import FindingDraft
+from shared.adapters.reasoning.roles import ROLES, report_role
+from shared.adapters.reasoning.wire_schema import wire_schema
+from shared.adapters.report.citations import renumber_to
+from shared.core.models import (
     AgentAction,
     AgentProfile,
     AgentState,
@@ -30,14 +36,8 @@ from shared.models import (
     SupervisorReview,
     Todo,
 )
-from shared.prompts import agent, analysis, clarify, report, supervisor
-from shared.prompts.framing import DATA_RULE, UNTRUSTED_TAGS, research_brief
-from shared.reasoning import llm_views as views
-from shared.reasoning.context_budget import defuse, fit_draft
-from shared.reasoning.grounding import FindingDraft
-from shared.reasoning.roles import ROLES, report_role
-from shared.reasoning.wire_schema import wire_schema
-from shared.report.citations import renumber_to
+from shared.tools.prompts import agent, analysis, clarify, report, supervisor
+from shared.tools.prompts.framing import DATA_RULE, UNTRUSTED_TAGS, research_brief
 
 TODAY = "2031-05-17"
 

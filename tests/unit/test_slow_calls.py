@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from shared.llm_endpoint import slow_calls
+from shared.tools.llm_endpoint import slow_calls
 
 
 def test_a_call_that_ends_in_time_reports_nothing() -> None:

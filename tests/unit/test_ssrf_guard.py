@@ -7,8 +7,8 @@ from ipaddress import ip_address
 
 import pytest
 
-from shared.errors import FetchRefused
-from shared.fetch.guard import blocked_reason, check_url, parse_ip_literal
+from shared.adapters.fetch.guard import blocked_reason, check_url, parse_ip_literal
+from shared.core.errors import FetchRefused
 
 
 @pytest.fixture

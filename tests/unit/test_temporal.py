@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from shared.search.temporal import parse_time_range
+from shared.adapters.search.temporal import parse_time_range
 
 TODAY = date(2025, 5, 15)
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from shared.errors import ConfigurationError
-from shared.models import SearchResult
-from shared.search.tiers import SourceTiers
+from shared.adapters.search.tiers import SourceTiers
+from shared.core.errors import ConfigurationError
+from shared.core.models import SearchResult
 
 
 @pytest.fixture(scope="module")

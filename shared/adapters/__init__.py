@@ -1,0 +1,1 @@
+"""Adapters: one package per port (its ``base.py``), one module per technology."""

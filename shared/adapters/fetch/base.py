@@ -1,0 +1,34 @@
+"""The page Fetcher port: URL in, clean main text out.
+
+``HttpFetcher`` (``http.py``) serves http(s) behind the SSRF guard; the local
+corpus serves ``corpus://`` URLs. ``SchemeFetcher`` routes by scheme so callers
+hold one fetcher. Refusals raise ``FetchRefused``; network trouble raises
+``TransientError``; both are recorded with the source by the caller.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+from urllib.parse import urlsplit
+
+from shared.core.errors import FetchRefused
+from shared.core.models import Page
+
+
+@runtime_checkable
+class Fetcher(Protocol):
+    def fetch(self, url: str) -> Page: ...
+
+
+class SchemeFetcher:
+    """Dispatch to one fetcher per URL scheme."""
+
+    def __init__(self, by_scheme: dict[str, Fetcher]) -> None:
+        self._by_scheme = by_scheme
+
+    def fetch(self, url: str) -> Page:
+        scheme = urlsplit(url).scheme.lower()
+        fetcher = self._by_scheme.get(scheme)
+        if fetcher is None:
+            raise FetchRefused(f"scheme {scheme!r} is not allowed: {url}")
+        return fetcher.fetch(url)

@@ -1,0 +1,65 @@
+"""LLM calls of one deep research, worst case: :func:`max_llm_calls`. It follows
+``orchestrators/deep_research.py``, ``research_queue.py`` and
+``shared/usecases/research/final_report.py``; keep the three in step. With
+R = 1 + MAX_STRUCTURED_OUTPUT_RETRIES and A = activity attempts::
+
+    calls <= A * ( DS                              deep search first (0 if disabled)
+                   + R * ( Q                       clarify (0 if disabled)
+                         + 3                       analyze, plan, agent_profiles
+                         + T * (S + 1)             per todo: agent_step * S + write_finding
+                         + V                       supervisor reviews
+                         + (K + 1) * (B * 2 + 1)   report writes: first + one per critic
+                                                   round; each tries B bases twice, then
+                                                   follow_up_questions
+                         + K ) )                   critique calls
+    DS = 1 + R * (1 + I * P + (I - 1) + 1)         rewrite (text, only with history),
+                                                   search_queries, page summaries,
+                                                   follow-up queries between iterations,
+                                                   synthesize
+
+with Q = 1 if clarifying questions are on, S = agent max steps, T = researcher
+runs (<= DEEP_RESEARCH_DEFAULT_MAX_ITERATIONS), V = min(T, DEEP_RESEARCH_MAX_SUPERVISOR_CALLS),
+K = CRITIC_ROUNDS (3), B = REPORT_BASES (draft, main, findings), I = search
+iterations, P = DEEP_SEARCH_SCRAPE_TOP_N.
+``write_finding`` without pages makes no call; a minimal report makes none.
+Transport retries (429/5xx/timeouts) are not calls: only responses are
+counted in the usage meter, and a failed activity attempt's usage is lost,
+so a session's ``usage.llm_calls`` never exceeds what the endpoint answered.
+Draft trimming is extractive, so it adds no call. Not in the bound: a reply
+cut at its output cap is continued (``llm_client.MAX_CONTINUATIONS``, up to
+3 more calls for that reply); caps are sized so that only a long report in a
+language with many tokens per word reaches it.
+"""
+
+from __future__ import annotations
+
+from shared.core.config import Caps
+
+# The shape of the flow that bounds the calls (mirrors orchestrators/deep_research.py
+# CRITIC_ROUNDS and the basis chain of shared/usecases/research/final_report.py).
+CRITIC_ROUNDS = 3
+REPORT_BASES = 3
+WRITES_PER_BASIS = 2
+
+
+def max_llm_calls(caps: Caps, *, repairs: int = 0, activity_attempts: int = 1) -> int:
+    """Worst-case LLM responses of one deep research under ``caps`` (formula above).
+
+    The defaults bound a run whose model always answers valid JSON and whose
+    activities never fail; pass ``repairs=MAX_STRUCTURED_OUTPUT_RETRIES`` and
+    the orchestrator's activity attempts for the bound under faults.
+    """
+    r = 1 + repairs
+    i, p = caps.deep_search_iterations, caps.scrape_top_n
+    deep_search = 1 + r * (1 + i * p + (i - 1) + 1) if caps.run_deep_search_first else 0
+    todos = caps.max_iterations
+    report_writes = (CRITIC_ROUNDS + 1) * (REPORT_BASES * WRITES_PER_BASIS + 1)
+    structured = (
+        int(caps.enable_clarifying_questions)
+        + 3
+        + todos * (caps.agent_max_steps + 1)
+        + min(todos, caps.max_supervisor_calls)
+        + report_writes
+        + CRITIC_ROUNDS
+    )
+    return activity_attempts * (deep_search + r * structured)

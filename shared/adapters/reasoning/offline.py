@@ -1,0 +1,337 @@
+"""OfflineReasoner: the embedded, LLM-free mind (deterministic, extractive, no network).
+
+Every answer is built from sentences the sources wrote, chosen by BM25
+relevance and Maximal Marginal Relevance (``shared.tools.lexical``);
+the only prose of its own is the fixed wording in ``templates``. Decisions
+(clarify, plan, agent steps, supervision) follow simple, documented rules
+(``offline_research``), the report is assembled in ``offline_report``,
+so the same query over the same corpus always yields the same report. It is
+the default when no LLM endpoint is configured and what end-to-end tests run.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+from shared.adapters.reasoning import (
+    offline_report,
+    offline_research,
+    offline_supervisor,
+    relevance,
+)
+from shared.adapters.reasoning.offline_report import cite, source_questions
+from shared.adapters.reasoning.offline_text import leads, script_language
+from shared.adapters.reasoning.question_shape import subject_of
+from shared.adapters.reasoning.templates import texts_for
+from shared.adapters.report.citations import CITATION_RE
+from shared.adapters.search.base import Corpus
+from shared.core.models import (
+    AgentAction,
+    AgentProfile,
+    AgentState,
+    ChatMessage,
+    ClarificationRequest,
+    Critique,
+    FinalReport,
+    Finding,
+    Page,
+    PageSummary,
+    QueryAnalysis,
+    ReportMaterial,
+    ResearchContext,
+    ResearchPlan,
+    Source,
+    SupervisorReview,
+    SynthesizedAnswer,
+    Todo,
+)
+from shared.tools import lexical
+from shared.tools.language import detect_language
+
+_PRONOUN_TEXT = (
+    "it this that they them its these those he she him her "
+    "он она оно они это этот эта эти его её ее их ним нём нем"
+)
+_PRONOUNS = frozenset(_PRONOUN_TEXT.split())
+
+CARRIED_MIN_IDF = 1.0
+
+
+class OfflineReasoner:
+    """Reasoner over the local corpus and the pages handed in; see module docstring."""
+
+    name = "offline"
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+
+    # -- sentences ------------------------------------------------------------
+
+    def _sentences(self, page: Page) -> tuple[list[str], list[list[str]]]:
+        """Usable sentences of a page with their content tokens (corpus cache first)."""
+        cached = self.corpus.sentences_of(page) if page.url.startswith("corpus://") else None
+        if cached is None:
+            sentences = lexical.split_sentences(page.text, script_language(page.text))
+            tokens = [lexical.content_tokens(s) for s in sentences]
+        else:
+            sentences, tokens = cached
+        keep = [i for i, s in enumerate(sentences) if not CITATION_RE.search(s)]
+        return [sentences[i] for i in keep], [tokens[i] for i in keep]
+
+    # -- chat and search modes ------------------------------------------------
+
+    def answer(self, query: str, history: list[ChatMessage], language: str) -> SynthesizedAnswer:
+        """Quotes from the best documents; a question in another language than the corpus
+        is searched for the words that carry over (identifiers, English terms), and the
+        answer says so in the user's language."""
+        t = texts_for(language)
+        resolved = self.rewrite_query(query, history, language)
+        carried = self._carried_terms(resolved) if relevance.foreign_to_corpus(language) else []
+        search = " ".join(carried) if relevance.foreign_to_corpus(language) else resolved
+        docs = self.corpus.best_documents(search, 3) if search else []
+        pool: list[tuple[str, list[str], Page]] = []
+        for doc in docs:
+            sentences, tokens = self._sentences(doc)
+            pool.extend(zip(sentences, tokens, [doc] * len(sentences), strict=True))
+        focus = f"{search} {docs[0].title}" if carried and docs else resolved
+        ranked = lexical.rank_sentences(focus, [p[0] for p in pool], 5, tokens=[p[1] for p in pool])
+        chosen = [pool[i] for i, score in ranked if score > 0]
+        if not chosen:
+            foreign = relevance.foreign_to_corpus(language)
+            none = t["answer_untranslatable"] if foreign else t["answer_none"]
+            return SynthesizedAnswer(
+                reasoning=t["answer_reasoning"].format(docs=0), answer=none, language=language
+            )
+        titles = list(dict.fromkeys(doc.title for _, _, doc in chosen))
+        sentences = [s for s, _, _ in chosen]
+        intro = t["answer_intro"].format(titles="; ".join(titles))
+        if carried:
+            terms = ", ".join(f"“{term}”" for term in carried)
+            intro = t["answer_carried"].format(terms=terms) + "\n\n" + intro
+        body = intro + "\n\n" + " ".join(sentences)
+        return SynthesizedAnswer(
+            reasoning=t["answer_reasoning"].format(docs=len(titles)),
+            answer=body,
+            key_points=sentences[:3],
+            sources=[],
+            follow_up_questions=self.follow_up_questions(resolved, body, language),
+            language=language,
+        )
+
+    def _carried_terms(self, question: str) -> list[str]:
+        """The words of a question in another language that the English corpus can match:
+        Python keywords (``with``, ``yield``) and Latin-script terms that are distinctive
+        in it (idf of at least ``CARRIED_MIN_IDF``: "Python" names every document)."""
+        words = dict.fromkeys(lexical.latin_words(question))
+        idf = self.corpus.idf
+        return [
+            w
+            for w in words
+            if keyword.iskeyword(w.lower()) or idf.get(w.lower(), 0.0) >= CARRIED_MIN_IDF
+        ]
+
+    def _carried_note(self, query: str, picked: list[str], language: str) -> str:
+        """Says, in the question's language, that the quotes are in English and were
+        matched on the words that carry over, when the question is in another language."""
+        quoted = detect_language(" ".join(picked), default=relevance.CORPUS_LANGUAGE)
+        if not relevance.foreign_to_corpus(language) or relevance.foreign_to_corpus(quoted):
+            return ""
+        t = texts_for(language)
+        terms = ", ".join(f"“{term}”" for term in self._carried_terms(query))
+        return t["synth_carried"].format(terms=terms) if terms else t["synth_english"]
+
+    def rewrite_query(self, query: str, history: list[ChatMessage], language: str) -> str:
+        """Append the previous question's key phrases when the new one leans on it."""
+        clean = " ".join(query.split())
+        words = {w.lower() for w in re.findall(r"\w+", clean)}
+        previous = next(
+            (
+                m.content
+                for m in reversed(history)
+                if m.role == "user" and m.content.strip() != clean
+            ),
+            None,
+        )
+        leans = len(lexical.content_tokens(clean)) < 3 or bool(words & _PRONOUNS)
+        if previous is None or not leans:
+            return clean
+        extra = lexical.key_phrases([previous], 3, exclude=[clean])
+        return f"{clean.rstrip('?!. ')} {' '.join(extra)}".strip() if extra else clean
+
+    def search_queries(self, query: str, n: int, language: str) -> list[str]:
+        t = texts_for(language)
+        subject = subject_of(query)
+        concepts = lexical.candidate_phrases(query) or [subject]
+        phrases = self.corpus.key_phrases(query, 4)
+        candidates = [
+            " ".join(query.split()),
+            f"{subject} {t['q_explained']}",
+            f"{concepts[0]} {t['q_overview']}",
+            *(f"{subject} {p}" for p in phrases),
+            *(f"{subject} {t[k]}" for k in ("q_examples", "q_pitfalls", "q_when_to_use")),
+        ]
+        return lexical.unique_texts(candidates)[: max(n, 0)]
+
+    def follow_up_queries(
+        self, query: str, summaries: list[PageSummary], n: int, language: str
+    ) -> list[str]:
+        t = texts_for(language)
+        subject = subject_of(query)
+        texts = [s.summary for s in summaries] + [
+            x for s in summaries for x in s.relevant_sentences
+        ]
+        phrases = lexical.key_phrases(texts, max(n, 0) * 2, idf=self.corpus.idf, exclude=[query])
+        fallback = (f"{subject} {t[k]}" for k in ("q_examples", "q_pitfalls", "q_how_it_works"))
+        queries = lexical.unique_texts(
+            [*(f"{subject} {p}" for p in phrases), *fallback], skip=[query]
+        )
+        return queries[: max(n, 0)]
+
+    def summarize_page(self, query: str, page: Page, language: str) -> PageSummary:
+        sentences, tokens = self._sentences(page)
+        ranked = lexical.rank_sentences(query, sentences, 5, tokens=tokens)
+        relevant = [sentences[i] for i, _ in ranked]
+        in_order = [sentences[i] for i in sorted(i for i, _ in ranked[:3])]
+        summary = " ".join(in_order) or " ".join(page.text.split()[:60])
+        return PageSummary(
+            url=page.url, title=page.title, summary=summary, relevant_sentences=relevant
+        )
+
+    def synthesize(
+        self,
+        query: str,
+        summaries: list[PageSummary],
+        language: str,
+        min_words: int,
+        max_words: int,
+    ) -> SynthesizedAnswer:
+        t = texts_for(language)
+        pool: list[tuple[str, int]] = []
+        for n, summary in enumerate(summaries, start=1):
+            sentences = summary.relevant_sentences or lexical.split_sentences(summary.summary)
+            pool.extend((s, n) for s in sentences if not CITATION_RE.search(s))
+        ranked = lexical.rank_sentences(query, [s for s, _ in pool], len(pool))
+        ranked = ranked or leads([n for _, n in pool])
+        gate = relevance.question_gate(query, self.corpus.idf, language)
+        ranked = _about_the_question(gate, ranked, pool, summaries)
+        if not ranked:
+            none = t["synth_off_topic"] if summaries else t["synth_none"]
+            return SynthesizedAnswer(answer=none, language=language)
+        picked: list[str] = []
+        cited: set[int] = set()
+        words = 0
+        for i, _ in ranked:
+            sentence = cite(pool[i][0], [pool[i][1]])
+            size = len(sentence.split())
+            if words + size > max_words:
+                continue
+            picked.append(sentence)
+            cited.add(pool[i][1])
+            words += size
+            if words >= min_words:
+                break
+        paragraphs = [" ".join(picked[i : i + 3]) for i in range(0, len(picked), 3)]
+        carried = self._carried_note(query, picked, language)
+        answer = "\n\n".join([carried, *paragraphs] if carried else paragraphs)
+        return SynthesizedAnswer(
+            reasoning=t["synth_reasoning"].format(
+                sentences=len(picked), cited=len(cited), total=len(summaries)
+            ),
+            answer=answer,
+            key_points=picked[:3],
+            sources=[
+                Source(n=n, url=s.url, title=s.title, tier=s.tier)
+                for n, s in enumerate(summaries, start=1)
+                if n in cited
+            ],
+            follow_up_questions=source_questions(
+                [], [summaries[n - 1].title for n in sorted(cited)], subject_of(query), language
+            )
+            or self.follow_up_questions(query, " ".join(picked), language),
+            language=language,
+        )
+
+    # -- deep research: rules in offline_research, the report in offline_report ---
+
+    def clarify(self, context: ResearchContext) -> ClarificationRequest:
+        return offline_research.clarify(context)
+
+    def analyze(self, context: ResearchContext) -> QueryAnalysis:
+        return offline_research.analyze(context)
+
+    def plan(
+        self, context: ResearchContext, analysis: QueryAnalysis, max_topics: int
+    ) -> ResearchPlan:
+        return offline_research.plan(self.corpus, context, analysis, max_topics)
+
+    def agent_profiles(
+        self, context: ResearchContext, plan: ResearchPlan, n: int
+    ) -> list[AgentProfile]:
+        return offline_research.agent_profiles(context, n)
+
+    def agent_step(self, state: AgentState) -> AgentAction:
+        return offline_research.agent_step(state)
+
+    def write_finding(self, state: AgentState, pages: list[Page]) -> Finding:
+        return offline_research.write_finding(state, pages, self._sentences)
+
+    def supervise(
+        self,
+        context: ResearchContext,
+        plan: ResearchPlan,
+        finding: Finding,
+        findings: list[Finding],
+        todos: list[Todo],
+        calls_left: int,
+        draft: str = "",
+    ) -> SupervisorReview:
+        # Each offline section is extracted from its own finding's sentences, which the
+        # compression step dedupes later; the draft so far cannot change what it picks.
+        return offline_supervisor.supervise(context, plan, finding, findings, todos, calls_left)
+
+    def critique(self, report: FinalReport, material: ReportMaterial) -> Critique:
+        return offline_report.critique(report, material)
+
+    def write_report(self, material: ReportMaterial) -> FinalReport:
+        name, documents = self.corpus.describe()
+        note = texts_for(material.context.language)["engine_note"].format(
+            corpus=name, documents=documents
+        )
+        return offline_report.write_report(
+            material, note, self.follow_up_questions, self.corpus.idf
+        )
+
+    def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
+        t = texts_for(language)
+        subject = subject_of(query)
+        phrases = lexical.key_phrases(
+            [CITATION_RE.sub(" ", text)], 4, idf=self.corpus.idf, exclude=[query]
+        )
+        forms = ("fq_relate", "fq_pitfalls", "fq_when", "fq_examples")
+        questions = [
+            t[form].format(phrase=p, subject=subject)
+            for form, p in zip(forms, phrases, strict=False)
+        ]
+        questions += [
+            t[k].format(subject=subject)
+            for k in ("fq_generic_examples", "fq_generic_pitfalls", "fq_generic_alternatives")
+        ]
+        return lexical.unique_texts(questions)[: max(3, min(5, len(phrases) + 1))]
+
+
+def _about_the_question(
+    gate: relevance.Gate,
+    ranked: list[tuple[int, float]],
+    pool: list[tuple[str, int]],
+    summaries: list[PageSummary],
+) -> list[tuple[int, float]]:
+    """The ranked sentences a reader would accept as about the question, from pages that
+    are about it (``relevance``): a search answer cites what it quotes, as a report does."""
+    gate = gate.calibrated(s for s, _ in pool)
+    admitted = [(i, score) for i, score in ranked if gate.admits(pool[i][0])]
+    quotes: dict[int, list[str]] = {}
+    for i, _ in admitted:
+        quotes.setdefault(pool[i][1], []).append(pool[i][0])
+    pages = {n for n, said in quotes.items() if gate.is_about(summaries[n - 1].title, said)}
+    return [(i, score) for i, score in admitted if pool[i][1] in pages]

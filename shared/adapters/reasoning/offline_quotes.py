@@ -1,0 +1,161 @@
+"""Which cited quotes each section of the offline report gets, and which topics stay open.
+
+A section per researched topic holds the findings' key findings that are about
+the question, from sources that are (``relevance``: what it quotes is what it
+cites), globally de-duplicated, each with the compressed numbering; the deep
+search adds a section of its own when it is part of the evidence.
+
+How the primary text (draft_report.md or main.md) helps an extractive writer:
+it cannot paraphrase a draft, but the draft and main.md's key insights record
+which sentences the supervisor judged key, so those lead their sections and
+the summary; main.md's plan names the topics that were planned, so a planned
+topic nobody researched is reported as open rather than silently missing.
+Only the *set* of endorsed sentences is used, never the draft's order, which
+depends on which agent finished first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from shared.adapters.reasoning import relevance
+from shared.adapters.reasoning.templates import texts_for, topic_heading
+from shared.adapters.report.citations import CITATION_RE, sentence_key
+from shared.core.models import Finding, KeyFinding, ReportMaterial
+from shared.tools import lexical
+
+MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")
+PLAN_TOPIC = re.compile(r"(?m)^### \d+\. (.+?) \(priority \d+\)\s*$")
+ITEMS_PER_SECTION = 8
+DEEP_SEARCH_ITEMS = 6
+DEEP_SEARCH_AGENT = 0  # compress files the deep search answer as agent 0's finding
+
+Cited = tuple[str, list[int]]
+
+
+def endorsed_sentences(primary: str) -> set[str]:
+    """Keys of the sentences the primary text quotes (links removed; the key drops [n])."""
+    text = MARKDOWN_LINK.sub(lambda m: m.group(1) or "", primary)
+    keys = set()
+    for line in text.splitlines():
+        line = line.strip().removeprefix("- ").strip()
+        if not line or line.startswith(("#", "**", "<!--")):
+            continue
+        keys.update(sentence_key(s) for s in lexical.split_sentences(line))
+    return keys
+
+
+def planned_topics(primary: str) -> list[str]:
+    """Topic titles of main.md's research plan (empty for a draft)."""
+    return PLAN_TOPIC.findall(primary)
+
+
+def is_deep_search(finding: Finding) -> bool:
+    return finding.agent_id == DEEP_SEARCH_AGENT and finding.topic_id == 0
+
+
+def topic_sections(
+    material: ReportMaterial, idf: Mapping[str, float]
+) -> tuple[list[tuple[str, list[Cited]]], list[str]]:
+    """Cited, globally de-duplicated key findings about the question, grouped by topic
+    (endorsed ones first), then the deep search's most relevant sentences; and the topics
+    left empty."""
+    language = material.context.language
+    t = texts_for(language)
+    endorsed = endorsed_sentences(material.primary)
+    groups: dict[str, list[Finding]] = {}
+    order: dict[str, tuple[int, int]] = {}
+    for index, finding in enumerate(material.findings):
+        if finding.error or not finding.topic.strip() or is_deep_search(finding):
+            continue
+        groups.setdefault(finding.topic, []).append(finding)
+        order.setdefault(finding.topic, (finding.topic_id or 10_000, index))
+    gates = _gates(material, list(groups), idf)
+    question = relevance.question_gate(material.context.query, idf, material.context.language)
+    citable = _citable(material, groups, gates, question)
+    seen: list[frozenset[str]] = []
+    sections, gaps = [], []
+    for topic in sorted(groups, key=order.__getitem__):
+        keys = [k for f in groups[topic] for k in f.key_findings]
+        items = _fresh_items(material, keys, seen, gates(topic), citable)
+        items.sort(key=lambda item: sentence_key(item[0]) not in endorsed)  # stable
+        if items:
+            sections.append((_unique_heading(topic, sections, language), items[:ITEMS_PER_SECTION]))
+        elif not _fresh_items(material, keys, [], gates(topic), citable):  # not a repeat
+            gaps.append(topic)
+    gaps += [p for p in planned_topics(material.primary) if p not in groups]
+    deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
+    if deep:
+        items = _fresh_items(material, deep, seen, gates(""), citable)[:DEEP_SEARCH_ITEMS]
+        if items:
+            sections.append((t["deep_search_heading"], items))
+    return sections, gaps
+
+
+def _gates(
+    material: ReportMaterial, topics: list[str], idf: Mapping[str, float]
+) -> Callable[[str], relevance.Gate]:
+    """What a topic's quotes must be about: the question (its bar calibrated on all the
+    quotes at hand). A question that says little in the corpus's words (one in another
+    language names "with" at best) is helped by the topic's title, which planning took
+    from the corpus (the deep search takes every topic's)."""
+    context = material.context
+    quotes = [k.text for f in material.findings for k in f.key_findings]
+    gate = relevance.question_gate(context.query, idf, context.language)
+    if not gate.light():
+        gate = gate.calibrated(quotes)
+        return lambda _topic: gate
+    every = gate.with_words(" ".join(topics), idf).calibrated(quotes)
+    by_topic = {t: gate.with_words(t, idf).calibrated(quotes) for t in topics}
+    return lambda topic: by_topic.get(topic, every)
+
+
+def _citable(
+    material: ReportMaterial,
+    groups: dict[str, list[Finding]],
+    gates: Callable[[str], relevance.Gate],
+    question: relevance.Gate,
+) -> set[int]:
+    """The sources a report may cite: those about the question (``relevance``), judged by
+    their title and by the quotes its topics' gates admit from them."""
+    quotes: dict[str, set[str]] = {}
+    topics = [(topic, f) for topic, fs in groups.items() for f in fs]
+    topics += [("", f) for f in material.findings if is_deep_search(f)]
+    for topic, finding in topics:
+        gate = gates(topic)
+        for key in finding.key_findings:
+            if gate.admits(key.text):
+                for url in key.source_urls:
+                    quotes.setdefault(url, set()).add(key.text)
+    return {s.n for s in material.sources if question.is_about(s.title, quotes.get(s.url, ()))}
+
+
+def _fresh_items(
+    material: ReportMaterial,
+    keys: list[KeyFinding],
+    seen: list[frozenset[str]],
+    gate: relevance.Gate,
+    citable: set[int],
+) -> list[Cited]:
+    """Key findings from a citable source, about the question (``relevance``: a quote that
+    is not is off-topic however well it ranked in its document) and no near-duplicate
+    already used (``seen`` grows)."""
+    numbers = {s.url: s.n for s in material.sources if s.n in citable}
+    items: list[Cited] = []
+    for key in keys:
+        ns = sorted({numbers[u] for u in key.source_urls if u in numbers})
+        if not ns or CITATION_RE.search(key.text) or not gate.admits(key.text):
+            continue
+        tokens = frozenset(lexical.content_tokens(key.text))
+        if any(lexical.jaccard(tokens, other) >= 0.6 for other in seen):
+            continue
+        seen.append(tokens)
+        items.append((key.text, ns))
+    return items
+
+
+def _unique_heading(topic: str, sections: list[tuple[str, list[Cited]]], language: str) -> str:
+    """The topic's subject as heading, or its full title when another section has it."""
+    heading = topic_heading(topic, language)
+    return topic if any(h == heading for h, _ in sections) else heading

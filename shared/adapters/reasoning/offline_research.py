@@ -1,0 +1,296 @@
+"""The offline reasoner's deep research rules: clarify, analyze, plan, agents, findings.
+
+Supervision (coverage by topic) is in ``offline_supervisor``.
+
+Plain functions over the local corpus so each rule reads on its own; the
+``OfflineReasoner`` class only delegates here. Determinism matters more than
+cleverness: a finding depends only on its todo (never on which agent finished
+first), so the same question over the same corpus yields the same findings
+whatever order parallel agents complete in.
+
+Why topics are anchored in different documents: every topic of a question
+shares its subject, so searches for "subject + aspect" all return the same
+two best documents and a report would cite two sources. The plan therefore
+gives each topic a query aimed at one of the other documents about the
+question's concepts (``Corpus.focus_documents``); the agent reads
+that document and the best one of its broad search.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from shared.adapters.reasoning import relevance
+from shared.adapters.reasoning.offline_text import leads
+from shared.adapters.reasoning.question_shape import query_type_of, split_comparison, subject_of
+from shared.adapters.reasoning.templates import DECOMPOSITIONS, profiles_for, texts_for
+from shared.adapters.search.base import Corpus, FocusDocument
+from shared.core.limits import AGENT_MAX_STEPS, NUM_AGENTS
+from shared.core.models import (
+    AgentAction,
+    AgentProfile,
+    AgentState,
+    ClarificationRequest,
+    Finding,
+    KeyFinding,
+    Page,
+    QueryAnalysis,
+    ResearchContext,
+    ResearchPlan,
+    ResearchTopic,
+    SearchResult,
+    Source,
+)
+from shared.tools import lexical
+
+KEY_FINDINGS_PER_FINDING = 6
+KEY_FINDINGS_PER_PAGE = 4
+SHORT_QUERY_WORDS = 6
+CORE_DOCUMENTS = 2  # the best documents every broad search reaches anyway
+FOCUS_POOL = 12  # documents looked at for anchors about the question
+
+
+def clarify(context: ResearchContext) -> ClarificationRequest:
+    t = texts_for(context.language)
+    if context.clarification_answers:
+        return ClarificationRequest(needed=False, reason=t["clarify_reason_answered"])
+    short = len(context.query.split()) < SHORT_QUERY_WORDS
+    vague = len(lexical.content_tokens(context.query)) < 3
+    if not (short or vague):
+        return ClarificationRequest(needed=False, reason=t["clarify_reason_clear"])
+    subject = subject_of(context.query)
+    return ClarificationRequest(
+        needed=True,
+        questions=[
+            t[k].format(subject=subject)
+            for k in ("clarify_scope", "clarify_period", "clarify_depth")
+        ],
+        reason=t["clarify_reason_short"],
+    )
+
+
+def analyze(context: ResearchContext) -> QueryAnalysis:
+    """Shape by pattern; complexity from length and the number of distinct concepts."""
+    query = context.query
+    kind = query_type_of(query)
+    concepts = lexical.unique_texts(lexical.candidate_phrases(query))[:6]
+    words = len(query.split())
+    sides = len(re.split(r"\s+(?:vs\.?|versus|or|и|или|против)\s+|,", query))
+    if words > 15 or len(concepts) >= 4 or (kind == "comparison" and sides >= 3):
+        agents = min(NUM_AGENTS.le, max(3, len(concepts)))
+        complexity, steps = "complex", AGENT_MAX_STEPS.default
+    elif words <= SHORT_QUERY_WORDS and len(concepts) <= 1 and kind != "comparison":
+        complexity, agents, steps = "simple", 1, 3
+    else:
+        complexity, agents, steps = "moderate", 2, 4
+    if kind == "comparison":
+        agents = max(2, min(4, sides + 1, agents + 1))
+    return QueryAnalysis(
+        query_type=kind,
+        complexity=complexity,
+        key_concepts=concepts or [subject_of(query)],
+        recommended_agents=agents,
+        recommended_steps=steps,
+    )
+
+
+def _relevant(
+    corpus: Corpus, focus: list[FocusDocument], context: ResearchContext
+) -> list[FocusDocument]:
+    """The focus documents that are about the question (``relevance``): those whose title
+    names it first (the surest sign), then those with enough sentences about it."""
+    pages = {p.url: p for p in corpus.best_documents(context.query, FOCUS_POOL * 4 + 10)}
+    sentences = {}
+    for doc in focus:
+        cached = corpus.sentences_of(pages[doc.url]) if doc.url in pages else None
+        sentences[doc.url] = cached[0] if cached else ()
+    gate = relevance.question_gate(context.query, corpus.idf, context.language)
+    if not gate.judges():
+        return []  # nothing tells pages apart: topics spread over the focus documents
+    gate = gate.calibrated(s for group in sentences.values() for s in group)
+    about = [d for d in focus if gate.is_about(d.title, sentences[d.url])]
+    return sorted(about, key=lambda d: not gate.names(d.title))  # stable: focus order within
+
+
+def _anchors(focus: list[FocusDocument], relevant: list[FocusDocument]) -> list[FocusDocument]:
+    """The documents about the question, when there are any; else the documents about
+    the question's concepts beyond the core ones first (so topics spread out), then the
+    core ones; all of them when none names a concept."""
+    if relevant:
+        return relevant
+    about = [d for d in focus if d.about]
+    if not about:
+        return focus
+    return [d for d in about[CORE_DOCUMENTS:]] + about[:CORE_DOCUMENTS]
+
+
+def plan(
+    corpus: Corpus, context: ResearchContext, analysis: QueryAnalysis, max_topics: int
+) -> ResearchPlan:
+    t = texts_for(context.language)
+    subject = subject_of(context.query)
+    count = {"simple": 3, "moderate": 4, "complex": 5}[analysis.complexity]
+    count += analysis.query_type == "comparison"
+    count = max(1, min(count, max_topics, 6))
+    phrases = corpus.key_phrases(context.query, 6)
+    focus = corpus.focus_documents(context.query, FOCUS_POOL, _concepts(subject))
+    relevant = _relevant(corpus, focus, context)
+    anchors = _anchors(focus[: count + CORE_DOCUMENTS], relevant)
+    if relevant:  # a topic per document about the question: more would read the same pages
+        count = min(count, len(relevant))
+    a, b = split_comparison(subject, phrases)
+    topics = []
+    for i, kind in enumerate(DECOMPOSITIONS[analysis.query_type][:count], start=1):
+        anchor = anchors[(i - 1) % len(anchors)] if anchors else None
+        phrase = phrases[(i - 1) % len(phrases)] if phrases else subject
+        if anchor is not None:
+            phrase = _lower_first(anchor.title)
+        word = t[f"q_{kind}"]
+        focused = f"{anchor.title} {anchor.phrase}" if anchor else f"{subject} {phrase}"
+        queries = lexical.unique_texts([f"{subject} {word}", focused, f"{phrase} {word}"])
+        topics.append(
+            ResearchTopic(
+                id=i,
+                title=t[f"topic_{kind}"].format(subject=subject, phrase=phrase, a=a, b=b),
+                priority=min(5, 1 + (i - 1) // 2),
+                queries=queries,
+                rationale=t["plan_rationale"].format(aspect=word),
+            )
+        )
+    return ResearchPlan(
+        summary=t["plan_summary"].format(count=len(topics), query=context.query), topics=topics
+    )
+
+
+def agent_profiles(context: ResearchContext, n: int) -> list[AgentProfile]:
+    base = profiles_for(context.language)
+    profiles = []
+    for agent_id in range(1, max(n, 0) + 1):
+        name, specialization, style, prefs = base[(agent_id - 1) % len(base)]
+        if agent_id > len(base):
+            name = f"{name} {agent_id}"
+        profiles.append(
+            AgentProfile(
+                agent_id=agent_id,
+                name=name,
+                specialization=specialization,
+                working_style=style,
+                source_preferences=list(prefs),
+            )
+        )
+    return profiles
+
+
+def agent_step(state: AgentState) -> AgentAction:
+    """The todo's broad query, then its focused one, then read, then done (within max_steps).
+
+    Reading alternates between searches, narrowest first: the focused search's
+    best unread result (the topic's anchor document), then the broad one's.
+    Within a search the tool's order is kept: the researcher lists URLs that
+    earlier todos on this topic already read last, so a deepening todo reads
+    something new.
+    """
+    t = texts_for(state.context.language)
+    if state.step >= state.max_steps - 1:
+        return AgentAction(thought=t["thought_done"], tool="done")
+    searches = [o for o in state.observations if o.tool == "web_search"]
+    searched = {o.argument.strip().lower() for o in searches}
+    unused = [q for q in state.todo.queries if q.strip().lower() not in searched]
+    if not searches:
+        first = unused[0] if unused else f"{state.todo.topic} {subject_of(state.context.query)}"
+        return AgentAction(thought=t["thought_broad"], tool="web_search", argument=first)
+    read = set(state.fetched_urls) | {
+        u for o in state.observations if o.tool == "scrape_url" for u in [o.argument, *o.page_urls]
+    }
+    steps_left = state.max_steps - 1 - state.step
+    if not [r for r in searches[-1].results if r.url not in read] and unused and len(searches) < 3:
+        return AgentAction(thought=t["thought_reformulate"], tool="web_search", argument=unused[0])
+    if len(searches) == 1 and unused and steps_left >= 3:
+        return AgentAction(thought=t["thought_narrow"], tool="web_search", argument=unused[0])
+    scraped = sum(1 for o in state.observations if o.tool == "scrape_url")
+    pick = _next_to_read([o.results for o in reversed(searches)], read, scraped)
+    if pick is not None:
+        return AgentAction(thought=t["thought_scrape"], tool="scrape_url", argument=pick.url)
+    return AgentAction(thought=t["thought_done"], tool="done")
+
+
+def _next_to_read(
+    result_lists: list[list[SearchResult]], read: set[str], turn: int
+) -> SearchResult | None:
+    """Round-robin over the searches (starting at ``turn``): each one's first unread result."""
+    for k in range(len(result_lists)):
+        results = result_lists[(turn + k) % len(result_lists)]
+        fresh = next((r for r in results if r.url not in read), None)
+        if fresh is not None:
+            return fresh
+    return None
+
+
+def write_finding(
+    state: AgentState,
+    pages: list[Page],
+    sentences_of: Callable[[Page], tuple[Sequence[str], Sequence[Sequence[str]]]],
+) -> Finding:
+    """Extractive: the pages' sentences ranked against topic + question, MMR, <= 4 per page."""
+    t = texts_for(state.context.language)
+    todo = state.todo
+    base = {
+        "agent_id": state.profile.agent_id,
+        "topic": todo.topic,
+        "topic_id": todo.topic_id,
+        "todo_id": todo.id,
+    }
+    pool: list[tuple[str, list[str], Page]] = []
+    for page in pages:
+        sentences, tokens = sentences_of(page)
+        pool.extend(zip(sentences, tokens, [page] * len(sentences), strict=True))
+    query = f"{todo.topic} {state.context.query}"
+    ranked = lexical.rank_sentences(
+        query, [p[0] for p in pool], len(pool), tokens=[p[1] for p in pool]
+    )
+    ranked = ranked or leads([p[2].url for p in pool])
+    per_page: dict[str, int] = {}
+    key_findings: list[KeyFinding] = []
+    for i, _ in ranked:
+        sentence, _, page = pool[i]
+        if per_page.get(page.url, 0) >= KEY_FINDINGS_PER_PAGE:
+            continue
+        per_page[page.url] = per_page.get(page.url, 0) + 1
+        key_findings.append(KeyFinding(text=sentence, source_urls=[page.url]))
+        if len(key_findings) >= KEY_FINDINGS_PER_FINDING:
+            break
+    if not key_findings:
+        return Finding(
+            **base, summary=t["finding_none"], confidence="low", notes=[t["finding_none"]]
+        )
+    used = list({p.url: p for p in pages if p.url in per_page}.values())
+    confidence = (
+        "high"
+        if len(key_findings) >= 4 and len(used) >= 2
+        else "medium"
+        if len(key_findings) >= 2
+        else "low"
+    )
+    return Finding(
+        **base,
+        summary=" ".join(k.text for k in key_findings[:2]),
+        key_findings=key_findings,
+        sources=[Source(url=p.url, title=p.title) for p in used],
+        confidence=confidence,
+        notes=[t["finding_notes"].format(pages=len(pages), findings=len(key_findings))],
+    )
+
+
+def _concepts(subject: str) -> list[str]:
+    """The subject's noun phrases: "context managers and the with statement" ->
+    ["context managers", "with statement"] (split at conjunctions, articles dropped)."""
+    parts = re.split(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b)\s*", subject)
+    parts = [re.sub(r"^(?:the|a|an)\s+", "", p.strip(), flags=re.I) for p in parts]
+    return [p for p in parts if len(lexical.content_tokens(p)) >= 1]
+
+
+def _lower_first(title: str) -> str:
+    """ "Compound statements" -> "compound statements" (keeps "PEP 8", "pdb")."""
+    head = title.split(" ", 1)[0]
+    return title if head.isupper() or not head[:1].isupper() else title[:1].lower() + title[1:]

@@ -1,0 +1,203 @@
+"""Whether a sentence or a document is about the question: the offline engine's
+citation gate, used by planning (which documents to read) and the writers (what to quote).
+
+An extractive writer cites what it quotes, so the gate on quotes is the gate on
+sources. "Shares two of the question's words" let hub documents in (the debugger
+page "lists all breaks, including for each breakpoint" for a question on loops
+"including break and continue"). Words are therefore weighed by how rare they are
+in the corpus (idf), and the words that only frame a question ("decide", "differ",
+"including") weigh nothing: a quote is about the question when it carries a set
+share of the weight of the question's subject words, or every word of one of its
+parts. Where no quote in the evidence reaches that share (a question worded in terms
+the corpus hardly uses), the bar is the best quote's share, never below a floor.
+
+A document is about the question when its title names the subject, or when more than
+one of its sentences is about it: one passing sentence in a long page about something
+else is a coincidence of words, not evidence.
+
+A word the corpus has never seen weighs the most in a question in the corpus's
+language (a web page's subject may be one) and nothing in a question in another
+language (it is simply not translated): such a question is judged by the words that
+carry over ("with", identifiers). A question that weighs too little to tell pages
+apart ("GIL" in a corpus about the GIL) leaves nothing out.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from shared.tools import lexical
+
+QUOTE_MIN = 0.5  # share of the question's weight a quote must carry
+QUOTE_FLOOR = 0.3  # ... and never less, however poorly the evidence matches
+BEST_SHARE = 0.9  # when no quote reaches QUOTE_MIN: this much of the best quote's share
+CONCEPT_MIN_WEIGHT = 2.0  # words weighing less together name nothing on their own
+SOURCE_MIN_QUOTES = 2  # a document whose title is not about the question needs this many
+TITLE_MIN_WEIGHT = 0.9  # a title word this distinctive says what the document is about;
+# the words many titles share ("statement", "expression", "name") weigh less
+# A word the corpus hardly uses ("load", "chained") is rare because the corpus is not
+# about it, not because it is the question's subject: its weight is capped.
+MAX_WEIGHT = 2.0
+CORPUS_LANGUAGE = "en"  # the default corpus, and the idf the gate weighs words by
+# words that frame a question rather than name its subject
+_FRAME_TEXT = """decide decides determine determines differ differs difference differences
+    including include includes like evaluated happen happens mean means matter matters
+    handled behave behaves relate relates related compare compared best way ways possible
+    together exactly actually really internally affect affects affected"""
+FRAME_WORDS = frozenset(lexical.normalize_token(w) for w in _FRAME_TEXT.split())
+# keywords that are everyday English ("in Python"): not a sign of what is asked
+PLAIN_ENGLISH_KEYWORDS = frozenset({"in", "is", "and", "or", "not", "as", "from", "if"})
+# keywords that are English function words too ("wait for I/O", "handling with try"):
+# a construct only next to a noun that names one ("the with statement") or quoted
+FUNCTION_WORD_KEYWORDS = frozenset({"for", "with", "while", "else"})
+_CONSTRUCT_NOUN_TEXT = """statement statements loop loops clause clauses expression expressions
+    block blocks keyword keywords оператор оператора операторы оператором цикл цикла циклы
+    циклом конструкция конструкции выражение выражения anweisung anweisungen schleife
+    schleifen ausdruck ausdrücke bloque bloques sentencia sentencias instrucción bucle bucles
+    expresión bloc blocs instruction instructions boucle boucles expression"""
+_CONSTRUCT_NOUNS = frozenset(_CONSTRUCT_NOUN_TEXT.split())
+_SUFFIXES = ("ings", "ing", "ers", "er", "ions", "ion", "ed")
+_CONJUNCTION = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*", re.I)
+
+Weights = dict[str, float]
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The question's subject words with their weights, and the share a quote needs."""
+
+    query: str
+    weights: Weights
+    minimum: float = QUOTE_MIN
+    concepts: tuple[frozenset[str], ...] = ()
+
+    def light(self) -> bool:
+        """Whether the question's words weigh too little to say much on their own."""
+        return sum(self.weights.values()) < CONCEPT_MIN_WEIGHT
+
+    def judges(self) -> bool:
+        """Whether the question can tell pages apart: enough weight, or a word that names a
+        subject in a title. Otherwise nothing is left out for it."""
+        return not self.light() or bool(self._naming_words())
+
+    def share(self, sentence: str) -> float:
+        total = sum(self.weights.values())
+        present = _stems(sentence)
+        carried = sum(v for w, v in self.weights.items() if w in present)
+        return carried / total if total else 0.0
+
+    def admits(self, sentence: str) -> bool:
+        """About the question: enough of its weight, or every word of one of its parts
+        ("class definitions" in a question on class definitions and special methods)."""
+        if not self.judges() or self.share(sentence) >= self.minimum:
+            return True
+        present = _stems(sentence)
+        return any(concept <= present for concept in self.concepts)
+
+    def calibrated(self, sentences: Iterable[str]) -> Gate:
+        """This gate, its bar lowered to what the best of ``sentences`` reaches (see the
+        module docstring)."""
+        best = max((self.share(s) for s in sentences), default=0.0)
+        reachable = max(QUOTE_FLOOR, BEST_SHARE * best)
+        return replace(self, minimum=min(self.minimum, reachable))
+
+    def with_words(self, text: str, idf: Mapping[str, float]) -> Gate:
+        """This gate, with ``text``'s Latin-script words added (a topic's title)."""
+        return replace(self, weights={**self.weights, **carried_weights(text, idf)})
+
+    def names(self, title: str) -> bool:
+        """Whether a document's title names the subject: a distinctive subject word, or a
+        Python keyword the question uses ("The for statement" for a question on loops)."""
+        return bool(self._naming_words() & _stems(title))
+
+    def is_about(self, title: str, sentences: Iterable[str]) -> bool:
+        """Whether a document is about the question (see the module docstring). Sentences
+        vouch for it only when the question weighs enough: a Russian question whose one
+        carried word is "with" finds that word in every English page."""
+        if not self.judges() or self.names(title):
+            return True
+        if self.light():
+            return False
+        return len({s for s in sentences if self.admits(s)}) >= SOURCE_MIN_QUOTES
+
+    def _naming_words(self) -> set[str]:
+        named = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
+        return named | ({stem(k) for k in _keywords(self.query)} & set(self.weights))
+
+
+def question_gate(query: str, idf: Mapping[str, float], language: str) -> Gate:
+    """The question's subject words, weighed, and its parts that name a subject alone."""
+    if foreign_to_corpus(language):
+        return Gate(query, carried_weights(query, idf))
+    weights = subject_weights(query, idf)
+    parts = [subject_weights(part, idf) for part in _CONJUNCTION.split(query)]
+    concepts = tuple(
+        frozenset(part)
+        for part in parts
+        if len(part) >= 2 and sum(part.values()) >= CONCEPT_MIN_WEIGHT
+    )
+    return Gate(query, weights, concepts=concepts)
+
+
+def subject_weights(text: str, idf: Mapping[str, float]) -> Weights:
+    """The words of ``text`` that name what it asks about, each with its (capped) idf:
+    content words and the Python keywords it names ("for" loops, the "with" statement),
+    less framing words. A word in every document ("Python" in the Python reference)
+    weighs nothing; one the corpus never saw weighs the most."""
+    return _weighed([*lexical.content_tokens(text), *_keywords(text)], idf, MAX_WEIGHT)
+
+
+def carried_weights(text: str, idf: Mapping[str, float]) -> Weights:
+    """For text in another language than the corpus: the words the corpus knows that carry
+    over (keywords, identifiers, English terms); the rest is not translated."""
+    latin = " ".join(lexical.latin_words(text))
+    # "with-Block": the noun names the keyword's construct, it is not a subject of its own
+    words = [w for w in lexical.content_tokens(latin) if w not in _CONSTRUCT_NOUNS]
+    return _weighed([*words, *_keywords(text)], idf, 0.0)
+
+
+def _weighed(words: list[str], idf: Mapping[str, float], unknown: float) -> Weights:
+    weights: Weights = {}
+    for w in words:
+        weight = min(idf.get(w, unknown), MAX_WEIGHT)
+        if w not in FRAME_WORDS and weight > 0:
+            weights[stem(w)] = max(weight, weights.get(stem(w), 0.0))
+    return weights
+
+
+def foreign_to_corpus(language: str) -> bool:
+    """Whether the user's language is not the corpus's."""
+    return (language or CORPUS_LANGUAGE).split("-")[0].lower() != CORPUS_LANGUAGE
+
+
+def stem(token: str) -> str:
+    """A word's stem for matching ("handling" and "handlers" both read "handl"): a few
+    English suffixes off a long enough word; the corpus's idf is kept per word."""
+    if len(token) > 5 and token.isascii():
+        for suffix in _SUFFIXES:
+            if token.endswith(suffix) and len(token) - len(suffix) >= 4:
+                return token[: -len(suffix)]
+    return token
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(t) for t in lexical.tokenize(text)}
+
+
+def _keywords(text: str) -> list[str]:
+    """The Python keywords ``text`` names as constructs (see FUNCTION_WORD_KEYWORDS)."""
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    out = []
+    for i, word in enumerate(words):
+        if not keyword.iskeyword(word) or word in PLAIN_ENGLISH_KEYWORDS:
+            continue
+        if word in FUNCTION_WORD_KEYWORDS:
+            near = set(words[max(i - 1, 0) : i] + words[i + 1 : i + 2])
+            quoted = re.search(rf"[\"“”‘’'`«»]{word}[\"“”‘’'`«»]", text, re.I)
+            if not (near & _CONSTRUCT_NOUNS or quoted):
+                continue
+        out.append(word)
+    return out

@@ -1,0 +1,84 @@
+"""Fixed wording of the offline reasoner, per language.
+
+The offline mind writes no prose of its own beyond these templates: body text is
+always sentences taken from the sources. Headings, clarifying questions, topic
+decompositions and notes come from here (a question's shape and subject are read
+in ``question_shape``). The words themselves live in ``texts``, one module per
+language, so adding a language means adding one module and naming it below.
+Languages without texts fall back to English.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from shared.adapters.reasoning.texts import Profile, de, en, es, fr, ru, zh
+
+_LANGUAGES: Final = {"en": en, "ru": ru, "de": de, "es": es, "fr": fr, "zh": zh}
+
+TEXTS: Final[dict[str, dict[str, str]]] = {code: m.TEXTS for code, m in _LANGUAGES.items()}
+
+# Agent profiles per language.
+PROFILES: Final[dict[str, list[Profile]]] = {code: m.PROFILES for code, m in _LANGUAGES.items()}
+
+# Which decomposition templates a query type uses, in order of priority.
+DECOMPOSITIONS: Final[dict[str, list[str]]] = {
+    "definition": [
+        "definition",
+        "key_concepts",
+        "how_it_works",
+        "examples",
+        "when_to_use",
+        "pitfalls",
+    ],
+    "how_to": ["how_it_works", "key_concepts", "examples", "pitfalls", "when_to_use", "definition"],
+    "comparison": [
+        "definition",
+        "comparison",
+        "key_concepts",
+        "when_to_use",
+        "pitfalls",
+        "examples",
+    ],
+    "why": ["definition", "how_it_works", "key_concepts", "pitfalls", "when_to_use", "examples"],
+    "list": ["key_concepts", "examples", "definition", "when_to_use", "pitfalls", "how_it_works"],
+    "fact": ["definition", "key_concepts", "examples", "how_it_works", "pitfalls", "when_to_use"],
+    "open": ["definition", "key_concepts", "how_it_works", "examples", "pitfalls", "when_to_use"],
+}
+
+
+def texts_for(language: str) -> dict[str, str]:
+    """The template dictionary for ``language`` (English when we have none)."""
+    return TEXTS.get((language or "en").split("-")[0].lower(), TEXTS["en"])
+
+
+def profiles_for(language: str) -> list[Profile]:
+    return PROFILES.get((language or "en").split("-")[0].lower(), PROFILES["en"])
+
+
+def fixed_headings() -> frozenset[str]:
+    """Headings the offline writer adds itself (any language): they carry no citations."""
+    return frozenset(
+        texts[key]
+        for texts in TEXTS.values()
+        for key in ("open_questions", "limitations", "method", "scope", "contrast_heading")
+    )
+
+
+def topic_heading(title: str, language: str) -> str:
+    """A report heading for a planned topic: what it is about, without the plan's template
+    ("Pitfalls and edge cases: objects, values and types" -> "Objects, values and types").
+
+    The template names the aspect a topic was *planned* to cover; an extractive writer
+    cannot promise its quotes cover that aspect, so the heading names only the subject."""
+    texts = texts_for(language)
+    for key, template in texts.items():
+        if not key.startswith("topic_") or key == "topic_comparison":
+            continue
+        head, _, tail = template.partition("{")
+        rest = tail.partition("}")[2]
+        if (head or rest) and title.startswith(head) and title.endswith(rest):
+            core = title[len(head) : len(title) - len(rest)].strip()
+            if core:
+                return core[:1].upper() + core[1:]
+    return title

@@ -1,0 +1,158 @@
+"""English wording of the offline reasoner: the reference every other language matches.
+
+Every other language module has exactly these keys with the same ``{placeholders}``
+(a unit test checks it), so a key added here must be added to each of them.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from shared.adapters.reasoning.texts import Profile
+
+TEXTS: Final[dict[str, str]] = {
+    # report headings
+    "open_questions": "Open questions",
+    "limitations": "Limitations",
+    "method": "Method",
+    "scope": "Scope",
+    "contrast_heading": "Official and community sources compared",
+    "contrast_official": "Official sources (tier 1) say:",
+    "contrast_community": "Community sources (tier 5) say:",
+    "contrast_none": "no source of this tier was read, so there is nothing to set against "
+    "the other side.",
+    "scope_body": "The report covers only what the sources read say about the question; "
+    "what they do not mention is listed under Open questions.",
+    "deep_search_heading": "Further evidence from the deep search",
+    "report_title": "{subject}: research report",
+    # report prose
+    "summary_intro": "This report answers “{query}” from {sources} sources across {topics} topics.",
+    "summary_empty": "No source could be read for “{query}”, so this report has no findings.",
+    "conclusion_covered": "The evidence is strongest on: {topics}.",
+    "conclusion_thin": "No section rests on more than one source.",
+    "sources_count": "{n} sources",
+    "conclusion_confidence": "Overall confidence is {confidence}, based on {sources} "
+    "cited sources.",
+    "conclusion_gaps": "Aspects still open: {gaps}.",
+    "open_questions_body": "These aspects were not covered by the sources read: {gaps}.",
+    "open_questions_none": "The sources read covered every planned topic; the follow-up "
+    "questions below point to adjacent aspects.",
+    "engine_note": "Written offline by the extractive engine over the local corpus "
+    "“{corpus}” ({documents} documents), without a language model: every sentence is "
+    "quoted from a cited source, and no claim was checked beyond those sources.",
+    "limitations_thin": "Only {findings} research findings were available, so coverage is thin.",
+    "clarification_timed_out": "The clarifying questions went unanswered, so the research "
+    "used its own default scope.",
+    "method_body": "Sources were ranked with BM25, sentences were selected by Maximal "
+    "Marginal Relevance, and near-duplicates were removed.",
+    "confidence_high": "high",
+    "confidence_medium": "medium",
+    "confidence_low": "low",
+    # chat / search
+    "answer_intro": "From the local reference ({titles}):",
+    "answer_none": "The local reference has nothing on this question; offline chat "
+    "answers come only from the local reference.",
+    "answer_reasoning": "Offline extractive answer from {docs} local reference documents.",
+    "answer_carried": "The local reference is in English, so it was searched for the "
+    "words of the question that carry over ({terms}); the quotes below are in English.",
+    "answer_untranslatable": "The local reference is in English and the question has no "
+    "English term to search it for; ask again naming the construct in English (for "
+    "example “with” or “yield”).",
+    "synth_none": "No source could be read for this question.",
+    "synth_off_topic": "The sources read say nothing that fits this question closely "
+    "enough to quote.",
+    "synth_carried": "The sources are in English, so they were matched on the words of "
+    "the question that carry over ({terms}); the quotes below are in English.",
+    "synth_english": "The sources are in English; the quotes below are in English.",
+    "synth_reasoning": "Extractive synthesis: {sentences} sentences from {cited} of "
+    "{total} sources, ranked by BM25 relevance, near-duplicates removed.",
+    # clarify
+    "clarify_scope": "Which aspect of “{subject}” matters most to you (definition, "
+    "how it works, examples, pitfalls)?",
+    "clarify_period": "Is there a time period or version of “{subject}” you care about?",
+    "clarify_depth": "How deep should the answer go: a short overview or a detailed "
+    "technical report?",
+    "clarify_reason_short": "The question is short or ambiguous.",
+    "clarify_reason_clear": "The question is specific enough to start.",
+    "clarify_reason_answered": "Clarifications were already given.",
+    # plan
+    "topic_definition": "Definition of {subject}",
+    "topic_key_concepts": "Key concepts: {phrase}",
+    "topic_how_it_works": "How it works: {subject}",
+    "topic_examples": "Examples: {phrase}",
+    "topic_pitfalls": "Pitfalls and edge cases: {phrase}",
+    "topic_comparison": "{a} compared with {b}",
+    "topic_when_to_use": "When to use {subject}",
+    "q_definition": "definition",
+    "q_key_concepts": "key concepts",
+    "q_how_it_works": "how it works",
+    "q_examples": "examples",
+    "q_pitfalls": "pitfalls",
+    "q_comparison": "difference",
+    "q_when_to_use": "when to use",
+    "q_overview": "overview",
+    "q_explained": "explained",
+    "plan_summary": "{count} topics for “{query}”.",
+    "plan_rationale": "Covers the {aspect} aspect of the question.",
+    # agents
+    "thought_broad": "Start broad: search the topic together with the question.",
+    "thought_narrow": "Narrow down with the topic's own query.",
+    "thought_reformulate": "The last search found nothing new; reformulate.",
+    "thought_scrape": "Read the best unread result.",
+    "thought_done": "Enough material gathered (or step budget reached).",
+    "finding_none": "Nothing relevant was found for this topic.",
+    "finding_notes": "{pages} pages read, {findings} key findings",
+    # supervisor
+    "todo_instruction": "Dig deeper into “{topic}”: find more specific evidence.",
+    "supervise_notes": "Coverage: {covered} of {total} topics covered; {new} new todos.",
+    # follow-up questions
+    "fq_relate": "How does {phrase} relate to {subject}?",
+    "fq_pitfalls": "What are common pitfalls with {phrase}?",
+    "fq_when": "When should {phrase} be used?",
+    "fq_examples": "What are practical examples of {phrase}?",
+    "fq_generic_examples": "What are practical examples of {subject}?",
+    "fq_generic_pitfalls": "What are common mistakes with {subject}?",
+    "fq_generic_alternatives": "What alternatives to {subject} exist?",
+    "fq_source": "What does “{phrase}” say about {subject}?",
+    "fq_gap": "What do other sources say about “{phrase}”?",
+}
+
+# Agent profiles: (name, specialization, working style, source preferences).
+PROFILES: Final[list[Profile]] = [
+    (
+        "Technical expert",
+        "precise definitions and mechanisms",
+        "reads reference documentation closely",
+        ["reference documentation", "specifications"],
+    ),
+    (
+        "Practical guide",
+        "usage patterns and examples",
+        "looks for worked examples",
+        ["tutorials", "reference documentation"],
+    ),
+    (
+        "Critical analyst",
+        "limitations, pitfalls and edge cases",
+        "checks claims against several sources",
+        ["specifications", "issue trackers"],
+    ),
+    (
+        "Historian",
+        "origins and evolution",
+        "traces changes across versions",
+        ["release notes", "proposals"],
+    ),
+    (
+        "Comparative analyst",
+        "alternatives and trade-offs",
+        "contrasts options side by side",
+        ["reference documentation", "reviews"],
+    ),
+    (
+        "Synthesizer",
+        "connections between topics",
+        "summarises across sources",
+        ["overviews", "reference documentation"],
+    ),
+]

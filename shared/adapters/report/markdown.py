@@ -1,0 +1,273 @@
+"""Reports and answers as Markdown, in the user's language.
+
+The Markdown is the canonical human-readable artefact: ``report.md`` is this
+text, the PDF is rendered from it, and ``GET …/report?format=md`` returns it.
+Fixed headings are localized (en, ru, zh, de, es, fr; anything else falls
+back to English) because a Russian report with English section names reads
+as half-translated. Content is taken as the writer produced it; citation
+checks happen before this (``shared.adapters.report.citations``).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from urllib.parse import quote
+
+from shared.core.models import FinalReport, Source, SynthesizedAnswer
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "query": "Query",
+        "date": "Date",
+        "mode": "Mode",
+        "executive_summary": "Executive Summary",
+        "conclusion": "Conclusion",
+        "sources": "Sources",
+        "follow_up": "Follow-up Questions",
+        "key_points": "Key Points",
+        "answer": "Answer",
+        "note": "Note",
+        "limitations": "Limitations",
+        "confidence": "Confidence",
+        "tier": "tier",
+        "high": "high",
+        "medium": "medium",
+        "low": "low",
+    },
+    "ru": {
+        "query": "Запрос",
+        "date": "Дата",
+        "mode": "Режим",
+        "executive_summary": "Краткое содержание",
+        "conclusion": "Заключение",
+        "sources": "Источники",
+        "follow_up": "Дополнительные вопросы",
+        "key_points": "Ключевые моменты",
+        "answer": "Ответ",
+        "note": "Примечание",
+        "limitations": "Ограничения",
+        "confidence": "Уверенность",
+        "tier": "уровень",
+        "high": "высокая",
+        "medium": "средняя",
+        "low": "низкая",
+    },
+    "zh": {
+        "query": "查询",
+        "date": "日期",
+        "mode": "模式",
+        "executive_summary": "执行摘要",
+        "conclusion": "结论",
+        "sources": "参考来源",
+        "follow_up": "后续问题",
+        "key_points": "要点",
+        "answer": "回答",
+        "note": "注意",
+        "limitations": "局限性",
+        "confidence": "置信度",
+        "tier": "等级",
+        "high": "高",
+        "medium": "中",
+        "low": "低",
+    },
+    "de": {
+        "query": "Anfrage",
+        "date": "Datum",
+        "mode": "Modus",
+        "executive_summary": "Zusammenfassung",
+        "conclusion": "Fazit",
+        "sources": "Quellen",
+        "follow_up": "Weiterführende Fragen",
+        "key_points": "Kernpunkte",
+        "answer": "Antwort",
+        "note": "Hinweis",
+        "limitations": "Einschränkungen",
+        "confidence": "Konfidenz",
+        "tier": "Stufe",
+        "high": "hoch",
+        "medium": "mittel",
+        "low": "niedrig",
+    },
+    "es": {
+        "query": "Consulta",
+        "date": "Fecha",
+        "mode": "Modo",
+        "executive_summary": "Resumen ejecutivo",
+        "conclusion": "Conclusión",
+        "sources": "Fuentes",
+        "follow_up": "Preguntas de seguimiento",
+        "key_points": "Puntos clave",
+        "answer": "Respuesta",
+        "note": "Nota",
+        "limitations": "Limitaciones",
+        "confidence": "Confianza",
+        "tier": "nivel",
+        "high": "alta",
+        "medium": "media",
+        "low": "baja",
+    },
+    "fr": {
+        "query": "Requête",
+        "date": "Date",
+        "mode": "Mode",
+        "executive_summary": "Synthèse",
+        "conclusion": "Conclusion",
+        "sources": "Sources",
+        "follow_up": "Questions complémentaires",
+        "key_points": "Points clés",
+        "answer": "Réponse",
+        "note": "Remarque",
+        "limitations": "Limites",
+        "confidence": "Confiance",
+        "tier": "niveau",
+        "high": "élevée",
+        "medium": "moyenne",
+        "low": "faible",
+    },
+}
+
+
+def labels_for(language: str) -> dict[str, str]:
+    """Fixed labels for ``language`` (ISO 639-1, region suffix ignored); English otherwise."""
+    return LABELS.get(language.split("-")[0].lower(), LABELS["en"])
+
+
+def render_report_markdown(
+    report: FinalReport, query: str, mode: str, created: datetime | None = None
+) -> str:
+    """The final report as Markdown, ending with the localized confidence line."""
+    t = labels_for(report.language)
+    when = (created or datetime.now(UTC)).strftime("%Y-%m-%d")
+    parts = [
+        f"# {_one_line(report.title)}",
+        _metadata(t, query, mode, when),
+        f"## {t['executive_summary']}\n\n{_code_names(report.executive_summary.strip())}",
+    ]
+    for section in report.sections:
+        heading = _one_line(section.heading)
+        body = _code_names(_without_heading(section.content, heading))
+        parts.append(f"## {heading}\n\n{body}")
+    parts.append(f"## {t['conclusion']}\n\n{_code_names(report.conclusion.strip())}")
+    if report.limitations:
+        parts.append(f"## {t['limitations']}\n\n{_bullets(report.limitations)}")
+    if report.sources:
+        parts.append(f"## {t['sources']}\n\n{render_sources(report.sources, t)}")
+    if report.follow_up_questions:
+        parts.append(f"## {t['follow_up']}\n\n{_bullets(report.follow_up_questions)}")
+    for warning in report.warnings:
+        parts.append(f"> **{t['note']}:** {_one_line(warning)}")
+    level = t.get(report.confidence_level, report.confidence_level)
+    parts.append(f"**{t['confidence']}:** {level}")
+    return "\n\n".join(parts) + "\n"
+
+
+def render_answer_markdown(answer: SynthesizedAnswer, query: str, mode: str) -> str:
+    """A chat / search / deep_search answer: the question, the answer, key points, sources."""
+    t = labels_for(answer.language)
+    parts = [
+        f"# {_one_line(query)}",
+        f"**{t['mode']}:** {mode}",
+        f"## {t['answer']}\n\n{_code_names(answer.answer.strip())}",
+    ]
+    if answer.key_points:
+        parts.append(f"## {t['key_points']}\n\n{_bullets(answer.key_points)}")
+    if answer.limitations:
+        parts.append(f"## {t['limitations']}\n\n{_bullets(answer.limitations)}")
+    if answer.sources:
+        parts.append(f"## {t['sources']}\n\n{render_sources(answer.sources, t)}")
+    if answer.follow_up_questions:
+        parts.append(f"## {t['follow_up']}\n\n{_bullets(answer.follow_up_questions)}")
+    return "\n\n".join(parts) + "\n"
+
+
+_DUNDER = re.compile(r"(?<![`\w])(__\w+?__(?:\(\))?)(?![`\w])")
+
+
+def _code_names(text: str) -> str:
+    """Dunder names (``__enter__``) as inline code, or Markdown would read them as bold."""
+    return _DUNDER.sub(r"`\1`", text)
+
+
+def render_sources(sources: list[Source], labels: dict[str, str] | None = None) -> str:
+    """``n. [title](url) — tier N`` per source, numbered by each source's own ``n``.
+
+    Numbers are the citation numbers, which may skip (a source nobody cited
+    is not listed). Markdown renumbers ordered lists 1, 2, 3…, so a list with
+    gaps is written as escaped ``n\\.`` lines with hard breaks instead: it
+    still reads ``3. …`` everywhere and keeps ``[3]`` pointing at source 3.
+    """
+    t = labels or LABELS["en"]
+    ordered = sorted(sources, key=lambda s: s.n)
+    numbers = [s.n or i for i, s in enumerate(ordered, start=1)]
+    contiguous = numbers == list(range(1, len(numbers) + 1))
+    lines = []
+    for n, source in zip(numbers, ordered, strict=True):
+        title = _link_text(source.title or source.url)
+        line = f"[{title}]({_link_target(source.url)})"
+        if source.tier is not None:
+            line += f" — {t['tier']} {source.tier}"
+        lines.append(f"{n}. {line}" if contiguous else f"{n}\\. {line}")
+    return "\n".join(lines) if contiguous else "  \n".join(lines)
+
+
+def _metadata(t: dict[str, str], query: str, mode: str, when: str) -> str:
+    # Two trailing spaces are a Markdown line break: one field per line.
+    return "  \n".join(
+        (
+            f"**{t['query']}:** {_one_line(query)}",
+            f"**{t['date']}:** {when}",
+            f"**{t['mode']}:** {mode}",
+        )
+    )
+
+
+def _bullets(items: list[str]) -> str:
+    return "\n".join(f"- {_one_line(item)}" for item in items if item.strip())
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# ASCII punctuation that can end or reshape a link text (CommonMark): brackets close it,
+# code spans and autolinks bind tighter than it, emphasis and entities change its text.
+# The backslash comes first so the escapes added after it are not themselves escaped.
+_LINK_TEXT_SPECIAL = "\\[]`<>*_&~!"
+_LINK_TEXT_ESCAPE = re.compile("([" + re.escape(_LINK_TEXT_SPECIAL) + "])")
+# Besides whitespace and controls, what could end a destination or start a title or a code
+# span; browsers percent-encode them anyway (so does the web page's markdown-it), so the
+# href stays the URL the page matches its sources by.
+_URL_UNSAFE = frozenset('<>\\`"')
+
+
+def _link_text(text: str) -> str:
+    """A source title as link text that shows exactly the title and links nowhere else.
+
+    Titles come from web pages: ``GIL notes\\](https://phish.example) x`` must not
+    end the link text early. Every character that matters inside ``[…]`` is
+    backslash-escaped, which CommonMark (and the PDF's Markdown) read as the literal.
+    """
+    return _LINK_TEXT_ESCAPE.sub(r"\\\1", _one_line(text))
+
+
+def _link_target(url: str) -> str:
+    """The URL as a Markdown link destination that cannot end early or carry a title.
+
+    Whitespace and the characters browsers percent-encode anyway are encoded;
+    parentheses, which they keep, are backslash-escaped (an unbalanced ``)``
+    would end the destination).
+    """
+    encoded = "".join(
+        quote(c, safe="") if c in _URL_UNSAFE or c.isspace() or not c.isprintable() else c
+        for c in url
+    )
+    return encoded.replace("(", "\\(").replace(")", "\\)")
+
+
+def _without_heading(content: str, heading: str) -> str:
+    """Section text without a first line that merely repeats the heading."""
+    lines = content.strip().splitlines()
+    if lines and lines[0].lstrip("#").strip() == heading:
+        lines = lines[1:]
+    return "\n".join(lines).strip()

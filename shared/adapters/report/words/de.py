@@ -1,0 +1,84 @@
+"""German words of the report's own lines (``shared/adapters/report/limits_text.py``).
+
+Every language has the English keys with the same ``{placeholders}`` (a unit test
+checks it), so a key added to one module must be added to each of them.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+BUDGET: Final = "das Token- oder Kostenbudget war erreicht"
+
+TEXT: Final[dict[str, str]] = {
+    "phase_failed": "die Phase „{phase}“ ist fehlgeschlagen ({error})",
+    "deep_search_failed": "die Tiefensuche ist fehlgeschlagen: {error}",
+    "agent_failed": "Agent {agent_id} ist am Thema „{topic}“ gescheitert: {error}",
+    "topic_not_researched": (
+        "Thema {topic_id} ({topic}) war geplant, wurde aber nicht recherchiert"
+    ),
+    "budget_no_research": (
+        "{budget}: Es fand keine Recherche statt, das Budget reichte nur für den Bericht"
+    ),
+    "budget_topics_skipped": "{budget}: nicht recherchiert: {topics}",
+    "budget_stopped": "{budget}: Die Recherche wurde beendet",
+    "budget_reviews_skipped": "{budget}: Die Prüfungen des Supervisors entfielen",
+    "based_only": (
+        "Der Bericht stützt sich nur auf die Belege, die vor diesen Einschränkungen "
+        "gesammelt wurden."
+    ),
+    "clarification_unanswered": (
+        "Die Rückfragen blieben bis zum Ablauf der Wartezeit unbeantwortet; "
+        "die Recherche ging von der ursprünglichen Frage aus."
+    ),
+    "thin": "Die Beleglage war dünn: Der Bericht ist kürzer als {chars} Zeichen.",
+    "critic": "Gutachter: {issue}",
+    "plan_approved": ("Der Rechercheplan wurde vor Beginn der Recherche vom Benutzer freigegeben."),
+    "plan_edited": (
+        "Der Rechercheplan wurde vor Beginn der Recherche vom Benutzer bearbeitet: {changes}."
+    ),
+    "plan_timed_out": (
+        "Niemand hat den Rechercheplan vor Ablauf der Wartezeit freigegeben; "
+        "die Recherche folgte dem vorgeschlagenen Plan."
+    ),
+    "minimal_title": "Unvollständige Recherche: {query}",
+    "minimal_summary": (
+        "Die Recherche konnte nicht abgeschlossen werden. Dieser Minimalbericht hält "
+        "fest, was geschah, damit nichts verloren geht. Ursache: {cause}"
+    ),
+    "minimal_asked": "Was gefragt wurde",
+    "minimal_failed": "Was fehlschlug",
+    "minimal_found": "Was vor dem Fehler gefunden wurde",
+    "minimal_nothing": "Es wurden keine Ergebnisse festgehalten.",
+    "minimal_conclusion": (
+        "Starten Sie die Recherche erneut; die Sitzung behält ihre Speicherdateien zur Einsicht."
+    ),
+    "minimal_note": "Minimalbericht: {cause}",
+    "citations_removed": (
+        "Verweise auf Quellen, die in dieser Sitzung nicht abgerufen wurden, wurden "
+        "entfernt ({numbers})"
+    ),
+    "citations_dropped": (
+        "aufgeführte Quellen, die in dieser Sitzung nicht abgerufen wurden, entfernt: {count}"
+    ),
+    "citations_checked": "Quellenprüfung: {parts}; Konfidenz herabgesetzt.",
+    "unsourced": (
+        "Für diesen Bericht konnte keine Quelle gelesen werden: Er ist nicht durch "
+        "Quellenangaben belegt."
+    ),
+}
+
+# The phases a status names (``Progress.phase``), as a reader would call them.
+PHASES: Final[dict[str, str]] = {
+    "deep_search": "Tiefensuche",
+    "clarifying": "Rückfragen",
+    "waiting_clarification": "Rückfragen",
+    "planning": "Planung",
+    "waiting_plan_approval": "Planfreigabe",
+    "researching": "Recherche",
+    "supervising": "Überprüfung",
+    "compressing": "Verdichtung",
+    "writing_report": "Berichterstellung",
+    "reviewing": "Begutachtung",
+    "rendering_pdf": "PDF-Erstellung",
+}

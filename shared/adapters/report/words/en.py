@@ -1,0 +1,71 @@
+"""English words of the report's own lines (``shared/adapters/report/limits_text.py``).
+
+Every language has the English keys with the same ``{placeholders}`` (a unit test
+checks it), so a key added to one module must be added to each of them.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+BUDGET: Final = "the token or cost budget was reached"
+
+TEXT: Final[dict[str, str]] = {
+    "phase_failed": "the {phase} phase failed ({error})",
+    "deep_search_failed": "the deep search failed: {error}",
+    "agent_failed": "agent {agent_id} failed on '{topic}': {error}",
+    "topic_not_researched": "topic {topic_id} ({topic}) was planned but not researched",
+    "budget_no_research": "{budget}: no research ran: the budget left room only for the report",
+    "budget_topics_skipped": "{budget}: not researched: {topics}",
+    "budget_stopped": "{budget}: research stopped",
+    "budget_reviews_skipped": "{budget}: the supervisor's reviews were skipped",
+    "based_only": "The report is based only on the evidence gathered before these limits.",
+    "clarification_unanswered": (
+        "The clarifying questions went unanswered before the timeout; "
+        "the research used the original question as asked."
+    ),
+    "thin": "The evidence was thin: the report is shorter than {chars} characters.",
+    "critic": "Critic: {issue}",
+    "plan_approved": "The research plan was approved by the user before the research began.",
+    "plan_edited": (
+        "The research plan was edited by the user before the research began: {changes}."
+    ),
+    "plan_timed_out": (
+        "Nobody approved the research plan before the timeout; "
+        "the research followed the plan as proposed."
+    ),
+    "minimal_title": "Incomplete research: {query}",
+    "minimal_summary": (
+        "The research could not be completed. This minimal report records "
+        "what happened so that nothing is lost. Cause: {cause}"
+    ),
+    "minimal_asked": "What was asked",
+    "minimal_failed": "What failed",
+    "minimal_found": "What was found before the failure",
+    "minimal_nothing": "No findings were recorded.",
+    "minimal_conclusion": (
+        "Retry the research; the session keeps its memory files for inspection."
+    ),
+    "minimal_note": "Minimal report: {cause}",
+    "citations_removed": (
+        "citations to sources not fetched in this session were removed ({numbers})"
+    ),
+    "citations_dropped": "{count} listed source(s) not fetched in this session were dropped",
+    "citations_checked": "Citation check: {parts}; confidence lowered.",
+    "unsourced": "No source could be read for this report: it is not backed by citations.",
+}
+
+# The phases a status names (``Progress.phase``), as a reader would call them.
+PHASES: Final[dict[str, str]] = {
+    "deep_search": "deep search",
+    "clarifying": "clarification",
+    "waiting_clarification": "clarification",
+    "planning": "planning",
+    "waiting_plan_approval": "plan approval",
+    "researching": "research",
+    "supervising": "supervision",
+    "compressing": "compression",
+    "writing_report": "report writing",
+    "reviewing": "review",
+    "rendering_pdf": "PDF rendering",
+}

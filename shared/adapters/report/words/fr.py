@@ -1,0 +1,79 @@
+"""French words of the report's own lines (``shared/adapters/report/limits_text.py``).
+
+Every language has the English keys with the same ``{placeholders}`` (a unit test
+checks it), so a key added to one module must be added to each of them.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+BUDGET: Final = "le budget de jetons ou de coût a été atteint"
+
+TEXT: Final[dict[str, str]] = {
+    "phase_failed": "la phase de {phase} a échoué ({error})",
+    "deep_search_failed": "la recherche approfondie a échoué : {error}",
+    "agent_failed": "l'agent {agent_id} a échoué sur « {topic} » : {error}",
+    "topic_not_researched": "le thème {topic_id} ({topic}) était prévu mais n'a pas été étudié",
+    "budget_no_research": (
+        "{budget} : aucune recherche n'a eu lieu, le budget ne suffisait que pour le rapport"
+    ),
+    "budget_topics_skipped": "{budget} : non étudiés : {topics}",
+    "budget_stopped": "{budget} : la recherche a été arrêtée",
+    "budget_reviews_skipped": "{budget} : les revues du superviseur ont été sautées",
+    "based_only": ("Le rapport repose uniquement sur les éléments recueillis avant ces limites."),
+    "clarification_unanswered": (
+        "Les questions de clarification sont restées sans réponse avant l'expiration "
+        "du délai ; la recherche a utilisé la question d'origine telle quelle."
+    ),
+    "thin": "Les éléments étaient peu nombreux : le rapport fait moins de {chars} caractères.",
+    "critic": "Relecteur : {issue}",
+    "plan_approved": (
+        "Le plan de recherche a été approuvé par l'utilisateur avant le début de la recherche."
+    ),
+    "plan_edited": (
+        "Le plan de recherche a été modifié par l'utilisateur avant le début de la "
+        "recherche : {changes}."
+    ),
+    "plan_timed_out": (
+        "Personne n'a approuvé le plan de recherche avant l'expiration du délai ; "
+        "la recherche a suivi le plan proposé."
+    ),
+    "minimal_title": "Recherche incomplète : {query}",
+    "minimal_summary": (
+        "La recherche n'a pas pu être menée à bien. Ce rapport minimal consigne ce qui "
+        "s'est passé afin que rien ne soit perdu. Cause : {cause}"
+    ),
+    "minimal_asked": "Question posée",
+    "minimal_failed": "Ce qui a échoué",
+    "minimal_found": "Ce qui a été trouvé avant l'échec",
+    "minimal_nothing": "Aucun résultat n'a été enregistré.",
+    "minimal_conclusion": (
+        "Relancez la recherche ; la session conserve ses fichiers de mémoire pour examen."
+    ),
+    "minimal_note": "Rapport minimal : {cause}",
+    "citations_removed": (
+        "les citations de sources non récupérées pendant cette session ont été "
+        "supprimées ({numbers})"
+    ),
+    "citations_dropped": "sources listées non récupérées pendant cette session, écartées : {count}",
+    "citations_checked": "Vérification des citations : {parts} ; confiance abaissée.",
+    "unsourced": (
+        "Aucune source n'a pu être lue pour ce rapport : il n'est étayé par aucune citation."
+    ),
+}
+
+# The phases a status names (``Progress.phase``), as a reader would call them.
+PHASES: Final[dict[str, str]] = {
+    "deep_search": "recherche approfondie",
+    "clarifying": "clarification",
+    "waiting_clarification": "clarification",
+    "planning": "planification",
+    "waiting_plan_approval": "approbation du plan",
+    "researching": "recherche",
+    "supervising": "supervision",
+    "compressing": "compression",
+    "writing_report": "rédaction du rapport",
+    "reviewing": "relecture",
+    "rendering_pdf": "génération du PDF",
+}

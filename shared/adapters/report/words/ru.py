@@ -1,0 +1,69 @@
+"""Russian words of the report's own lines (``shared/adapters/report/limits_text.py``).
+
+Every language has the English keys with the same ``{placeholders}`` (a unit test
+checks it), so a key added to one module must be added to each of them.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+BUDGET: Final = "исчерпан бюджет токенов или стоимости"
+
+TEXT: Final[dict[str, str]] = {
+    "phase_failed": "этап «{phase}» завершился ошибкой ({error})",
+    "deep_search_failed": "глубокий поиск завершился ошибкой: {error}",
+    "agent_failed": "агент {agent_id} не справился с темой «{topic}»: {error}",
+    "topic_not_researched": "тема {topic_id} ({topic}) была запланирована, но не исследована",
+    "budget_no_research": (
+        "{budget}: исследование не проводилось, бюджета хватило только на отчёт"
+    ),
+    "budget_topics_skipped": "{budget}: не исследованы темы: {topics}",
+    "budget_stopped": "{budget}: исследование остановлено",
+    "budget_reviews_skipped": "{budget}: проверки супервизора пропущены",
+    "based_only": "Отчёт основан только на данных, собранных до этих ограничений.",
+    "clarification_unanswered": (
+        "На уточняющие вопросы не ответили до истечения времени ожидания; "
+        "исследование велось по исходному вопросу."
+    ),
+    "thin": "Данных оказалось мало: отчёт короче {chars} символов.",
+    "critic": "Рецензент: {issue}",
+    "plan_approved": "Пользователь утвердил план исследования до его начала.",
+    "plan_edited": "Пользователь изменил план исследования до его начала: {changes}.",
+    "plan_timed_out": (
+        "План исследования никто не утвердил до истечения времени ожидания; "
+        "исследование шло по предложенному плану."
+    ),
+    "minimal_title": "Незавершённое исследование: {query}",
+    "minimal_summary": (
+        "Исследование не удалось завершить. Этот минимальный отчёт фиксирует, "
+        "что произошло, чтобы ничего не потерялось. Причина: {cause}"
+    ),
+    "minimal_asked": "Что было спрошено",
+    "minimal_failed": "Что не удалось",
+    "minimal_found": "Что было найдено до сбоя",
+    "minimal_nothing": "Находок не записано.",
+    "minimal_conclusion": ("Повторите исследование; файлы памяти сессии сохранены для проверки."),
+    "minimal_note": "Минимальный отчёт: {cause}",
+    "citations_removed": "удалены ссылки на источники, не полученные в этой сессии ({numbers})",
+    "citations_dropped": "исключено источников, не полученных в этой сессии: {count}",
+    "citations_checked": "Проверка ссылок: {parts}; уверенность понижена.",
+    "unsourced": (
+        "Для этого отчёта не удалось прочитать ни одного источника: он не подкреплён ссылками."
+    ),
+}
+
+# The phases a status names (``Progress.phase``), as a reader would call them.
+PHASES: Final[dict[str, str]] = {
+    "deep_search": "глубокий поиск",
+    "clarifying": "уточнение вопроса",
+    "waiting_clarification": "уточнение вопроса",
+    "planning": "планирование",
+    "waiting_plan_approval": "утверждение плана",
+    "researching": "исследование",
+    "supervising": "проверка находок",
+    "compressing": "сжатие находок",
+    "writing_report": "написание отчёта",
+    "reviewing": "рецензирование",
+    "rendering_pdf": "создание PDF",
+}

@@ -1,0 +1,56 @@
+"""Chinese words of the report's own lines (``shared/adapters/report/limits_text.py``).
+
+Every language has the English keys with the same ``{placeholders}`` (a unit test
+checks it), so a key added to one module must be added to each of them.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+BUDGET: Final = "已达到令牌或费用预算"
+
+TEXT: Final[dict[str, str]] = {
+    "phase_failed": "{phase}阶段失败（{error}）",
+    "deep_search_failed": "深度搜索失败：{error}",
+    "agent_failed": "代理 {agent_id} 在主题“{topic}”上失败：{error}",
+    "topic_not_researched": "主题 {topic_id}（{topic}）已计划但未研究",
+    "budget_no_research": "{budget}：未进行研究，预算仅够撰写报告",
+    "budget_topics_skipped": "{budget}：未研究：{topics}",
+    "budget_stopped": "{budget}：研究已停止",
+    "budget_reviews_skipped": "{budget}：已跳过主管审阅",
+    "based_only": "本报告仅基于达到这些限制之前收集的证据。",
+    "clarification_unanswered": "澄清问题在超时前未得到回答；研究按原始问题进行。",
+    "thin": "证据不足：报告短于 {chars} 个字符。",
+    "critic": "审阅意见：{issue}",
+    "plan_approved": "研究计划在研究开始前已获用户批准。",
+    "plan_edited": "研究计划在研究开始前已由用户修改：{changes}。",
+    "plan_timed_out": "超时前无人批准研究计划；研究按提议的计划进行。",
+    "minimal_title": "未完成的研究：{query}",
+    "minimal_summary": ("研究未能完成。本简要报告记录了所发生的情况，以免信息丢失。原因：{cause}"),
+    "minimal_asked": "提出的问题",
+    "minimal_failed": "失败之处",
+    "minimal_found": "失败前的发现",
+    "minimal_nothing": "没有记录到任何发现。",
+    "minimal_conclusion": "请重新运行研究；会话保留了其记忆文件以供检查。",
+    "minimal_note": "简要报告：{cause}",
+    "citations_removed": "已删除引用本次会话未获取来源的标注（{numbers}）",
+    "citations_dropped": "已移除 {count} 个本次会话未获取的来源",
+    "citations_checked": "引用检查：{parts}；置信度已降低。",
+    "unsourced": "本报告未能读取任何来源：内容没有引用支撑。",
+}
+
+# The phases a status names (``Progress.phase``), as a reader would call them.
+PHASES: Final[dict[str, str]] = {
+    "deep_search": "深度搜索",
+    "clarifying": "澄清问题",
+    "waiting_clarification": "澄清问题",
+    "planning": "规划",
+    "waiting_plan_approval": "计划审批",
+    "researching": "研究",
+    "supervising": "监督审查",
+    "compressing": "压缩结果",
+    "writing_report": "撰写报告",
+    "reviewing": "审阅",
+    "rendering_pdf": "生成 PDF",
+}

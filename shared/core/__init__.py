@@ -1,0 +1,1 @@
+"""Core: settings, schemas, limits, durable names and errors; imports no other layer."""

@@ -1,0 +1,335 @@
+"""Activity inputs and outputs: small, JSON-safe, by reference for anything big.
+
+Orchestrators build these as dicts (``Model(...).model_dump(mode="json")``)
+and activities validate them back. Names of memory files (``*_ref``) travel
+instead of text; every model here stays far below Durable's 45 KB offload
+threshold (the bench checks the largest payload per mode).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from shared.core.limits import RERANK_TOP_K, SCRAPE_TOP_N
+from shared.core.models import (
+    AgentProfile,
+    ChatMessage,
+    Critique,
+    NewTodo,
+    PlanApproval,
+    PlanOutcome,
+    QueryAnalysis,
+    ResearchContext,
+    ResearchPlan,
+    SearchResult,
+    TimeRange,
+    Todo,
+)
+from shared.core.session_models import Progress, SessionStatus, Usage
+
+
+class Metered(BaseModel):
+    usage: Usage = Field(default_factory=Usage)
+
+
+FAILURE_KEY = "step_failure"
+
+
+class StepFailure(Metered):
+    """What an activity returns, under ``FAILURE_KEY``, instead of raising a permanent error.
+
+    Durable 1.x retries every raised exception alike (``RetryOptions`` has no
+    predicate), and retrying a 400 or a refused URL cannot help: so permanent
+    errors come back as data, typed, with the usage spent before the failure,
+    and the orchestrator raises them as ``StepFailed`` (orchestrators/common.py).
+    Transient errors still raise, so the runtime retries them.
+    """
+
+    kind: Literal["permanent", "configuration"] = "permanent"
+    error: str
+
+
+# -- chat and search ---------------------------------------------------------------
+
+
+class ChatIn(BaseModel):
+    session_id: str
+    query: str
+    language: str
+    history: list[ChatMessage] = Field(default_factory=list)
+
+
+class PlanQueriesIn(ChatIn):
+    n: int = 3
+
+
+class PlanQueriesOut(Metered):
+    rewritten: str
+    queries: list[str]
+    time_range: TimeRange | None = None
+
+
+class WebSearchIn(BaseModel):
+    query: str
+    max_results: int = 8
+    time_range: TimeRange | None = None
+
+
+class WebSearchOut(BaseModel):
+    results: list[SearchResult] = Field(default_factory=list)
+    error: str | None = None
+
+
+class SelectSourcesIn(BaseModel):
+    query: str
+    result_lists: list[list[SearchResult]]
+    exclude_urls: list[str] = Field(default_factory=list)
+    top_n: int = SCRAPE_TOP_N.default
+    rerank_top_k: int = RERANK_TOP_K.default
+    policy: Literal["discovery", "strict", "monitor"] = "discovery"
+
+
+class SelectSourcesOut(BaseModel):
+    selected: list[SearchResult] = Field(default_factory=list)
+    leftovers: list[SearchResult] = Field(default_factory=list)  # ranked, unread: next round
+    warnings: list[str] = Field(default_factory=list)
+
+
+class ScrapeIn(BaseModel):
+    session_id: str
+    url: str
+    title: str = ""
+    tier: int | None = None
+    item: str  # memory name without extension, e.g. "items/search_1_2"
+    query: str
+    language: str
+
+
+class ScrapeOut(Metered):
+    url: str
+    title: str = ""
+    ok: bool
+    error: str | None = None
+    summary_ref: str | None = None
+
+
+class FollowUpIn(BaseModel):
+    session_id: str
+    query: str
+    language: str
+    summary_refs: list[str]
+    n: int = 3
+
+
+class QueriesOut(Metered):
+    queries: list[str] = Field(default_factory=list)
+
+
+class SynthesizeIn(BaseModel):
+    session_id: str
+    query: str
+    language: str
+    summary_refs: list[str]
+    min_words: int
+    max_words: int
+    name: str = "answer"
+    warnings: list[str] = Field(default_factory=list)  # the run's so far, for the answer
+
+
+class AnswerOut(Metered):
+    answer_ref: str
+    sources: int = 0
+    summary: str = ""  # first ~1500 characters, for the deep research context
+
+
+# -- sessions and delivery -------------------------------------------------------------
+
+
+class UpdateSessionIn(BaseModel):
+    session_id: str
+    status: SessionStatus | None = None
+    progress: Progress | None = None
+    deep_search_ref: str | None = None
+    clarification_questions: list[str] | None = None
+    clarification_answers: list[str] | None = None
+    plan_approval: PlanApproval | None = None
+    usage: Usage | None = None
+
+
+class CompleteSessionIn(BaseModel):
+    session_id: str
+    status: SessionStatus
+    usage: Usage = Field(default_factory=Usage)
+    answer_ref: str | None = None
+    report_ref: str | None = None
+    error: str | None = None
+    progress: Progress | None = None
+
+
+class NotifyIn(BaseModel):
+    session_id: str
+    event: Literal["clarification_requested", "plan_ready", "completed", "failed", "cancelled"]
+    # The event id is derived ("{session_id}:{event}", shared/usecases/webhook_outbox.py), not sent.
+
+
+# -- deep research ---------------------------------------------------------------------
+
+
+class ContextIn(BaseModel):
+    context: ResearchContext
+
+
+class ClarifyOut(Metered):
+    needed: bool
+    questions: list[str] = Field(default_factory=list)
+
+
+class PlanResearchIn(ContextIn):
+    max_agents: int
+
+
+class PlanResearchOut(Metered):
+    analysis: QueryAnalysis
+    plan: ResearchPlan
+    num_agents: int
+
+
+class PlanReviewOut(BaseModel):
+    """The plan the research follows after its review (``shared/usecases/plan_review.py``)."""
+
+    outcome: PlanOutcome
+    plan: ResearchPlan
+    num_agents: int
+    note: str  # for the report: how the plan was reviewed
+
+
+class SpawnAgentsIn(ContextIn):
+    plan: ResearchPlan
+    num_agents: int
+
+
+class SpawnAgentsOut(Metered):
+    profiles: list[AgentProfile]
+    todos: list[Todo]
+
+
+class ResearcherIn(ContextIn):
+    profile: AgentProfile
+    todo: Todo
+    agent_todos: list[Todo] = Field(default_factory=list)  # the queue's view, for the agent file
+    max_steps: int
+    item: str  # "items/item_{n}"
+    read_urls: list[str] = Field(default_factory=list)  # read by earlier todos on this topic
+
+
+class ResearcherOut(Metered):
+    """The finding envelope; ``ok=False`` carries the error instead of raising."""
+
+    ok: bool
+    agent_id: int
+    todo_id: str
+    topic_id: int
+    item_ref: str | None = None
+    key_findings: int = 0
+    sources: list[str] = Field(default_factory=list)
+    confidence: str = "low"
+    steps: int = 0
+    error: str | None = None
+
+
+class SupervisorIn(ContextIn):
+    plan: ResearchPlan
+    finding_ref: str
+    finding_refs: list[str]
+    todos: list[Todo]
+    calls_left: int
+    review_n: int
+
+
+class SupervisorOut(Metered):
+    decision: Literal["continue", "replan", "finish"]
+    new_todos: list[NewTodo] = Field(default_factory=list)
+    covered_topics: int = 0
+    notes: str = ""
+
+
+class CompressIn(BaseModel):
+    session_id: str
+    finding_refs: list[str]
+    deep_search_ref: str | None = None  # the deep search answer, merged as evidence
+
+
+class CompressOut(BaseModel):
+    findings: int
+    key_findings: int
+    sources: int
+
+
+GapKind = Literal[
+    "phase_failed",  # phase, error
+    "deep_search_failed",  # error
+    "agent_failed",  # agent_id, topic, error
+    "topic_not_researched",  # topic_id, topic
+    "budget_no_research",  # the budget left room only for the report
+    "budget_topics_skipped",  # topics
+    "budget_stopped",
+    "budget_reviews_skipped",  # the supervisor's reviews, while agents went on
+]
+
+
+class Gap(BaseModel):
+    """Something the run could not do, as data rather than words.
+
+    The orchestrators record what happened; the report writer says it in the
+    reader's language (``shared.adapters.report.limits_text``), since orchestrators
+    may not import the report's wording and a sentence built in English
+    there would read as English in a Russian report.
+    """
+
+    kind: GapKind
+    phase: str = ""
+    error: str = ""  # the exception's text as raised, in one sentence
+    agent_id: int = 0
+    topic_id: int = 0
+    topic: str = ""
+    topics: list[str] = Field(default_factory=list)
+
+
+class ReportIn(ContextIn):
+    round: int = 0
+    critique: Critique | None = None
+    failure: str | None = None  # set when only the minimal report can be written
+    gaps: list[Gap] = Field(default_factory=list)  # what failed or was cut, named in the report
+    mode: str = "deep_research"
+
+
+class ReportOut(Metered):
+    report_ref: str
+    title: str
+    sections: int
+    sources: int
+    confidence: str
+    basis: str  # draft | main | findings | minimal
+    warnings: list[str] = Field(default_factory=list)  # the report's notes, in its language
+    failure: str | None = None  # why only a minimal report exists, in English for the status
+    unsourced: str | None = None  # why a real report lists no source, in English for the status
+
+
+class CritiqueOut(Metered):
+    verdict: Literal["PASS", "WARN", "REJECT"]
+    issues: list[str] = Field(default_factory=list)
+
+
+class PdfIn(BaseModel):
+    session_id: str
+    language: str
+    title: str
+
+
+class PdfOut(BaseModel):
+    ok: bool
+    pdf_ref: str | None = None
+    bytes: int = 0
+    error: str | None = None

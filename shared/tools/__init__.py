@@ -1,0 +1,1 @@
+"""Tools the adapters share (LLM endpoint, lexical, prompts, language, log privacy)."""

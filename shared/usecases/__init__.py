@@ -1,0 +1,1 @@
+"""Use cases: what each mode and the session bookkeeping do with the ports."""

@@ -1,0 +1,69 @@
+"""The deep research phases before the researchers run: clarify, plan, spawn agents.
+
+Effort scales with the query (``QueryAnalysis``): a simple fact gets one agent,
+a comparison two to four, a complex question up to ``DEEP_RESEARCH_NUM_AGENTS``.
+"""
+
+from __future__ import annotations
+
+from shared.core.limits import NUM_AGENTS
+from shared.core.models import Todo
+from shared.core.payloads import (
+    ClarifyOut,
+    ContextIn,
+    PlanResearchIn,
+    PlanResearchOut,
+    SpawnAgentsIn,
+    SpawnAgentsOut,
+)
+from shared.ports import Services
+from shared.usecases.research import memory_files
+
+MAX_TOPICS = 6
+AGENTS_BY_COMPLEXITY = {"simple": 1, "moderate": 3, "complex": NUM_AGENTS.le}
+
+
+def clarify(svc: Services, req: ContextIn) -> ClarifyOut:
+    asked = svc.reasoner.clarify(req.context)
+    return ClarifyOut(needed=asked.needed and bool(asked.questions), questions=asked.questions[:5])
+
+
+def plan_research(svc: Services, req: PlanResearchIn) -> PlanResearchOut:
+    reasoner = svc.reasoner
+    analysis = reasoner.analyze(req.context)
+    plan = reasoner.plan(req.context, analysis, MAX_TOPICS)
+    plan.topics = plan.topics[:MAX_TOPICS]
+    wanted = analysis.recommended_agents
+    if analysis.query_type == "comparison":
+        wanted = min(max(wanted, 2), 4)
+    else:
+        wanted = max(wanted, AGENTS_BY_COMPLEXITY[analysis.complexity])
+    num_agents = max(1, min(wanted, req.max_agents, len(plan.topics)))
+    memory_files.write_main(svc.memory, req.context, plan)
+    planned = memory_files.PlannedResearch(analysis=analysis, plan=plan)
+    memory_files.write_analysis(svc.memory, req.context.session_id, planned)
+    memory_files.write_headers(svc.memory, req.context)
+    return PlanResearchOut(analysis=analysis, plan=plan, num_agents=num_agents)
+
+
+def spawn_agents(svc: Services, req: SpawnAgentsIn) -> SpawnAgentsOut:
+    """Profiles for ``num_agents`` agents; topics dealt round-robin, by priority."""
+    profiles = svc.reasoner.agent_profiles(req.context, req.plan, req.num_agents)[: req.num_agents]
+    for number, profile in enumerate(profiles, start=1):
+        profile.agent_id = number
+    topics = sorted(req.plan.topics, key=lambda t: (t.priority, t.id))
+    todos = [
+        Todo(
+            id=f"todo-{k}",
+            agent_id=profiles[(k - 1) % len(profiles)].agent_id,
+            topic_id=topic.id,
+            topic=topic.title,
+            queries=topic.queries,
+            instruction=topic.rationale or topic.title,
+        )
+        for k, topic in enumerate(topics, start=1)
+    ]
+    for profile in profiles:
+        mine = [t for t in todos if t.agent_id == profile.agent_id]
+        memory_files.write_agent(svc.memory, req.context.session_id, profile, mine)
+    return SpawnAgentsOut(profiles=profiles, todos=todos)
