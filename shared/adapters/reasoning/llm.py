@@ -6,10 +6,8 @@ public model carries fields only we may set, such as URLs, numbering or
 sources), then post-filters what a model could get wrong: URLs not handed in,
 unknown ``[n]`` citations, out of range ids, too many items.
 
-Roles and their parameters live in ``roles.ROLES`` (one table). Models come from
-``FAST_MODEL`` / ``STRATEGIC_MODEL`` / ``LONG_CONTEXT_MODEL`` / ``CHAT_MODEL``.
-
-The worst-case number of calls per deep research is in ``call_budget.py``.
+Roles and their parameters live in ``roles.ROLES`` (one table); models come from the
+``*_MODEL`` settings. The worst-case calls per deep research are in ``call_budget.py``.
 """
 
 from __future__ import annotations
