@@ -26,6 +26,7 @@ from shared.adapters.reasoning.question_shape import subject_of
 from shared.adapters.reasoning.templates import texts_for
 from shared.adapters.report.citations import CITATION_RE
 from shared.adapters.search.base import Corpus
+from shared.core.limits import SourcePolicy
 from shared.core.models import (
     AgentAction,
     AgentProfile,
@@ -205,7 +206,9 @@ class OfflineReasoner:
         language: str,
         min_words: int,
         max_words: int,
+        policy: SourcePolicy = "discovery",
     ) -> SynthesizedAnswer:
+        """Quotes from the summaries, which already obey ``policy`` (the selection's)."""
         t = texts_for(language)
         pool: list[tuple[str, int]] = []
         for n, summary in enumerate(summaries, start=1):
