@@ -13,7 +13,7 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from shared.core.models import PlanApproval
+from shared.core.research_models import PlanApproval
 from shared.core.session_models import Progress, SessionRecord, SessionStatus
 from shared.ports import Services
 from shared.usecases.access import public_chat_id

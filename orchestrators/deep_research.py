@@ -23,7 +23,6 @@ from orchestrators.person_wait import Ask, wait_for_person
 from orchestrators.plan_approval import PlanNotApproved, plan_approval_phase
 from orchestrators.research_queue import Run, research_queue
 from shared.core import names
-from shared.core.models import Critique
 from shared.core.payloads import (
     AnswerOut,
     ClarifyOut,
@@ -41,6 +40,7 @@ from shared.core.payloads import (
     SpawnAgentsOut,
     UpdateSessionIn,
 )
+from shared.core.report_models import Critique
 from shared.core.session_models import AgentProgress, Mode, SessionStatus, StartInput, Usage
 
 bp = df.Blueprint()

@@ -24,8 +24,8 @@ import azure.durable_functions as df
 from orchestrators import budget
 from orchestrators.common import call, error_text, outcome, publish, step
 from shared.core import names
-from shared.core.models import AgentProfile, ResearchContext, ResearchPlan, Todo
 from shared.core.payloads import Gap, ResearcherIn, ResearcherOut, SupervisorIn, SupervisorOut
+from shared.core.research_models import AgentProfile, ResearchContext, ResearchPlan, Todo
 from shared.core.session_models import Progress, StartInput, Usage
 
 IDLE_REVIEWS_TO_FINISH = 2

@@ -13,21 +13,19 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from shared.core.limits import RERANK_TOP_K, SCRAPE_TOP_N
-from shared.core.models import (
+from shared.core.report_models import Critique
+from shared.core.research_models import (
     AgentProfile,
-    ChatMessage,
-    Critique,
     NewTodo,
     PlanApproval,
     PlanOutcome,
     QueryAnalysis,
     ResearchContext,
     ResearchPlan,
-    SearchResult,
-    TimeRange,
     Todo,
 )
-from shared.core.session_models import Progress, SessionStatus, Usage
+from shared.core.session_models import ChatMessage, Progress, SessionStatus, Usage
+from shared.core.source_models import SearchResult, TimeRange
 
 
 class Metered(BaseModel):

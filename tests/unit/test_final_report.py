@@ -8,20 +8,17 @@ import pytest
 from shared.bootstrap import AppServices
 from shared.core.config import Settings
 from shared.core.errors import PermanentError, TransientError
-from shared.core.models import (
-    Critique,
-    FinalReport,
+from shared.core.payloads import Gap, ReportIn
+from shared.core.report_models import Critique, FinalReport, ReportMaterial, ReportSection
+from shared.core.research_models import (
     Finding,
     KeyFinding,
     QueryAnalysis,
-    ReportMaterial,
-    ReportSection,
     ResearchContext,
     ResearchPlan,
     ResearchTopic,
-    Source,
 )
-from shared.core.payloads import Gap, ReportIn
+from shared.core.source_models import Source
 from shared.usecases.research import memory_files
 from shared.usecases.research.compress import COMPRESSED, compress
 from shared.usecases.research.final_report import REPORT_JSON, generate_final_report

@@ -37,7 +37,7 @@ from shared.core.limits import (
     LONGEST_WAIT_MINUTES,
     NUM_AGENTS,
 )
-from shared.core.models import PlanApproval, QueryAnalysis
+from shared.core.research_models import PlanApproval, QueryAnalysis
 from shared.tools.prompts.analysis import build_analyze
 from tests.generated import COMMAND, LIMITS_DOC, generated_blocks, limits_doc
 

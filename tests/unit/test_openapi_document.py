@@ -24,7 +24,8 @@ from api.views import session_view
 from devhost.registry import index
 from shared.bootstrap import AppServices
 from shared.core.config import Settings
-from shared.core.models import PlanApproval, ResearchPlan, ResearchTopic, SynthesizedAnswer
+from shared.core.report_models import SynthesizedAnswer
+from shared.core.research_models import PlanApproval, ResearchPlan, ResearchTopic
 from shared.core.session_models import AgentProgress, Mode, Progress, SessionRecord, SessionStatus
 from tests.generated import COMMAND, model_components
 

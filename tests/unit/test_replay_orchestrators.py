@@ -19,14 +19,6 @@ from devhost import history as h
 from devhost.registry import index
 from shared.core import names
 from shared.core.config import ResearchOptions, Settings
-from shared.core.models import (
-    AgentProfile,
-    NewTodo,
-    QueryAnalysis,
-    ResearchPlan,
-    ResearchTopic,
-    Todo,
-)
 from shared.core.payloads import (
     FAILURE_KEY,
     AnswerOut,
@@ -45,6 +37,14 @@ from shared.core.payloads import (
     StepFailure,
     SupervisorOut,
     WebSearchOut,
+)
+from shared.core.research_models import (
+    AgentProfile,
+    NewTodo,
+    QueryAnalysis,
+    ResearchPlan,
+    ResearchTopic,
+    Todo,
 )
 from shared.core.session_models import StartInput, Usage
 from tests.fakes.durable_history import START, Replay, function_names, replay

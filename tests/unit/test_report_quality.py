@@ -19,23 +19,19 @@ from shared.adapters.reasoning.grounding import FindingDraft
 from shared.adapters.reasoning.roles import ROLES, report_role
 from shared.adapters.reasoning.wire_schema import wire_schema
 from shared.adapters.report.citations import renumber_to
-from shared.core.models import (
+from shared.core.report_models import Critique, FinalReport, ReportSection
+from shared.core.research_models import (
     AgentAction,
     AgentProfile,
     AgentState,
     ClarificationRequest,
-    Critique,
-    FinalReport,
     Observation,
     QueryAnalysis,
-    ReportSection,
     ResearchContext,
-    SearchResult,
-    Source,
-    SourceExcerpt,
     SupervisorReview,
     Todo,
 )
+from shared.core.source_models import SearchResult, Source, SourceExcerpt
 from shared.tools.prompts import agent, analysis, clarify, report, supervisor
 from shared.tools.prompts.framing import DATA_RULE, UNTRUSTED_TAGS, research_brief
 

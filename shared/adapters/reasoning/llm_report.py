@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from shared.adapters.reasoning import llm_views as views
 from shared.adapters.reasoning.context_budget import defuse, trim_draft
-from shared.core.models import FinalReport, ReportMaterial
+from shared.core.report_models import FinalReport, ReportMaterial
 from shared.tools.prompts import report, supervisor
 from shared.tools.prompts.framing import Messages
 

@@ -8,8 +8,8 @@ through Durable.
 from __future__ import annotations
 
 from shared.adapters.report.markdown import render_answer_markdown
-from shared.core.models import SynthesizedAnswer
 from shared.core.payloads import AnswerOut, ChatIn
+from shared.core.report_models import SynthesizedAnswer
 from shared.ports import Services
 
 SUMMARY_CHARS = 1500
