@@ -180,7 +180,7 @@ def research_phase(context: df.DurableOrchestrationContext, run: Run):
 
 def planning_phase(context: df.DurableOrchestrationContext, run: Run):
     run.set_phase(context, "planning")
-    request = PlanResearchIn(context=run.context, max_agents=run.caps.num_agents)
+    request = PlanResearchIn(context=run.context, max_agents=run.caps.max_agents)
     planned = PlanResearchOut.model_validate(
         (yield from step(context, names.PLAN_RESEARCH, request))
     )

@@ -43,7 +43,7 @@ def plan_approval_phase(
     approval = PlanApproval(
         plan=planned.plan,
         num_agents=planned.num_agents,
-        max_agents=run.caps.num_agents,
+        max_agents=run.caps.max_agents,
         deadline=deadline,
     )
     ask = Ask(

@@ -44,6 +44,9 @@ class Limit:
     gt: float | None = None
     le: float | None = None
     ceiling: bool = False  # the operator's value bounds the request's from above
+    # Caps fields this limit had before: an orchestration input stored under an old name
+    # (a run in flight, a session document) still validates.
+    former_names: tuple[str, ...] = ()
 
     @property
     def setting(self) -> str | None:
@@ -74,13 +77,14 @@ def _count(name: str, default: int, description: str, **more: Any) -> Limit:
 
 
 NUM_AGENTS = _count(
-    "num_agents",
+    "max_agents",
     4,
     "researcher agents working in parallel",
     env="DEEP_RESEARCH_NUM_AGENTS",
     option="num_agents",
     ge=1,
     le=5,
+    former_names=("num_agents",),
 )
 AGENT_MAX_STEPS = _count(
     "agent_max_steps",

@@ -608,7 +608,7 @@ def test_the_plan_waits_for_approval_only_when_asked() -> None:
     show = next(s for s in waiting.scheduled if s.input and s.input.get("plan_approval"))
     assert show.name == names.UPDATE_SESSION and show.input["status"] == "waiting_plan_approval"
     assert [t["title"] for t in show.input["plan_approval"]["plan"]["topics"]] == ["Basics", "Uses"]
-    assert show.input["plan_approval"]["max_agents"] == 4  # the session's num_agents cap
+    assert show.input["plan_approval"]["max_agents"] == 4  # the session's max_agents cap
 
 
 def test_an_approved_plan_cancels_the_timer_and_is_researched_as_planned() -> None:
