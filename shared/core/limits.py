@@ -104,14 +104,15 @@ MAX_SUPERVISOR_CALLS = _count(
     ge=0,
     le=20,
 )
-SUPERVISOR_MAX_ITERATIONS = _count(
-    "supervisor_max_iterations",
+QUEUE_TURNS = _count(
+    "queue_turns",
     10,
     "queue turns during which the supervisor may still add todos",
     env="DEEP_RESEARCH_SUPERVISOR_MAX_ITERATIONS",
     option="supervisor_max_iterations",
     ge=1,
     le=30,
+    former_names=("supervisor_max_iterations",),
 )
 MAX_ITERATIONS = _count(
     "max_iterations",
@@ -251,7 +252,7 @@ LIMITS: tuple[Limit, ...] = (
     NUM_AGENTS,
     AGENT_MAX_STEPS,
     MAX_SUPERVISOR_CALLS,
-    SUPERVISOR_MAX_ITERATIONS,
+    QUEUE_TURNS,
     MAX_ITERATIONS,
     RUN_DEEP_SEARCH_FIRST,
     ENABLE_CLARIFYING_QUESTIONS,

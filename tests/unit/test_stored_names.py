@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import function_app
 from devhost.registry import index
 from shared.core import names
@@ -30,16 +32,22 @@ def stored_before_the_rename(caps: dict[str, Any], **renamed: Any) -> dict[str, 
     return stored
 
 
-def test_caps_read_the_former_name_of_the_agent_limit() -> None:
-    assert Caps.model_validate({"num_agents": 2}).max_agents == 2
-    assert "num_agents" not in Caps().model_dump()  # written under the new name only
+@pytest.mark.parametrize(
+    ("former", "name"), [("num_agents", "max_agents"), ("supervisor_max_iterations", "queue_turns")]
+)
+def test_caps_read_a_limit_under_its_former_name(former: str, name: str) -> None:
+    assert getattr(Caps.model_validate({former: 2}), name) == 2
+    assert former not in Caps().model_dump()  # written under the new name only
 
 
 def test_a_run_started_with_num_agents_in_its_caps_keeps_its_agent_limit() -> None:
     stored = stored_before_the_rename(
-        {"num_agents": 2, "enable_clarifying_questions": False}, num_agents="max_agents"
+        {"num_agents": 2, "supervisor_max_iterations": 3, "enable_clarifying_questions": False},
+        num_agents="max_agents",
+        supervisor_max_iterations="queue_turns",
     )
-    assert StartInput.model_validate(stored).caps.max_agents == 2
+    caps = StartInput.model_validate(stored).caps
+    assert (caps.max_agents, caps.queue_turns) == (2, 3)
 
     flow = Replay(ORCHESTRATORS[names.DEEP_RESEARCH], stored).start().run_activities(respond)
 
