@@ -100,7 +100,7 @@ def deep_search_phase(context: df.DurableOrchestrationContext, run: Run):
         run.progress.warn("deep_search", warning["message"])
     run.context.deep_search_summary = answer.summary
     run.deep_search_ref = answer.answer_ref
-    run.progress.sources = answer.sources
+    run.progress.source_count = answer.source_count
     yield from step(
         context,
         names.UPDATE_SESSION,
@@ -283,7 +283,7 @@ def _write(context: df.DurableOrchestrationContext, run: Run, request: ReportIn)
     out = yield from step(context, names.GENERATE_FINAL_REPORT, request)
     report = ReportOut.model_validate(out)
     run.usage += report.usage
-    run.progress.sources = max(run.progress.sources, report.sources)
+    run.progress.source_count = max(run.progress.source_count, report.source_count)
     publish(context, run.progress)
     return report
 

@@ -229,9 +229,9 @@ def _record(run: Run, queue: _Queue, finding: ResearcherOut, todo: Todo) -> None
     run.usage += finding.usage
     if finding.ok and finding.item_ref:
         run.finding_refs.append(finding.item_ref)
-        queue.read_by_topic.setdefault(todo.topic_id, set()).update(finding.sources)
+        queue.read_by_topic.setdefault(todo.topic_id, set()).update(finding.source_urls)
         run.progress.findings += 1
-        run.progress.sources += len(finding.sources)
+        run.progress.source_count += len(finding.source_urls)
     elif finding.error:
         gap = Gap(
             kind="agent_failed", agent_id=finding.agent_id, topic=todo.topic, error=finding.error

@@ -193,7 +193,7 @@ def _read_all(
         else:
             run.progress.warn("reading", f"could not read {source.url}: {page.error}")
     run.seen_urls += [r.url for r in selected]
-    run.progress.sources = len(run.summary_refs)
+    run.progress.source_count = len(run.summary_refs)
 
 
 def _follow_up(context: df.DurableOrchestrationContext, run: _Search):

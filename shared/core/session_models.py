@@ -15,7 +15,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from shared.core.config import Caps, ResearchOptions
 from shared.core.report_models import SynthesizedAnswer
@@ -107,7 +107,8 @@ class Progress(BaseModel):
     phase: str = "starting"
     agents: list[AgentProgress] = Field(default_factory=list)
     findings: int = 0
-    sources: int = 0
+    # sources read so far; stored progress (session documents, custom status) may say "sources"
+    source_count: int = Field(0, validation_alias=AliasChoices("source_count", "sources"))
     supervisor_calls: int = 0
     iteration: int = 0
     message: str = ""

@@ -88,7 +88,8 @@ def complete_session(svc: Services, req: CompleteSessionIn) -> SessionRecord:
         result["report"] = {
             "title": report.title,
             "sections": len(report.sections),
-            "sources": len(report.sources),
+            "source_count": len(report.sources),
+            "sources": len(report.sources),  # deprecated: the former name, for one release
             "confidence_level": report.confidence_level,
             "warnings": report.warnings,
         }

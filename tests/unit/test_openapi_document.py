@@ -177,6 +177,19 @@ VIEWS = {
             "report": {
                 "title": "t",
                 "sections": 3,
+                "source_count": 2,
+                "sources": 2,
+                "confidence_level": "high",
+                "warnings": [],
+            }
+        },
+    ),
+    "reported before source_count": _record(
+        status=SessionStatus.completed,
+        result={
+            "report": {
+                "title": "t",
+                "sections": 3,
                 "sources": 2,
                 "confidence_level": "high",
                 "warnings": [],

@@ -37,5 +37,5 @@ def chat_answer(svc: Services, req: ChatIn) -> AnswerOut:
     answer.language = req.language
     ref = save_answer(svc, req.session_id, "answer", answer, req.query, "chat")
     return AnswerOut(
-        answer_ref=ref, sources=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
+        answer_ref=ref, source_count=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
     )

@@ -162,6 +162,6 @@ def compress_findings(svc: Services, req: CompressIn) -> CompressOut:
     svc.memory.write(req.session_id, COMPRESSED, result.model_dump_json(), "application/json")
     return CompressOut(
         findings=len(result.findings),
-        sources=len(result.sources),
+        source_count=len(result.sources),
         key_findings=sum(len(f.key_findings) for f in result.findings),
     )

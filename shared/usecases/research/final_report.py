@@ -66,7 +66,7 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
         report_ref=ref,
         title=report.title,
         sections=len(report.sections),
-        sources=len(report.sources),
+        source_count=len(report.sources),
         confidence=report.confidence_level,
         basis=basis,
         warnings=report.warnings[:10],

@@ -82,7 +82,7 @@ def run_researcher(svc: Services, req: ResearcherIn) -> ResearcherOut:
         topic_id=req.todo.topic_id,
         item_ref=ref,
         key_findings=len(finding.key_findings),
-        sources=[s.url for s in finding.sources],
+        source_urls=[s.url for s in finding.sources],
         confidence=finding.confidence,
         steps=state.step,
     )

@@ -114,7 +114,7 @@ def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
     mode = "deep_search" if req.name == "deep_search" else "search"
     ref = save_answer(svc, req.session_id, req.name, answer, req.query, mode)
     return AnswerOut(
-        answer_ref=ref, sources=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
+        answer_ref=ref, source_count=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
     )
 
 
