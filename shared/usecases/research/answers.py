@@ -8,8 +8,8 @@ through Durable.
 from __future__ import annotations
 
 from shared.adapters.report.markdown import render_answer_markdown
-from shared.core.models import SynthesizedAnswer
 from shared.core.payloads import AnswerOut, ChatIn
+from shared.core.report_models import SynthesizedAnswer
 from shared.ports import Services
 
 SUMMARY_CHARS = 1500
@@ -37,5 +37,5 @@ def chat_answer(svc: Services, req: ChatIn) -> AnswerOut:
     answer.language = req.language
     ref = save_answer(svc, req.session_id, "answer", answer, req.query, "chat")
     return AnswerOut(
-        answer_ref=ref, sources=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
+        answer_ref=ref, source_count=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
     )

@@ -7,7 +7,6 @@ a comparison two to four, a complex question up to ``DEEP_RESEARCH_NUM_AGENTS``.
 from __future__ import annotations
 
 from shared.core.limits import NUM_AGENTS
-from shared.core.models import Todo
 from shared.core.payloads import (
     ClarifyOut,
     ContextIn,
@@ -16,6 +15,7 @@ from shared.core.payloads import (
     SpawnAgentsIn,
     SpawnAgentsOut,
 )
+from shared.core.research_models import Todo
 from shared.ports import Services
 from shared.usecases.research import memory_files
 
