@@ -150,7 +150,7 @@ async def start_research(
 @tool_result
 async def get_research_status(session_id: str, client: df.DurableOrchestrationClient) -> dict:
     """
-    Status of a research session: status, phase, progress (agents, findings, sources),
+    Status of a research session: status, phase, progress (agents, findings, source_count),
     clarification questions waiting for an answer, warnings, error, and next_step: what to
     call next."""
     svc = services()

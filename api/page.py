@@ -4,7 +4,7 @@
 (``api/static/``, listed in ``ASSETS``; nothing else there is served). There
 is no build step: plain HTML, CSS and ES modules, plus markdown-it vendored
 as one file (``api/static/README.md`` says where it comes from). The page's
-``{{num_agents.max}}``-style placeholders are filled with the research limits
+``{{max_agents.max}}``-style placeholders are filled with the research limits
 (``shared.core.limits``) when it is first served, so its form enforces the API's bounds.
 
 These two routes are the app's only anonymous ones, on purpose: they return
@@ -118,7 +118,7 @@ def _load(name: str) -> tuple[bytes, str]:
 
 
 def fill_limits(page: str) -> str:
-    """The page's ``{{num_agents.max}}``-style placeholders, filled from ``shared.core.limits``:
+    """The page's ``{{max_agents.max}}``-style placeholders, filled from ``shared.core.limits``:
     the form shows and enforces the bounds the API checks, declared once."""
     limits = {limit.name: limit for limit in LIMITS}
 

@@ -186,7 +186,7 @@ def state_id(view: dict) -> str:
             view["status"],
             view["phase"],
             p["findings"],
-            p["sources"],
+            p["source_count"],
             p["supervisor_calls"],
             todos,
             len(p["agents"]),

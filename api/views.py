@@ -13,7 +13,7 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from shared.core.models import PlanApproval
+from shared.core.research_models import PlanApproval
 from shared.core.session_models import Progress, SessionRecord, SessionStatus
 from shared.ports import Services
 from shared.usecases.access import public_chat_id
@@ -44,6 +44,18 @@ async def live_progress(client, record: SessionRecord) -> tuple[Progress, str | 
     return progress, failure
 
 
+def with_source_count(result: dict[str, Any]) -> dict[str, Any]:
+    """A stored result whose report summary predates ``source_count`` gets it.
+
+    ``result.report.sources`` (a count) is deprecated for ``source_count``; both are
+    shown for one release, whichever the session document holds.
+    """
+    report = result.get("report")
+    if not isinstance(report, dict) or "source_count" in report or "sources" not in report:
+        return result
+    return {**result, "report": {**report, "source_count": report["sources"]}}
+
+
 def session_view(
     svc: Services,
     record: SessionRecord,
@@ -66,7 +78,8 @@ def session_view(
         "progress": {
             "agents": [a.model_dump(mode="json") for a in progress.agents],
             "findings": progress.findings,
-            "sources": progress.sources,
+            "source_count": progress.source_count,
+            "sources": progress.source_count,  # deprecated: the former name, for one release
             "supervisor_calls": progress.supervisor_calls,
             "iteration": progress.iteration,
             "message": progress.message,
@@ -89,7 +102,7 @@ def session_view(
     if record.plan_approval is not None:
         view["plan"] = plan_view(record.plan_approval)
     if record.result is not None:
-        view["result"] = record.result
+        view["result"] = with_source_count(record.result)
     if record.error or failure:
         view["error"] = record.error or failure
     if record.callback_url:

@@ -31,7 +31,7 @@ def render(view: dict, elapsed: float) -> Panel:
         )
     line = (
         f"status [bold]{view['status']}[/] · phase [bold]{view['phase']}[/] · findings "
-        f"{progress['findings']} · sources {progress['sources']} · supervisor calls "
+        f"{progress['findings']} · sources {progress['source_count']} · supervisor calls "
         f"{progress['supervisor_calls']} · {elapsed:5.1f}s"
     )
     parts = [line] + ([table] if progress["agents"] else [])

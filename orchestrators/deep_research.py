@@ -23,7 +23,6 @@ from orchestrators.person_wait import Ask, wait_for_person
 from orchestrators.plan_approval import PlanNotApproved, plan_approval_phase
 from orchestrators.research_queue import Run, research_queue
 from shared.core import names
-from shared.core.models import Critique
 from shared.core.payloads import (
     AnswerOut,
     ClarifyOut,
@@ -41,6 +40,7 @@ from shared.core.payloads import (
     SpawnAgentsOut,
     UpdateSessionIn,
 )
+from shared.core.report_models import Critique
 from shared.core.session_models import AgentProgress, Mode, SessionStatus, StartInput, Usage
 
 bp = df.Blueprint()
@@ -100,7 +100,7 @@ def deep_search_phase(context: df.DurableOrchestrationContext, run: Run):
         run.progress.warn("deep_search", warning["message"])
     run.context.deep_search_summary = answer.summary
     run.deep_search_ref = answer.answer_ref
-    run.progress.sources = answer.sources
+    run.progress.source_count = answer.source_count
     yield from step(
         context,
         names.UPDATE_SESSION,
@@ -181,7 +181,7 @@ def research_phase(context: df.DurableOrchestrationContext, run: Run):
 def planning_phase(context: df.DurableOrchestrationContext, run: Run):
     run.set_phase(context, "planning")
     request = PlanResearchIn(
-        context=run.context, max_agents=run.caps.num_agents, max_steps=run.caps.agent_max_steps
+        context=run.context, max_agents=run.caps.max_agents, max_steps=run.caps.agent_max_steps
     )
     planned = PlanResearchOut.model_validate(
         (yield from step(context, names.PLAN_RESEARCH, request))
@@ -286,7 +286,7 @@ def _write(context: df.DurableOrchestrationContext, run: Run, request: ReportIn)
     out = yield from step(context, names.GENERATE_FINAL_REPORT, request)
     report = ReportOut.model_validate(out)
     run.usage += report.usage
-    run.progress.sources = max(run.progress.sources, report.sources)
+    run.progress.source_count = max(run.progress.source_count, report.source_count)
     publish(context, run.progress)
     return report
 

@@ -23,8 +23,8 @@ from orchestrators.common import step
 from orchestrators.person_wait import Ask, wait_for_person
 from orchestrators.research_queue import Run
 from shared.core import names
-from shared.core.models import PlanApproval
 from shared.core.payloads import ContextIn, PlanResearchOut, PlanReviewOut, UpdateSessionIn
+from shared.core.research_models import PlanApproval
 from shared.core.session_models import SessionStatus
 
 
@@ -43,7 +43,7 @@ def plan_approval_phase(
     approval = PlanApproval(
         plan=planned.plan,
         num_agents=planned.num_agents,
-        max_agents=run.caps.num_agents,
+        max_agents=run.caps.max_agents,
         deadline=deadline,
     )
     ask = Ask(

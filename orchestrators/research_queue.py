@@ -1,7 +1,7 @@
 """The researcher queue: agents in parallel, each finding reviewed in turn.
 
     running = {agent: run_researcher(todo)}          # fan-out, one todo per agent
-    loop: done = yield task_any(running)              # the SupervisorQueue
+    loop: done = yield task_any(running)              # the research queue
           review it (while reviews < MAX_SUPERVISOR_CALLS)
           give that agent its next todo, or retire it
     stop scheduling on "finish", on caps or on budget; in-flight agents are
@@ -12,7 +12,7 @@ Caps, all from ``Caps``:
 - ``agent_max_steps``: the ceiling of a researcher's steps per todo; within it the plan
   says how many the question deserves (``Run.agent_steps``, from the query analysis);
 - ``max_supervisor_calls``: reviews; after that agents finish their todos unsupervised;
-- ``supervisor_max_iterations``: queue turns during which the supervisor may still add todos;
+- ``queue_turns``: queue turns during which the supervisor may still add todos;
 - two reviews in a row that add nothing while no todo is pending or running force "finish";
 - token / cost budget (``orchestrators/budget.py``): a researcher starts only when
   its steps fit beside the researchers in flight and the report's reserve, with
@@ -26,8 +26,8 @@ import azure.durable_functions as df
 from orchestrators import budget
 from orchestrators.common import call, error_text, outcome, publish, step
 from shared.core import names
-from shared.core.models import AgentProfile, ResearchContext, ResearchPlan, Todo
 from shared.core.payloads import Gap, ResearcherIn, ResearcherOut, SupervisorIn, SupervisorOut
+from shared.core.research_models import AgentProfile, ResearchContext, ResearchPlan, Todo
 from shared.core.session_models import Progress, StartInput, Usage
 
 IDLE_REVIEWS_TO_FINISH = 2
@@ -150,7 +150,7 @@ class _Queue:
             self.run.cut("research stopped", Gap(kind="budget_stopped"))
 
     def add_todos(self, review: SupervisorOut) -> None:
-        if self.turns > self.run.caps.supervisor_max_iterations:
+        if self.turns > self.run.caps.queue_turns:
             return
         topics = {t.id: t.title for t in self.plan.topics}
         for new in review.new_todos:
@@ -201,7 +201,7 @@ def research_queue(
 def _may_review(run: Run, queue: _Queue) -> bool:
     if queue.stopped or queue.reviews >= run.caps.max_supervisor_calls:
         return False
-    if run.affords(budget.SUPERVISOR_CALLS, committed=queue.committed()):
+    if run.affords(budget.LLM_CALLS_PER_REVIEW, committed=queue.committed()):
         return True
     run.progress.warn("supervising", "supervisor reviews skipped to stay within the budget")
     if not any(g.kind == "budget_reviews_skipped" for g in run.gaps):
@@ -232,9 +232,9 @@ def _record(run: Run, queue: _Queue, finding: ResearcherOut, todo: Todo) -> None
     run.usage += finding.usage
     if finding.ok and finding.item_ref:
         run.finding_refs.append(finding.item_ref)
-        queue.read_by_topic.setdefault(todo.topic_id, set()).update(finding.sources)
+        queue.read_by_topic.setdefault(todo.topic_id, set()).update(finding.source_urls)
         run.progress.findings += 1
-        run.progress.sources += len(finding.sources)
+        run.progress.source_count += len(finding.source_urls)
     elif finding.error:
         gap = Gap(
             kind="agent_failed", agent_id=finding.agent_id, topic=todo.topic, error=finding.error

@@ -29,7 +29,6 @@ import azure.durable_functions as df
 from orchestrators import budget
 from orchestrators.common import call, outcome, publish, settle, step
 from shared.core import names
-from shared.core.models import SearchResult, TimeRange
 from shared.core.payloads import (
     AnswerOut,
     FollowUpIn,
@@ -45,6 +44,7 @@ from shared.core.payloads import (
     WebSearchOut,
 )
 from shared.core.session_models import Progress, StartInput, Usage
+from shared.core.source_models import SearchResult, TimeRange
 
 SYNTHESIS_CALLS = 1
 FOLLOW_UP_CALLS = 1
@@ -202,7 +202,7 @@ def _read_all(
         else:
             run.progress.warn("reading", f"could not read {source.url}: {page.error}")
     run.seen_urls += [r.url for r in selected]
-    run.progress.sources = len(run.summary_refs)
+    run.progress.source_count = len(run.summary_refs)
 
 
 def _follow_up(context: df.DurableOrchestrationContext, run: _Search):

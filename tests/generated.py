@@ -24,7 +24,7 @@ from pydantic.json_schema import models_json_schema
 from api.errors import MAX_BODY_BYTES
 from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
 from shared.core.limits import LIMITS, Limit
-from shared.core.models import FinalReport, SynthesizedAnswer
+from shared.core.report_models import FinalReport, SynthesizedAnswer
 from shared.core.session_models import AgentProgress, PolicyChoice, SessionStatus, Usage
 
 ROOT = Path(__file__).resolve().parents[1]

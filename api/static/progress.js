@@ -38,7 +38,7 @@ export function renderView(view) {
   $("status").textContent = statusText(view.status);
   $("status").dataset.status = view.status;
   $("phase").textContent = phaseText(view.phase);
-  $("sources-count").textContent = String(progress.sources ?? 0);
+  $("sources-count").textContent = String(progress.source_count ?? 0);
   $("findings-count").textContent = String(progress.findings ?? 0);
   const tokens = (usage.prompt_tokens || 0) + (usage.completion_tokens || 0);
   $("tokens").textContent = `${tokens.toLocaleString("en")} (${usage.llm_calls || 0} calls)`;
@@ -85,14 +85,14 @@ export function addTimeline(type, view) {
   const item = document.createElement("li");
   item.dataset.event = type;
   item.dataset.phase = view.phase || "";
-  item.dataset.sources = String(progress.sources ?? 0);
+  item.dataset.sources = String(progress.source_count ?? 0);
   const time = document.createElement("time");
   const now = new Date();
   time.dateTime = now.toISOString();
   time.textContent = now.toLocaleTimeString("en-GB");
   const text = document.createElement("span");
   text.textContent = ` ${type.replaceAll("_", " ")} — ${phaseText(view.phase)}: `
-    + `${progress.sources ?? 0} sources, ${progress.findings ?? 0} findings`
+    + `${progress.source_count ?? 0} sources, ${progress.findings ?? 0} findings`
     + (progress.message ? ` — ${progress.message}` : "");
   item.append(time, text);
   list.append(item);

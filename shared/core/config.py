@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, SecretStr, create_model, field_validator
+from pydantic import AliasChoices, ConfigDict, Field, SecretStr, create_model, field_validator
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -52,13 +52,20 @@ ResearchOptions = create_model(
     **_option_fields(),
 )
 
+
+def _cap_field(limit: Limit) -> Any:
+    """A field of Caps; a renamed limit still reads its former names (stored inputs)."""
+    names = AliasChoices(limit.name, *limit.former_names) if limit.former_names else None
+    return Field(limit.default, description=limit.description, validation_alias=names)
+
+
 # No bounds on Caps: they were checked on the way in (options, settings), and a sub-run's
 # share of a budget (orchestrators/budget.py) may well be under a request's minimum.
 Caps = create_model(
     "Caps",
     __doc__="Effective limits for one session; part of the orchestration input.",
     __module__=__name__,
-    **{lim.name: (lim.kind, Field(lim.default, description=lim.description)) for lim in LIMITS},
+    **{lim.name: (lim.kind, _cap_field(lim)) for lim in LIMITS},
 )
 
 

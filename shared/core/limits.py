@@ -44,6 +44,9 @@ class Limit:
     gt: float | None = None
     le: float | None = None
     ceiling: bool = False  # the operator's value bounds the request's from above
+    # Caps fields this limit had before: an orchestration input stored under an old name
+    # (a run in flight, a session document) still validates.
+    former_names: tuple[str, ...] = ()
 
     @property
     def setting(self) -> str | None:
@@ -74,13 +77,14 @@ def _count(name: str, default: int, description: str, **more: Any) -> Limit:
 
 
 NUM_AGENTS = _count(
-    "num_agents",
+    "max_agents",
     4,
     "researcher agents working in parallel",
     env="DEEP_RESEARCH_NUM_AGENTS",
     option="num_agents",
     ge=1,
     le=5,
+    former_names=("num_agents",),
 )
 AGENT_MAX_STEPS = _count(
     "agent_max_steps",
@@ -100,14 +104,15 @@ MAX_SUPERVISOR_CALLS = _count(
     ge=0,
     le=20,
 )
-SUPERVISOR_MAX_ITERATIONS = _count(
-    "supervisor_max_iterations",
+QUEUE_TURNS = _count(
+    "queue_turns",
     10,
     "queue turns during which the supervisor may still add todos",
     env="DEEP_RESEARCH_SUPERVISOR_MAX_ITERATIONS",
     option="supervisor_max_iterations",
     ge=1,
     le=30,
+    former_names=("supervisor_max_iterations",),
 )
 MAX_ITERATIONS = _count(
     "max_iterations",
@@ -248,7 +253,7 @@ LIMITS: tuple[Limit, ...] = (
     NUM_AGENTS,
     AGENT_MAX_STEPS,
     MAX_SUPERVISOR_CALLS,
-    SUPERVISOR_MAX_ITERATIONS,
+    QUEUE_TURNS,
     MAX_ITERATIONS,
     RUN_DEEP_SEARCH_FIRST,
     ENABLE_CLARIFYING_QUESTIONS,

@@ -10,24 +10,27 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field
 
 from shared.core.limits import RERANK_TOP_K, SCRAPE_TOP_N
-from shared.core.models import (
+from shared.core.report_models import Critique
+from shared.core.research_models import (
     AgentProfile,
-    ChatMessage,
-    Critique,
     NewTodo,
     PlanApproval,
     PlanOutcome,
     QueryAnalysis,
     ResearchContext,
     ResearchPlan,
-    SearchResult,
-    TimeRange,
     Todo,
 )
-from shared.core.session_models import Progress, SessionStatus, Usage
+from shared.core.session_models import ChatMessage, Progress, SessionStatus, Usage
+from shared.core.source_models import SearchResult, TimeRange
+
+
+def formerly(name: str, old: str) -> AliasChoices:
+    """Validation names of a renamed field: a replayed history holds outputs under ``old``."""
+    return AliasChoices(name, old)
 
 
 class Metered(BaseModel):
@@ -144,7 +147,7 @@ class SynthesizeIn(BaseModel):
 
 class AnswerOut(Metered):
     answer_ref: str
-    sources: int = 0
+    source_count: int = Field(0, validation_alias=formerly("source_count", "sources"))
     summary: str = ""  # first ~1500 characters, for the deep research context
 
 
@@ -239,7 +242,9 @@ class ResearcherOut(Metered):
     topic_id: int
     item_ref: str | None = None
     key_findings: int = 0
-    sources: list[str] = Field(default_factory=list)
+    source_urls: list[str] = Field(
+        default_factory=list, validation_alias=formerly("source_urls", "sources")
+    )
     confidence: str = "low"
     steps: int = 0
     error: str | None = None
@@ -270,7 +275,7 @@ class CompressIn(BaseModel):
 class CompressOut(BaseModel):
     findings: int
     key_findings: int
-    sources: int
+    source_count: int = Field(validation_alias=formerly("source_count", "sources"))
 
 
 GapKind = Literal[
@@ -315,7 +320,7 @@ class ReportOut(Metered):
     report_ref: str
     title: str
     sections: int
-    sources: int
+    source_count: int = Field(validation_alias=formerly("source_count", "sources"))
     confidence: str
     basis: str  # draft | main | findings | minimal
     warnings: list[str] = Field(default_factory=list)  # the report's notes, in its language

@@ -1,11 +1,12 @@
-"""The session's own bookkeeping: its document, status, progress, usage and owner.
+"""The session's own bookkeeping: its document, status, progress, usage, owner and chat.
 
-Kept apart from ``shared.core.models`` (what research phases exchange) because it
-changes for other reasons: the session store, the status API and the
-orchestrations' start input evolve with session handling, not with research.
-``SessionRecord`` embeds a few research results (the deep search answer, the
-plan awaiting approval), so this module imports ``shared.core.models`` and never
-the other way round.
+Kept apart from the research, report and source models (what research phases
+exchange) because it changes for other reasons: the session store, the status
+API and the orchestrations' start input evolve with session handling, not with
+research. ``SessionRecord`` embeds a few research results (the deep search
+answer, the plan awaiting approval), so this module imports
+``shared.core.report_models`` and ``shared.core.research_models`` and never the
+other way round.
 """
 
 from __future__ import annotations
@@ -14,10 +15,18 @@ from datetime import datetime
 from enum import Enum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from shared.core.config import Caps, ResearchOptions, SourcePolicy
-from shared.core.models import ChatMessage, PlanApproval, SynthesizedAnswer
+from shared.core.report_models import SynthesizedAnswer
+from shared.core.research_models import PlanApproval
+
+
+class ChatMessage(BaseModel):
+    role: Literal["user", "assistant"]
+    content: str
+    session_id: str | None = None
+    created_at: datetime | None = None
 
 
 class Mode(str, Enum):
@@ -99,7 +108,8 @@ class Progress(BaseModel):
     phase: str = "starting"
     agents: list[AgentProgress] = Field(default_factory=list)
     findings: int = 0
-    sources: int = 0
+    # sources read so far; stored progress (session documents, custom status) may say "sources"
+    source_count: int = Field(0, validation_alias=AliasChoices("source_count", "sources"))
     supervisor_calls: int = 0
     iteration: int = 0
     message: str = ""

@@ -29,8 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from shared.adapters.report.limits_text import say
 from shared.core.errors import ConflictError, InvalidInputError
-from shared.core.models import PlanApproval, ResearchPlan, ResearchTopic
 from shared.core.payloads import ContextIn, PlanReviewOut
+from shared.core.research_models import PlanApproval, ResearchPlan, ResearchTopic
 from shared.core.session_models import SessionRecord, SessionStatus
 from shared.ports import Services
 from shared.usecases.research import memory_files

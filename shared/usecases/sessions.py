@@ -16,9 +16,9 @@ from datetime import UTC, datetime
 
 from shared.adapters.webhooks import WebhookEvent
 from shared.core.errors import ConflictError
-from shared.core.models import ChatMessage, FinalReport
 from shared.core.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
-from shared.core.session_models import Mode, RunningCall, SessionRecord, SessionStatus
+from shared.core.report_models import FinalReport
+from shared.core.session_models import ChatMessage, Mode, RunningCall, SessionRecord, SessionStatus
 from shared.ports import Services
 from shared.usecases.research.answers import load_answer
 from shared.usecases.webhook_outbox import (
@@ -88,7 +88,8 @@ def complete_session(svc: Services, req: CompleteSessionIn) -> SessionRecord:
         result["report"] = {
             "title": report.title,
             "sections": len(report.sections),
-            "sources": len(report.sources),
+            "source_count": len(report.sources),
+            "sources": len(report.sources),  # deprecated: the former name, for one release
             "confidence_level": report.confidence_level,
             "warnings": report.warnings,
         }

@@ -19,15 +19,9 @@ import pytest
 from shared.adapters.reasoning.base import Reasoner
 from shared.adapters.search.local import LocalCorpusSearch
 from shared.core.config import Settings
-from shared.core.models import (
-    Finding,
-    KeyFinding,
-    Page,
-    PageSummary,
-    ReportMaterial,
-    ResearchContext,
-    Source,
-)
+from shared.core.report_models import ReportMaterial
+from shared.core.research_models import Finding, KeyFinding, ResearchContext
+from shared.core.source_models import Page, PageSummary, Source
 from shared.tools import lexical
 
 DEFAULT_QUESTION = "How do context managers and the with statement work in Python?"

@@ -5,23 +5,21 @@ from __future__ import annotations
 
 import re
 
-from shared.core.models import (
+from shared.core.report_models import Critique, FinalReport, SynthesizedAnswer
+from shared.core.research_models import (
     AgentAction,
     AgentProfile,
     AgentState,
-    ChatMessage,
     ClarificationRequest,
-    Critique,
-    FinalReport,
     Finding,
     Observation,
-    PageSummary,
     QueryAnalysis,
     ResearchPlan,
     SupervisorReview,
-    SynthesizedAnswer,
     Todo,
 )
+from shared.core.session_models import ChatMessage
+from shared.core.source_models import PageSummary
 from tests.contract.conftest import (
     DEFAULT_QUESTION,
     FIXTURE_URLS,

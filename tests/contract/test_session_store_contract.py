@@ -27,8 +27,8 @@ from shared.core.errors import (
     InvalidInputError,
     NotFoundError,
 )
-from shared.core.models import ChatMessage, SynthesizedAnswer
-from shared.core.session_models import Mode, SessionRecord, SessionStatus, Usage
+from shared.core.report_models import SynthesizedAnswer
+from shared.core.session_models import ChatMessage, Mode, SessionRecord, SessionStatus, Usage
 from tests.emulators.fixtures import CosmosInfo, cosmos_standin  # noqa: F401
 
 pytestmark = pytest.mark.filterwarnings(

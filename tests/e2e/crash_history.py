@@ -15,7 +15,13 @@ from pathlib import Path
 
 from devhost.history import EventType
 
-CAPPED = ("num_agents", "agent_max_steps", "max_iterations", "max_supervisor_calls")
+# The caps the crash tests set, by request option -> field of the stored Caps.
+CAPPED = {
+    "num_agents": "max_agents",
+    "agent_max_steps": "agent_max_steps",
+    "max_iterations": "max_iterations",
+    "max_supervisor_calls": "max_supervisor_calls",
+}
 
 
 @dataclass
@@ -126,7 +132,7 @@ def assert_findings_exact(db: Path, folder: Path, options: dict) -> None:
     assert todo_ids <= {f["todo_id"] for f in compressed["findings"]}, "a finding was lost"
 
     caps = run.start_input()["caps"]
-    assert {k: caps[k] for k in CAPPED} == {k: options[k] for k in CAPPED}
+    assert {o: caps[c] for o, c in CAPPED.items()} == {o: options[o] for o in CAPPED}
     assert len(launched) <= caps["max_iterations"]
     assert len(run.completed("supervisor_review")) <= caps["max_supervisor_calls"]
-    assert len({i["profile"]["agent_id"] for i in launched_inputs}) <= caps["num_agents"]
+    assert len({i["profile"]["agent_id"] for i in launched_inputs}) <= caps["max_agents"]

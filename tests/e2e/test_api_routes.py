@@ -83,7 +83,7 @@ def test_status_shows_progress_questions_and_then_the_result(api: httpx.Client) 
     ):
         assert key in waiting, key
     assert waiting["chat_id"] == "routes-status" and waiting["mode"] == "deep_research"
-    assert set(waiting["progress"]) >= {"agents", "findings", "sources", "supervisor_calls"}
+    assert set(waiting["progress"]) >= {"agents", "findings", "source_count", "supervisor_calls"}
     assert len(waiting["clarification"]["questions"]) >= 1
     assert "result" not in waiting
 
@@ -97,7 +97,10 @@ def test_status_shows_progress_questions_and_then_the_result(api: httpx.Client) 
     assert done["progress"]["agents"], "the finished run lists its agents"
     for agent in done["progress"]["agents"]:
         assert set(agent) >= {"id", "profile", "todo", "done"}
-    assert done["progress"]["findings"] >= 1 and done["progress"]["sources"] >= 1
+    assert done["progress"]["findings"] >= 1 and done["progress"]["source_count"] >= 1
+    # the former names, deprecated, still carry the same numbers
+    assert done["progress"]["sources"] == done["progress"]["source_count"]
+    assert done["result"]["report"]["sources"] == done["result"]["report"]["source_count"]
     assert done["updated_at"] >= done["created_at"]
 
 

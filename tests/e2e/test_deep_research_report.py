@@ -8,7 +8,7 @@ import re
 
 from bench.precision import ON_TOPIC
 from shared.adapters.report.citations import cited_numbers
-from shared.core.models import FinalReport
+from shared.core.report_models import FinalReport
 from tests.e2e.test_deep_research_memory import QUESTION, folder, run_research
 
 RUSSIAN = "Как работают менеджеры контекста и оператор with в Python?"

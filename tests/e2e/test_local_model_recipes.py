@@ -39,19 +39,22 @@ OPTIONS = {
 REPAIR = REPAIR_INSTRUCTION.split("\n")[0]
 
 
+def _settings(server: FakeOpenAIServer, tmp_path: Path, **more: object) -> Settings:
+    return Settings(
+        data_dir=tmp_path / "data",
+        reasoner="llm",
+        openai_base_url=server.base_url,
+        search_provider="local",
+        local_corpus_path=write_corpus(tmp_path / "corpus"),
+        **more,
+    )
+
+
 def _research(start_devhost, responder: Responder, tmp_path: Path) -> tuple[dict, list, Path]:
     """One deep research against ``responder``: its status, the requests, its data folder."""
     data = tmp_path / "data"
     with FakeOpenAIServer(responder) as server:
-        host = start_devhost(
-            Settings(
-                data_dir=data,
-                reasoner="llm",
-                openai_base_url=server.base_url,
-                search_provider="local",
-                local_corpus_path=write_corpus(tmp_path / "corpus"),
-            )
-        )
+        host = start_devhost(_settings(server, tmp_path))
         with httpx.Client(base_url=host.url, timeout=30) as api:
             started = api.post("/api/research", json={"query": QUERY, "options": OPTIONS})
             assert started.status_code == 202, started.text
@@ -111,18 +114,8 @@ def test_a_server_without_json_schema_costs_one_refused_call(start_devhost, tmp_
 
 def test_an_8k_window_is_never_exceeded(start_devhost, tmp_path) -> None:
     """LLM_CONTEXT_TOKENS=8192: every request fits, measured at the fake (3 characters a token)."""
-    data = tmp_path / "data"
     with FakeOpenAIServer() as server:
-        host = start_devhost(
-            Settings(
-                data_dir=data,
-                reasoner="llm",
-                openai_base_url=server.base_url,
-                search_provider="local",
-                local_corpus_path=write_corpus(tmp_path / "corpus"),
-                llm_context_tokens=8192,
-            )
-        )
+        host = start_devhost(_settings(server, tmp_path, llm_context_tokens=8192))
         options = {**OPTIONS, "run_deep_search_first": True}
         with httpx.Client(base_url=host.url, timeout=30) as api:
             started = api.post("/api/research", json={"query": QUERY, "options": options})
@@ -141,15 +134,7 @@ def test_no_mode_answers_with_the_models_thoughts(start_devhost, tmp_path) -> No
     """chat, search and deep_search answers, like reports, never carry the thoughts."""
     data = tmp_path / "data"
     with FakeOpenAIServer(think_tags()) as server:
-        host = start_devhost(
-            Settings(
-                data_dir=data,
-                reasoner="llm",
-                openai_base_url=server.base_url,
-                search_provider="local",
-                local_corpus_path=write_corpus(tmp_path / "corpus"),
-            )
-        )
+        host = start_devhost(_settings(server, tmp_path))
         with httpx.Client(base_url=host.url, timeout=30) as api:
             views = []
             for mode in ("chat", "search", "deep_search"):

@@ -123,6 +123,27 @@ def test_a_hostile_source_title_on_the_page_links_only_to_its_source(devhost: De
     seen.assert_clean()
 
 
+VIEW_JS = """
+async (view) => {
+  const { renderView, addTimeline } = await import('./ui/progress.js');
+  renderView(view);
+  addTimeline('progress', view);
+  const last = document.getElementById('timeline').lastElementChild;
+  return [document.getElementById('sources-count').textContent, last.dataset.sources];
+}
+"""
+
+
+def test_the_status_panel_counts_sources_from_source_count(devhost: DevHost, open_page):
+    """The page reads the current name; the deprecated ``progress.sources`` will go."""
+    page, seen = open_page(f"{devhost.url}/api/ui")
+    view = {"query": "q", "status": "researching", "phase": "researching"}
+    view["progress"] = {"findings": 2, "source_count": 5, "agents": []}
+
+    assert page.evaluate(VIEW_JS, view) == ["5", "5"]
+    seen.assert_clean()
+
+
 PARSER_JS = """
 async (chunks) => {
   const { EventStreamParser } = await import('./ui/events.js');

@@ -10,7 +10,7 @@ one link, to its own URL, showing its title as written.
 
 from __future__ import annotations
 
-from shared.core.models import Source
+from shared.core.source_models import Source
 
 PHISHING_HOST = "phish.example"
 

@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from shared.core.models import SearchResult, TimeRange
+from shared.core.source_models import SearchResult, TimeRange
 
 Route = Callable[["Request"], "Reply"]
 

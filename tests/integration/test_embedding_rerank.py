@@ -11,7 +11,7 @@ import pytest
 
 from shared.adapters.search.embeddings import EmbeddingReranker
 from shared.core.config import Settings
-from shared.core.models import SearchResult
+from shared.core.source_models import SearchResult
 from shared.tools.llm_endpoint.usage import metered
 
 VOCABULARY = ("context", "manager", "loop", "iterator")

@@ -16,20 +16,18 @@ from shared.adapters.reasoning.roles import ROLES
 from shared.bootstrap import AppServices
 from shared.core.config import Settings
 from shared.core.errors import PermanentError, StructuredOutputError, TransientError
-from shared.core.models import (
+from shared.core.payloads import ReportIn
+from shared.core.report_models import ReportMaterial
+from shared.core.research_models import (
     AgentProfile,
     AgentState,
     Finding,
     KeyFinding,
-    Page,
     QueryAnalysis,
-    ReportMaterial,
     ResearchContext,
-    Source,
-    SourceExcerpt,
     Todo,
 )
-from shared.core.payloads import ReportIn
+from shared.core.source_models import Page, Source, SourceExcerpt
 from shared.tools.llm_endpoint.usage import metered
 from shared.usecases.research import memory_files
 from shared.usecases.research.compress import COMPRESSED, compress

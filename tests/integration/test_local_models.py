@@ -17,7 +17,7 @@ from shared.adapters.reasoning.llm import LLMReasoner
 from shared.adapters.reasoning.llm_client import REPAIR_INSTRUCTION, LLMClient
 from shared.core.config import Settings
 from shared.core.errors import PermanentError
-from shared.core.models import QueryAnalysis, ResearchContext
+from shared.core.research_models import QueryAnalysis, ResearchContext
 from shared.tools.llm_endpoint.usage import metered
 from tests.fakes.local_servers import THOUGHT, NoJsonSchema, fenced, reasoning_field, think_tags
 from tests.fakes.openai_server import FakeOpenAIServer, Responder

@@ -12,7 +12,8 @@ import pytest
 from shared.adapters.report.markdown import render_report_markdown
 from shared.adapters.report.pdf import render_pdf
 from shared.core.errors import ConfigurationError
-from shared.core.models import FinalReport, ReportSection, Source
+from shared.core.report_models import FinalReport, ReportSection
+from shared.core.source_models import Source
 
 PDFTOTEXT = shutil.which("pdftotext")
 needs_pdftotext = pytest.mark.skipif(

@@ -19,7 +19,7 @@ from xhtml2pdf.config.resources import ResourceAccessPolicy, use_policy
 
 from shared.adapters.report.markdown import render_report_markdown
 from shared.adapters.report.pdf import html_to_pdf, render_pdf
-from shared.core.models import FinalReport, ReportSection
+from shared.core.report_models import FinalReport, ReportSection
 from tests.fakes.phishing_titles import PHISHING_HOST, hostile_sources
 from tests.fakes.web import FixtureServer, Reply
 from tests.integration.test_pdf import CREATED, pdf_text, squash

@@ -13,7 +13,7 @@ from shared.adapters.search.searxng import SearxngSearch
 from shared.adapters.search.tavily import TavilySearch
 from shared.core.config import Settings
 from shared.core.errors import ConfigurationError, PermanentError, TransientError
-from shared.core.models import SearchResult, TimeRange
+from shared.core.source_models import SearchResult, TimeRange
 from tests.fakes.web import (  # noqa: F401
     BRAVE_KEY,
     TAVILY_KEY,

@@ -17,8 +17,8 @@ import pytest
 
 from shared.bootstrap import AppServices
 from shared.core.config import Settings
-from shared.core.models import AgentProfile, ResearchContext, Todo
 from shared.core.payloads import ResearcherIn
+from shared.core.research_models import AgentProfile, ResearchContext, Todo
 from shared.usecases.research.researcher import STRICT_EMPTY, run_researcher
 from tests.fakes.openai_server import FakeOpenAIServer, schema_aware_responder
 from tests.fakes.search_site import TIERS, SearchSite, running_search_site
@@ -67,7 +67,7 @@ def test_a_search_strict_leaves_empty_tells_the_agent_and_reads_no_forum_page(
 
     assert site.searches and all(urls for _, urls in site.searches)  # the site offered forums
     assert site.page_hits() == {}  # none was read
-    assert out.ok and out.sources == []
+    assert out.ok and out.source_urls == []
     (second,) = steps
     offered = len(site.searches[0][1])
     assert STRICT_EMPTY.format(count=offered) in second
@@ -81,4 +81,4 @@ def test_discovery_lets_the_agent_read_the_same_forum_pages(
         out = run_researcher(services(tmp_path, site, llm), researcher("discovery"))
 
     assert set(site.page_hits()) <= COMMUNITY and site.page_hits()
-    assert out.ok and out.sources
+    assert out.ok and out.source_urls

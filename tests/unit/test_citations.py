@@ -13,16 +13,9 @@ from shared.adapters.report.citations import (
     renumber_answer,
     strip_unknown_citations,
 )
-from shared.core.models import (
-    FinalReport,
-    Finding,
-    KeyFinding,
-    ReportMaterial,
-    ReportSection,
-    ResearchContext,
-    Source,
-    SynthesizedAnswer,
-)
+from shared.core.report_models import FinalReport, ReportMaterial, ReportSection, SynthesizedAnswer
+from shared.core.research_models import Finding, KeyFinding, ResearchContext
+from shared.core.source_models import Source
 from shared.usecases.research.compress import compress
 
 ALLOWED = [

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import itertools
 
-from shared.core.models import Finding, KeyFinding, Source, SynthesizedAnswer
+from shared.core.report_models import SynthesizedAnswer
+from shared.core.research_models import Finding, KeyFinding
+from shared.core.source_models import Source
 from shared.usecases.research.compress import compress, deep_search_finding
 
 

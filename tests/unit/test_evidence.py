@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from shared.core.models import Finding, KeyFinding, Page, Source, SourceExcerpt
+from shared.core.research_models import Finding, KeyFinding
+from shared.core.source_models import Page, Source, SourceExcerpt
 from shared.usecases.research.compress import compress
 from shared.usecases.research.evidence import (
     EXCERPT_CHARS,

@@ -8,20 +8,17 @@ import pytest
 from shared.bootstrap import AppServices
 from shared.core.config import Settings
 from shared.core.errors import PermanentError, TransientError
-from shared.core.models import (
-    Critique,
-    FinalReport,
+from shared.core.payloads import Gap, ReportIn
+from shared.core.report_models import Critique, FinalReport, ReportMaterial, ReportSection
+from shared.core.research_models import (
     Finding,
     KeyFinding,
     QueryAnalysis,
-    ReportMaterial,
-    ReportSection,
     ResearchContext,
     ResearchPlan,
     ResearchTopic,
-    Source,
 )
-from shared.core.payloads import Gap, ReportIn
+from shared.core.source_models import Source
 from shared.usecases.research import memory_files
 from shared.usecases.research.compress import COMPRESSED, compress
 from shared.usecases.research.final_report import REPORT_JSON, generate_final_report
@@ -379,7 +376,7 @@ def test_the_status_learns_why_a_report_has_no_sources_when_pages_were_read(svc)
     _evidence_without_sources(svc, pages=2)
     svc.__dict__["reasoner"] = FakeReasoner(good_on={"findings"})
     out = generate_final_report(svc, ReportIn(context=_context(language="ru")))
-    assert out.basis == "findings" and out.sources == 0
+    assert out.basis == "findings" and out.source_count == 0
     assert out.unsourced == (
         "the report has no sources: the findings cite none of the 2 pages read "
         "(the model cited pages it never read, or none)"
@@ -396,7 +393,7 @@ def test_the_status_learns_why_a_report_has_no_sources_when_nothing_was_read(svc
 def test_the_status_learns_when_the_writer_cited_none_of_the_findings_sources(svc):
     svc.__dict__["reasoner"] = FakeReasoner(good_on={"findings"}, cite="")
     out = generate_final_report(svc, ReportIn(context=_context()))
-    assert out.sources == 0
+    assert out.source_count == 0
     assert out.unsourced == (
         "the report has no sources: it cites none of the 1 sources the findings rest on"
     )

@@ -37,7 +37,7 @@ from shared.core.limits import (
     LONGEST_WAIT_MINUTES,
     NUM_AGENTS,
 )
-from shared.core.models import PlanApproval, QueryAnalysis
+from shared.core.research_models import PlanApproval, QueryAnalysis
 from shared.tools.prompts.analysis import build_analyze
 from tests.generated import COMMAND, LIMITS_DOC, generated_blocks, limits_doc
 
@@ -60,11 +60,13 @@ NOT_SCANNED = {
 }
 # Other names a limit's bounds go by in the code (a count it bounds, a prompt's slot).
 ALIASES = {
-    NUM_AGENTS.name: ("max_agents", "recommended_agents"),
+    NUM_AGENTS.name: ("recommended_agents",),
     AGENT_MAX_STEPS.name: ("max_steps", "recommended_steps"),
 }
 # Values too common to tell a copy from a coincidence (``ge=1``, ``max(1, ...)``).
 COMMON = {0, 1}
+# Text where a limit's number is advice, not a copy (the analysis prompt, beside {max_agents}).
+COINCIDENCES = ("a comparison 2-4",)
 AGENT_WORD = re.compile(r"agent", re.IGNORECASE)
 B = NUM_AGENTS.le
 
@@ -100,6 +102,8 @@ def _named(names: object, line: str) -> bool:
 
 def copies(line: str) -> list[str]:
     """What ``line`` repeats of the declaration, as ``limit=value`` strings."""
+    for advice in COINCIDENCES:
+        line = line.replace(advice, "")
     found = []
     for limit in LIMITS:
         values = set()
@@ -166,7 +170,7 @@ def test_the_scan_finds_a_copy(line):
         "    questions: list[str] = Field(default_factory=list, max_length=5)",
         "    agents = max(2, min(4, sides + 1, agents + 1))",  # a heuristic under the bound
         "    fetch_timeout_seconds: float = 15.0",
-        '<label for="agents">Researcher agents ({{num_agents.range}})</label>',
+        '<label for="agents">Researcher agents ({{max_agents.range}})</label>',
     ],
 )
 def test_the_scan_leaves_other_numbers_alone(line):
@@ -267,7 +271,7 @@ def test_a_request_may_lower_a_budget_but_never_raise_it():
 def test_other_limits_are_defaults_a_request_may_raise_within_their_bounds():
     settings = Settings(deep_research_num_agents=2, max_tokens_per_session=None)
     caps = settings.caps_for(ResearchOptions(num_agents=NUM_AGENTS.le, max_tokens=10**9))
-    assert (caps.num_agents, caps.max_tokens) == (NUM_AGENTS.le, 10**9)
+    assert (caps.max_agents, caps.max_tokens) == (NUM_AGENTS.le, 10**9)
 
 
 def test_caps_carry_a_sub_runs_share_of_a_budget_under_the_request_minimum():

@@ -10,14 +10,10 @@ from shared.adapters.reasoning.grounding import ReportDraft, cited_report
 from shared.adapters.report.citations import enforce_citations
 from shared.adapters.report.limits_text import PHASES, TEXT, gap_clause, say, sentence
 from shared.adapters.report.markdown import LABELS
-from shared.core.models import (
-    FinalReport,
-    ReportMaterial,
-    ReportSection,
-    ResearchContext,
-    Source,
-)
 from shared.core.payloads import Gap
+from shared.core.report_models import FinalReport, ReportMaterial, ReportSection
+from shared.core.research_models import ResearchContext
+from shared.core.source_models import Source
 
 
 def _blanks(template: str) -> set[str]:

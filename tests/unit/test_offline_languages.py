@@ -16,7 +16,7 @@ import pytest
 from shared.adapters.reasoning.offline import OfflineReasoner
 from shared.adapters.reasoning.question_shape import query_type_of, split_comparison, subject_of
 from shared.adapters.reasoning.templates import PROFILES, TEXTS, texts_for, topic_heading
-from shared.core.models import ResearchContext
+from shared.core.research_models import ResearchContext
 from tests.contract.conftest import fixture_findings, fixture_material, shared_corpus
 
 LANGUAGES = sorted(TEXTS)

@@ -6,19 +6,18 @@ import pytest
 
 from shared.adapters.reasoning.offline import OfflineReasoner
 from shared.adapters.reasoning.templates import texts_for
-from shared.core.models import (
+from shared.core.report_models import ReportMaterial
+from shared.core.research_models import (
     AgentProfile,
     AgentState,
-    ChatMessage,
     Finding,
     KeyFinding,
     Observation,
-    PageSummary,
-    ReportMaterial,
     ResearchContext,
-    Source,
     Todo,
 )
+from shared.core.session_models import ChatMessage
+from shared.core.source_models import PageSummary, Source
 from tests.contract.conftest import (
     DEFAULT_QUESTION,
     fixture_findings,

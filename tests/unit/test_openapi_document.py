@@ -24,7 +24,8 @@ from api.views import session_view
 from devhost.registry import index
 from shared.bootstrap import AppServices
 from shared.core.config import Settings
-from shared.core.models import PlanApproval, ResearchPlan, ResearchTopic, SynthesizedAnswer
+from shared.core.report_models import SynthesizedAnswer
+from shared.core.research_models import PlanApproval, ResearchPlan, ResearchTopic
 from shared.core.session_models import AgentProgress, Mode, Progress, SessionRecord, SessionStatus
 from tests.generated import COMMAND, model_components
 
@@ -171,6 +172,19 @@ VIEWS = {
         result={"answer": ANSWER.model_dump(mode="json")},
     ),
     "reported": _record(
+        status=SessionStatus.completed,
+        result={
+            "report": {
+                "title": "t",
+                "sections": 3,
+                "source_count": 2,
+                "sources": 2,
+                "confidence_level": "high",
+                "warnings": [],
+            }
+        },
+    ),
+    "reported before source_count": _record(
         status=SessionStatus.completed,
         result={
             "report": {

@@ -13,7 +13,7 @@ from shared.adapters.search.pipeline import (
     rerank,
     rrf_fuse,
 )
-from shared.core.models import SearchResult
+from shared.core.source_models import SearchResult
 
 
 def r(url: str, title: str = "", snippet: str = "", score: float = 0.0, provider: str = "p"):

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from api.schemas import PlanDecision
 from shared.core.errors import InvalidInputError
-from shared.core.models import PlanApproval, ResearchPlan, ResearchTopic
+from shared.core.research_models import PlanApproval, ResearchPlan, ResearchTopic
 from shared.usecases.plan_review import TopicEdit, edited, review_note
 
 PLANNED = PlanApproval(

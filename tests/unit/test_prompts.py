@@ -9,6 +9,7 @@ from shared.tools.prompts import (
     analysis,
     chat,
     clarify,
+    critic,
     planning,
     report,
     search,
@@ -41,7 +42,7 @@ BUILDERS = {
         language=lang,
         today=TODAY,
     ),
-    "critique": lambda lang: supervisor.build_critique(
+    "critique": lambda lang: critic.build_critique(
         brief="b", sources=SRC, report="r", policy="p", language=lang, today=TODAY
     ),
     "report": lambda lang: report.build_write_report(
@@ -185,8 +186,8 @@ def test_the_writer_is_told_what_was_not_researched() -> None:
 
 def test_the_monitor_policy_asks_the_writer_and_the_critic_for_the_contrast() -> None:
     from shared.adapters.reasoning.llm_report import CRITIC_POLICY
+    from shared.tools.prompts.critic import build_critique
     from shared.tools.prompts.report import build_write_report
-    from shared.tools.prompts.supervisor import build_critique
 
     asked = build_write_report(**REPORT_ARGS, contrast=True)[-1]["content"]
     assert "contrasts what the" in asked and "community sources (tier 5)" in asked

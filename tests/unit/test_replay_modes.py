@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from shared.core import names
-from shared.core.models import QueryAnalysis, ResearchPlan, ResearchTopic
-from shared.core.payloads import AnswerOut, PlanResearchOut, SearchResult, SelectSourcesOut
+from shared.core.payloads import AnswerOut, PlanResearchOut, SelectSourcesOut
+from shared.core.research_models import QueryAnalysis, ResearchPlan, ResearchTopic
+from shared.core.source_models import SearchResult
 from tests.fakes.durable_history import replay
 from tests.unit.test_replay_orchestrators import ORCHESTRATORS, research, respond, run, start_input
 

@@ -19,14 +19,6 @@ from devhost import history as h
 from devhost.registry import index
 from shared.core import names
 from shared.core.config import ResearchOptions, Settings
-from shared.core.models import (
-    AgentProfile,
-    NewTodo,
-    QueryAnalysis,
-    ResearchPlan,
-    ResearchTopic,
-    Todo,
-)
 from shared.core.payloads import (
     FAILURE_KEY,
     AnswerOut,
@@ -45,6 +37,14 @@ from shared.core.payloads import (
     StepFailure,
     SupervisorOut,
     WebSearchOut,
+)
+from shared.core.research_models import (
+    AgentProfile,
+    NewTodo,
+    QueryAnalysis,
+    ResearchPlan,
+    ResearchTopic,
+    Todo,
 )
 from shared.core.session_models import StartInput, Usage
 from tests.fakes.durable_history import START, Replay, function_names, replay
@@ -85,15 +85,15 @@ def respond(name: str, request: Any) -> Any:
             todo_id=request["todo"]["id"],
             topic_id=request["todo"]["topic_id"],
             item_ref=f"s1/{request['item']}.json",
-            sources=["https://docs.python.org/3/"],
+            source_urls=["https://docs.python.org/3/"],
         ),
         names.SUPERVISOR_REVIEW: lambda: SupervisorOut(decision="continue"),
-        names.COMPRESS_FINDINGS: lambda: CompressOut(findings=2, key_findings=4, sources=2),
+        names.COMPRESS_FINDINGS: lambda: CompressOut(findings=2, key_findings=4, source_count=2),
         names.GENERATE_FINAL_REPORT: lambda: ReportOut(
             report_ref="s1/report.md",
             title="Generators",
             sections=3,
-            sources=2,
+            source_count=2,
             confidence="medium",
             basis="draft",
         ),
@@ -106,7 +106,7 @@ def respond(name: str, request: Any) -> Any:
         names.WEB_SEARCH: lambda: WebSearchOut(),
         names.SELECT_SOURCES: lambda: SelectSourcesOut(selected=[]),
         names.SCRAPE_PAGE: lambda: ScrapeOut(url="https://x", ok=True),
-        names.SYNTHESIZE: lambda: AnswerOut(answer_ref="s1/answer.md", sources=0, summary="s"),
+        names.SYNTHESIZE: lambda: AnswerOut(answer_ref="s1/answer.md", source_count=0, summary="s"),
     }
     made = outputs.get(name)
     return made().model_dump(mode="json") if made else {}
@@ -301,7 +301,9 @@ def unsourced_report(name: str, request: Any) -> Any:
     if name != names.GENERATE_FINAL_REPORT:
         return respond(name, request)
     out = ReportOut.model_validate(respond(name, request))
-    return out.model_copy(update={"sources": 0, "unsourced": UNSOURCED}).model_dump(mode="json")
+    return out.model_copy(update={"source_count": 0, "unsourced": UNSOURCED}).model_dump(
+        mode="json"
+    )
 
 
 def test_a_report_without_sources_completes_with_a_warning_that_names_the_cause() -> None:
@@ -608,7 +610,7 @@ def test_the_plan_waits_for_approval_only_when_asked() -> None:
     show = next(s for s in waiting.scheduled if s.input and s.input.get("plan_approval"))
     assert show.name == names.UPDATE_SESSION and show.input["status"] == "waiting_plan_approval"
     assert [t["title"] for t in show.input["plan_approval"]["plan"]["topics"]] == ["Basics", "Uses"]
-    assert show.input["plan_approval"]["max_agents"] == 4  # the session's num_agents cap
+    assert show.input["plan_approval"]["max_agents"] == 4  # the session's max_agents cap
 
 
 def test_an_approved_plan_cancels_the_timer_and_is_researched_as_planned() -> None:
@@ -807,7 +809,7 @@ def test_a_report_without_sources_after_a_budget_cut_says_the_budget_cut_it_shor
     def spent_and_unsourced(name: str, request: Any) -> Any:
         out = metered(name, request)
         if name == names.GENERATE_FINAL_REPORT:
-            out = {**out, "sources": 0, "unsourced": UNSOURCED}
+            out = {**out, "source_count": 0, "unsourced": UNSOURCED}
         return out
 
     flow = research(enable_clarifying_questions=False, max_tokens=20_000)

@@ -9,7 +9,8 @@ from urllib.parse import urlsplit
 from markdown_it import MarkdownIt
 
 from shared.adapters.report.markdown import render_answer_markdown, render_report_markdown
-from shared.core.models import FinalReport, ReportSection, Source, SynthesizedAnswer
+from shared.core.report_models import FinalReport, ReportSection, SynthesizedAnswer
+from shared.core.source_models import Source
 from tests.fakes.phishing_titles import PHISHING_HOST, hostile_sources
 
 CREATED = datetime(2025, 3, 14, 9, 26, tzinfo=UTC)

@@ -19,24 +19,20 @@ from shared.adapters.reasoning.grounding import FindingDraft
 from shared.adapters.reasoning.roles import ROLES, report_role
 from shared.adapters.reasoning.wire_schema import wire_schema
 from shared.adapters.report.citations import renumber_to
-from shared.core.models import (
+from shared.core.report_models import Critique, FinalReport, ReportSection
+from shared.core.research_models import (
     AgentAction,
     AgentProfile,
     AgentState,
     ClarificationRequest,
-    Critique,
-    FinalReport,
     Observation,
     QueryAnalysis,
-    ReportSection,
     ResearchContext,
-    SearchResult,
-    Source,
-    SourceExcerpt,
     SupervisorReview,
     Todo,
 )
-from shared.tools.prompts import agent, analysis, clarify, report, supervisor
+from shared.core.source_models import SearchResult, Source, SourceExcerpt
+from shared.tools.prompts import agent, analysis, clarify, critic, report, supervisor
 from shared.tools.prompts.framing import DATA_RULE, UNTRUSTED_TAGS, research_brief
 
 TODAY = "2031-05-17"
@@ -83,7 +79,7 @@ def test_prompts_ask_for_fields_in_schema_order():
         )
     ]
     assert positions == sorted(positions)
-    critique = supervisor.CRITIQUE
+    critique = critic.CRITIQUE
     assert critique.index("- issues:") < critique.index("- verdict")
     assert clarify.CLARIFY.index("- reason:") < clarify.CLARIFY.index("- needed:")
     assert analysis.ANALYZE.index("- key_concepts") < analysis.ANALYZE.index("- complexity")
@@ -155,13 +151,13 @@ def _report_messages(**overrides) -> str:
 
 
 def test_writer_and_critic_are_told_how_to_weigh_tiers_and_dates():
-    critic = supervisor.build_critique(
+    critique = critic.build_critique(
         brief="b", sources="S", report="r", policy="p", language="en", today=TODAY, findings="F"
     )[1]["content"]
 
-    for text in (_report_messages(), critic):
+    for text in (_report_messages(), critique):
         assert "tier (1 official/primary" in text and "newer sources" in text
-    assert "<findings>\nF\n</findings>" in critic  # the critic sees what the agents found
+    assert "<findings>\nF\n</findings>" in critique  # the critic sees what the agents found
 
 
 # -- (d) draft-aware supervisor, writer told what was not researched -------------------
@@ -340,7 +336,7 @@ def _every_prompt_text() -> str:
         agent.WRITE_FINDING,
         report.WRITE_REPORT,
         supervisor.SUPERVISE,
-        supervisor.CRITIQUE,
+        critic.CRITIQUE,
         research_brief("q", "d", ["x"], ["y"]),
     ]
     state = _state()

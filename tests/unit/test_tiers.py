@@ -8,7 +8,7 @@ import pytest
 
 from shared.adapters.search.tiers import SourceTiers
 from shared.core.errors import ConfigurationError
-from shared.core.models import SearchResult
+from shared.core.source_models import SearchResult
 
 
 @pytest.fixture(scope="module")

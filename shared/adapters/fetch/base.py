@@ -12,7 +12,7 @@ from typing import Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 from shared.core.errors import FetchRefused
-from shared.core.models import Page
+from shared.core.source_models import Page
 
 
 @runtime_checkable

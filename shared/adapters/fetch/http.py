@@ -36,7 +36,7 @@ from shared.adapters.fetch.guard import Resolver
 from shared.adapters.fetch.pinned import PinnedTransport
 from shared.core.config import Settings
 from shared.core.errors import PermanentError, TransientError
-from shared.core.models import Page
+from shared.core.source_models import Page
 
 MAX_REDIRECTS = 5
 ALLOWED_CONTENT_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})

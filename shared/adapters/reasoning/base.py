@@ -19,25 +19,21 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from shared.core.limits import SourcePolicy
-from shared.core.models import (
+from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
+from shared.core.research_models import (
     AgentAction,
     AgentProfile,
     AgentState,
-    ChatMessage,
     ClarificationRequest,
-    Critique,
-    FinalReport,
     Finding,
-    Page,
-    PageSummary,
     QueryAnalysis,
-    ReportMaterial,
     ResearchContext,
     ResearchPlan,
     SupervisorReview,
-    SynthesizedAnswer,
     Todo,
 )
+from shared.core.session_models import ChatMessage
+from shared.core.source_models import Page, PageSummary
 
 
 @runtime_checkable

@@ -14,20 +14,17 @@ from pydantic import BaseModel, Field
 from shared.adapters.reasoning.context_budget import truncate
 from shared.adapters.report.citations import dedupe_sentences, enforce_citations
 from shared.adapters.report.limits_text import say
-from shared.core.models import (
+from shared.core.report_models import FinalReport, ReportMaterial, ReportSection
+from shared.core.research_models import (
     AgentAction,
     AgentState,
     Confidence,
-    FinalReport,
     Finding,
     KeyFinding,
-    Page,
-    ReportMaterial,
-    ReportSection,
     ResearchPlan,
-    Source,
     SupervisorReview,
 )
+from shared.core.source_models import Page, Source
 from shared.tools.lexical import unique_texts
 
 

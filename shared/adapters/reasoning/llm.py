@@ -46,26 +46,21 @@ from shared.adapters.reasoning.roles import ROLES, Role, answer_role, report_rol
 from shared.adapters.report.citations import strip_unknown_citations
 from shared.core.config import Settings
 from shared.core.limits import SourcePolicy
-from shared.core.models import (
+from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
+from shared.core.research_models import (
     AgentAction,
     AgentProfile,
     AgentState,
-    ChatMessage,
     ClarificationRequest,
-    Critique,
-    FinalReport,
     Finding,
-    Page,
-    PageSummary,
     QueryAnalysis,
-    ReportMaterial,
     ResearchContext,
     ResearchPlan,
-    Source,
     SupervisorReview,
-    SynthesizedAnswer,
     Todo,
 )
+from shared.core.session_models import ChatMessage
+from shared.core.source_models import Page, PageSummary, Source
 from shared.tools.lexical import unique_texts
 from shared.tools.llm_endpoint import model_limits
 from shared.tools.prompts import agent, analysis, chat, clarify, planning, search, supervisor

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from shared.core.models import AgentProfile
+from shared.core.research_models import AgentProfile
 
 
 class ChatReply(BaseModel):

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from shared.adapters.reasoning import llm_views as views
 from shared.adapters.reasoning.context_budget import defuse, trim_draft
-from shared.core.models import FinalReport, ReportMaterial
-from shared.tools.prompts import report, supervisor
+from shared.core.report_models import FinalReport, ReportMaterial
+from shared.tools.prompts import critic, report
 from shared.tools.prompts.framing import Messages
 
 CRITIC_POLICY = {
@@ -31,7 +31,7 @@ def critique_messages(
 ) -> Messages:
     """The critic sees the report in the evidence's numbering, beside that evidence."""
     numbers = {s.url: s.n for s in material.sources}
-    return supervisor.build_critique(
+    return critic.build_critique(
         brief=views.brief_of(material.context, budget),
         sources=views.evidence_context(material.sources, material.excerpts, budget),
         findings=views.findings_text(material.findings, budget // 2, numbers),

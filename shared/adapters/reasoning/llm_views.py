@@ -18,17 +18,9 @@ from shared.adapters.reasoning.context_budget import (
     result_block,
     truncate,
 )
-from shared.core.models import (
-    AgentState,
-    FinalReport,
-    Finding,
-    PageSummary,
-    ResearchContext,
-    ResearchPlan,
-    Source,
-    SourceExcerpt,
-    Todo,
-)
+from shared.core.report_models import FinalReport
+from shared.core.research_models import AgentState, Finding, ResearchContext, ResearchPlan, Todo
+from shared.core.source_models import PageSummary, Source, SourceExcerpt
 from shared.tools.prompts.agent import build_agent_system
 from shared.tools.prompts.framing import research_brief
 

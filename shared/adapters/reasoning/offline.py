@@ -27,26 +27,21 @@ from shared.adapters.reasoning.templates import texts_for
 from shared.adapters.report.citations import CITATION_RE
 from shared.adapters.search.base import Corpus
 from shared.core.limits import SourcePolicy
-from shared.core.models import (
+from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
+from shared.core.research_models import (
     AgentAction,
     AgentProfile,
     AgentState,
-    ChatMessage,
     ClarificationRequest,
-    Critique,
-    FinalReport,
     Finding,
-    Page,
-    PageSummary,
     QueryAnalysis,
-    ReportMaterial,
     ResearchContext,
     ResearchPlan,
-    Source,
     SupervisorReview,
-    SynthesizedAnswer,
     Todo,
 )
+from shared.core.session_models import ChatMessage
+from shared.core.source_models import Page, PageSummary, Source
 from shared.tools import lexical
 from shared.tools.language import detect_language
 

@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping
 from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.templates import texts_for, topic_heading
 from shared.adapters.report.citations import CITATION_RE, sentence_key
-from shared.core.models import Finding, KeyFinding, ReportMaterial
+from shared.core.report_models import ReportMaterial
+from shared.core.research_models import Finding, KeyFinding
 from shared.tools import lexical
 
 MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")

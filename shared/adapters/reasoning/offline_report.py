@@ -18,14 +18,9 @@ from shared.adapters.reasoning.offline_quotes import Cited, topic_sections
 from shared.adapters.reasoning.question_shape import subject_of
 from shared.adapters.reasoning.templates import fixed_headings, texts_for, topic_heading
 from shared.adapters.report.citations import CITATION_RE, cited_numbers
-from shared.core.models import (
-    Confidence,
-    Critique,
-    FinalReport,
-    ReportMaterial,
-    ReportSection,
-    Source,
-)
+from shared.core.report_models import Critique, FinalReport, ReportMaterial, ReportSection
+from shared.core.research_models import Confidence
+from shared.core.source_models import Source
 from shared.tools import lexical
 
 CONTRAST_ITEMS = 3  # claims per side in the monitor policy's contrast

@@ -27,21 +27,19 @@ from shared.adapters.reasoning.question_shape import query_type_of, split_compar
 from shared.adapters.reasoning.templates import DECOMPOSITIONS, profiles_for, texts_for
 from shared.adapters.search.base import Corpus, FocusDocument
 from shared.core.limits import NUM_AGENTS
-from shared.core.models import (
+from shared.core.research_models import (
     AgentAction,
     AgentProfile,
     AgentState,
     ClarificationRequest,
     Finding,
     KeyFinding,
-    Page,
     QueryAnalysis,
     ResearchContext,
     ResearchPlan,
     ResearchTopic,
-    SearchResult,
-    Source,
 )
+from shared.core.source_models import Page, SearchResult, Source
 from shared.tools import lexical
 
 KEY_FINDINGS_PER_FINDING = 6

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from shared.adapters.reasoning.question_shape import subject_of
 from shared.adapters.reasoning.templates import texts_for
-from shared.core.models import (
+from shared.core.research_models import (
     Finding,
     NewTodo,
     ResearchContext,

@@ -30,7 +30,9 @@ import re
 from collections.abc import Callable, Container
 
 from shared.adapters.report.limits_text import say
-from shared.core.models import Confidence, FinalReport, ReportSection, Source, SynthesizedAnswer
+from shared.core.report_models import FinalReport, ReportSection, SynthesizedAnswer
+from shared.core.research_models import Confidence
+from shared.core.source_models import Source
 
 MAX_RANGE = 50
 

@@ -14,7 +14,8 @@ import re
 from datetime import UTC, datetime
 from urllib.parse import quote
 
-from shared.core.models import FinalReport, Source, SynthesizedAnswer
+from shared.core.report_models import FinalReport, SynthesizedAnswer
+from shared.core.source_models import Source
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {

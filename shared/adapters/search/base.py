@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from shared.core.models import Page, SearchResult, TimeRange
+from shared.core.source_models import Page, SearchResult, TimeRange
 
 
 @runtime_checkable

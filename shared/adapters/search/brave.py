@@ -16,7 +16,7 @@ from datetime import date
 from shared.adapters.search.provider_http import http_client, raise_for_status, transport_errors
 from shared.core.config import Settings
 from shared.core.errors import ConfigurationError
-from shared.core.models import SearchResult, TimeRange
+from shared.core.source_models import SearchResult, TimeRange
 
 DEFAULT_BASE_URL = "https://api.search.brave.com"
 MAX_RESULTS = 20

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from shared.core.config import Settings
 from shared.core.errors import ConfigurationError, TransientError
-from shared.core.models import SearchResult, TimeRange
+from shared.core.source_models import SearchResult, TimeRange
 
 
 class DuckDuckGoSearch:

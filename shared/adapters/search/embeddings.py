@@ -16,7 +16,7 @@ import math
 import openai
 
 from shared.core.config import Settings
-from shared.core.models import SearchResult
+from shared.core.source_models import SearchResult
 from shared.tools.llm_endpoint.client import build_openai_client
 from shared.tools.llm_endpoint.usage import record_call
 

@@ -25,7 +25,7 @@ from shared.adapters.search.base import FocusDocument
 from shared.adapters.search.corpus_index import CorpusDocument, CorpusIndex, load_index
 from shared.core.config import Settings
 from shared.core.errors import FetchRefused, NotFoundError
-from shared.core.models import Page, SearchResult, TimeRange
+from shared.core.source_models import Page, SearchResult, TimeRange
 from shared.tools import lexical
 
 TITLE_WEIGHT = 2.0

@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from rank_bm25 import BM25Plus
 
-from shared.core.models import SearchResult
+from shared.core.source_models import SearchResult
 
 RRF_K = 60
 _TRACKING_PARAMS = frozenset(

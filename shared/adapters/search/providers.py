@@ -24,7 +24,7 @@ from shared.adapters.search.base import SearchProvider
 from shared.adapters.search.pipeline import rrf_fuse
 from shared.core.config import Settings
 from shared.core.errors import ConfigurationError, PermanentError, ResearchError, TransientError
-from shared.core.models import SearchResult, TimeRange
+from shared.core.source_models import SearchResult, TimeRange
 
 log = logging.getLogger(__name__)
 

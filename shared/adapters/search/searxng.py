@@ -14,7 +14,7 @@ from datetime import date
 from shared.adapters.search.provider_http import http_client, raise_for_status, transport_errors
 from shared.core.config import Settings
 from shared.core.errors import ConfigurationError
-from shared.core.models import SearchResult, TimeRange
+from shared.core.source_models import SearchResult, TimeRange
 
 
 class SearxngSearch:

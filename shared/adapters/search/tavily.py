@@ -11,7 +11,7 @@ from __future__ import annotations
 from shared.adapters.search.provider_http import http_client, raise_for_status, transport_errors
 from shared.core.config import Settings
 from shared.core.errors import ConfigurationError
-from shared.core.models import SearchResult, TimeRange
+from shared.core.source_models import SearchResult, TimeRange
 
 DEFAULT_BASE_URL = "https://api.tavily.com"
 MAX_RESULTS = 20

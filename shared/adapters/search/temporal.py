@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from datetime import date, timedelta
 
-from shared.core.models import TimeRange
+from shared.core.source_models import TimeRange
 
 _NUMBER_WORDS = {
     "a": 1,

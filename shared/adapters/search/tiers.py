@@ -28,7 +28,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from shared.core.errors import ConfigurationError
-from shared.core.models import SearchResult
+from shared.core.source_models import SearchResult
 
 DEFAULT_TABLE = Path(__file__).with_name("tiers.json")
 STRICT_MAX_TIER = 2

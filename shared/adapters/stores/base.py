@@ -33,8 +33,7 @@ from typing import Protocol, runtime_checkable
 
 from shared.adapters.stores.quota import StartQuota
 from shared.core.errors import InvalidInputError, MemoryFileTooLarge
-from shared.core.models import ChatMessage
-from shared.core.session_models import Owner, SessionRecord, SessionStatus, Usage
+from shared.core.session_models import ChatMessage, Owner, SessionRecord, SessionStatus, Usage
 
 MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024
 """Default cap on one memory file: far above a report with its PDF (≈ 1-5 MB), far

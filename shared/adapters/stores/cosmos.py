@@ -47,8 +47,7 @@ from shared.adapters.stores.cosmos_slots import ChatSlots, holds_slot
 from shared.adapters.stores.quota import StartQuota
 from shared.core.config import Settings
 from shared.core.errors import ConfigurationError, ConflictError, NotFoundError, TransientError
-from shared.core.models import ChatMessage
-from shared.core.session_models import Mode, Owner, SessionRecord, Usage
+from shared.core.session_models import ChatMessage, Mode, Owner, SessionRecord, Usage
 
 MAX_UPDATE_ATTEMPTS = 10
 MAX_REMEMBERED_CHATS = 10_000

@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any
 
-from shared.core.models import ChatMessage
+from shared.core.session_models import ChatMessage
 
 Query = Callable[[str, dict[str, Any], str], list[dict[str, Any]]]
 

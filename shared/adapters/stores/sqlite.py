@@ -44,8 +44,7 @@ from shared.core.errors import (
     PermanentError,
     TransientError,
 )
-from shared.core.models import ChatMessage
-from shared.core.session_models import Mode, Owner, SessionRecord, Usage
+from shared.core.session_models import ChatMessage, Mode, Owner, SessionRecord, Usage
 
 MAX_UPDATE_ATTEMPTS = 10
 BUSY_TIMEOUT_MS = 10_000

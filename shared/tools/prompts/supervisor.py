@@ -1,8 +1,9 @@
-"""Deep research: the supervisor's review of one finding, and the critic's check of a report."""
+"""Deep research: the supervisor's review of one finding (the critic's check of a report is in
+``critic``)."""
 
 from __future__ import annotations
 
-from shared.tools.prompts.framing import SOURCE_ATTRIBUTES_NOTE, Messages, messages, preamble
+from shared.tools.prompts.framing import Messages, messages, preamble
 
 SUPERVISOR_SYSTEM = """You supervise a team of research agents and keep the draft report.
 {preamble}"""
@@ -54,32 +55,6 @@ The finding to review:
 {finding}
 </finding>"""
 
-CRITIQUE = """Check this research report before it is delivered, against the evidence
-below: the sources' own passages and the agents' findings. Look for claims the cited
-passages do not support, citations that point nowhere, logical gaps, contradictions,
-padding that adds no evidence, and sources that break the source policy ({policy}).
-{source_note}
-Return, in this order:
-- issues: each problem in one sentence, most serious first, naming the section and the
-  [n] concerned; empty when there is none;
-- verdict, drawn from the issues: PASS (ready), WARN (usable, with issues to note) or
-  REJECT (needs a revision).
-
-Research request:
-{brief}
-
-Numbered sources:
-{sources}
-
-Findings:
-<findings>
-{findings}
-</findings>
-
-<report>
-{report}
-</report>"""
-
 
 def build_supervise(
     *,
@@ -102,27 +77,5 @@ def build_supervise(
         finding=finding,
         calls_left=calls_left,
         draft=draft or "(empty: this is the first section)",
-    )
-    return messages(system, text)
-
-
-def build_critique(
-    *,
-    brief: str,
-    sources: str,
-    report: str,
-    policy: str,
-    language: str,
-    today: str,
-    findings: str = "",
-) -> Messages:
-    system = f"You are a demanding research editor.\n{preamble(today, language)}"
-    text = CRITIQUE.format(
-        brief=brief,
-        sources=sources,
-        report=report,
-        policy=policy,
-        findings=findings or "(none)",
-        source_note=SOURCE_ATTRIBUTES_NOTE,
     )
     return messages(system, text)

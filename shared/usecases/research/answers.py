@@ -10,8 +10,8 @@ engine writes them with the answer, a model in a call of their own
 from __future__ import annotations
 
 from shared.adapters.report.markdown import render_answer_markdown
-from shared.core.models import SynthesizedAnswer
 from shared.core.payloads import AnswerOut, ChatIn
+from shared.core.report_models import SynthesizedAnswer
 from shared.ports import Services
 
 SUMMARY_CHARS = 1500
@@ -50,5 +50,5 @@ def chat_answer(svc: Services, req: ChatIn) -> AnswerOut:
     add_follow_up_questions(svc, req.query, answer)
     ref = save_answer(svc, req.session_id, "answer", answer, req.query, "chat")
     return AnswerOut(
-        answer_ref=ref, sources=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
+        answer_ref=ref, source_count=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
     )

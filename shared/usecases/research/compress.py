@@ -30,8 +30,10 @@ from shared.adapters.report.citations import CITATION_RE, cited_numbers, sentenc
 from shared.adapters.search.pipeline import normalize_url
 from shared.core import names
 from shared.core.errors import NotFoundError
-from shared.core.models import Finding, KeyFinding, Source, SourceExcerpt, SynthesizedAnswer
 from shared.core.payloads import CompressIn, CompressOut
+from shared.core.report_models import SynthesizedAnswer
+from shared.core.research_models import Finding, KeyFinding
+from shared.core.source_models import Source, SourceExcerpt
 from shared.ports import Services
 from shared.tools import lexical
 from shared.usecases.research.evidence import finding_excerpts, merge_excerpts
@@ -160,6 +162,6 @@ def compress_findings(svc: Services, req: CompressIn) -> CompressOut:
     svc.memory.write(req.session_id, COMPRESSED, result.model_dump_json(), "application/json")
     return CompressOut(
         findings=len(result.findings),
-        sources=len(result.sources),
+        source_count=len(result.sources),
         key_findings=sum(len(f.key_findings) for f in result.findings),
     )

@@ -18,7 +18,8 @@ from collections.abc import Iterable
 
 from shared.adapters.reasoning.context_budget import truncate
 from shared.adapters.search.pipeline import normalize_url
-from shared.core.models import Finding, Observation, Page, SourceExcerpt
+from shared.core.research_models import Finding, Observation
+from shared.core.source_models import Page, SourceExcerpt
 from shared.tools import lexical
 
 EXCERPT_CHARS = 1500  # per source of a finding; the writer's prompt shares its budget later

@@ -31,8 +31,9 @@ from shared.adapters.report.limits_text import gap_clause, say, sentence
 from shared.adapters.report.markdown import render_report_markdown
 from shared.adapters.report.pdf import render_pdf
 from shared.core.errors import NotFoundError, PermanentError
-from shared.core.models import FinalReport, ReportMaterial, ReportSection, ResearchContext
 from shared.core.payloads import ContextIn, CritiqueOut, Gap, PdfIn, PdfOut, ReportIn, ReportOut
+from shared.core.report_models import FinalReport, ReportMaterial, ReportSection
+from shared.core.research_models import ResearchContext
 from shared.ports import Services
 from shared.usecases.research import memory_files
 from shared.usecases.research.compress import COMPRESSED, Compressed, compressed_items
@@ -65,7 +66,7 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
         report_ref=ref,
         title=report.title,
         sections=len(report.sections),
-        sources=len(report.sources),
+        source_count=len(report.sources),
         confidence=report.confidence_level,
         basis=basis,
         warnings=report.warnings[:10],

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from shared.adapters.report.citations import CITATION_RE
 from shared.adapters.stores.base import MemoryStore
 from shared.core.errors import NotFoundError
-from shared.core.models import (
+from shared.core.research_models import (
     AgentProfile,
     Finding,
     QueryAnalysis,

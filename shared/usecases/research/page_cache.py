@@ -12,7 +12,7 @@ import hashlib
 from shared.adapters.fetch.base import Fetcher
 from shared.adapters.stores.base import MemoryStore
 from shared.core.errors import NotFoundError
-from shared.core.models import Page
+from shared.core.source_models import Page
 
 PAGES = "pages/"
 

@@ -10,7 +10,6 @@ read anything) and at most ``DEEP_RESEARCH_AGENT_MAX_STEPS``, the ceiling.
 from __future__ import annotations
 
 from shared.core.limits import NUM_AGENTS
-from shared.core.models import Todo
 from shared.core.payloads import (
     ClarifyOut,
     ContextIn,
@@ -19,6 +18,7 @@ from shared.core.payloads import (
     SpawnAgentsIn,
     SpawnAgentsOut,
 )
+from shared.core.research_models import Todo
 from shared.ports import Services
 from shared.usecases.research import memory_files
 

@@ -29,8 +29,9 @@ import logging
 from shared.adapters.search.pipeline import normalize_url
 from shared.core.errors import PermanentError, ResearchError
 from shared.core.limits import SourcePolicy
-from shared.core.models import AgentState, Finding, Observation, Page
 from shared.core.payloads import ResearcherIn, ResearcherOut
+from shared.core.research_models import AgentState, Finding, Observation
+from shared.core.source_models import Page
 from shared.ports import Services
 from shared.usecases.research import memory_files
 from shared.usecases.research.evidence import (
@@ -90,7 +91,7 @@ def run_researcher(svc: Services, req: ResearcherIn) -> ResearcherOut:
         topic_id=req.todo.topic_id,
         item_ref=ref,
         key_findings=len(finding.key_findings),
-        sources=[s.url for s in finding.sources],
+        source_urls=[s.url for s in finding.sources],
         confidence=finding.confidence,
         steps=state.step,
     )

@@ -16,7 +16,6 @@ from shared.adapters.report.citations import renumber_answer
 from shared.adapters.search import pipeline
 from shared.adapters.search.temporal import parse_time_range
 from shared.core.errors import PermanentError
-from shared.core.models import PageSummary, TimeRange
 from shared.core.payloads import (
     AnswerOut,
     FollowUpIn,
@@ -31,6 +30,7 @@ from shared.core.payloads import (
     WebSearchIn,
     WebSearchOut,
 )
+from shared.core.source_models import PageSummary, TimeRange
 from shared.ports import Services
 from shared.usecases.research.answers import SUMMARY_CHARS, add_follow_up_questions, save_answer
 from shared.usecases.research.page_cache import fetch_cached
@@ -116,7 +116,7 @@ def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
     mode = "deep_search" if req.name == "deep_search" else "search"
     ref = save_answer(svc, req.session_id, req.name, answer, req.query, mode)
     return AnswerOut(
-        answer_ref=ref, sources=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
+        answer_ref=ref, source_count=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
     )
 
 

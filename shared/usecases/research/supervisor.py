@@ -8,8 +8,8 @@ todos for the orchestrator's queue.
 
 from __future__ import annotations
 
-from shared.core.models import Finding
 from shared.core.payloads import SupervisorIn, SupervisorOut
+from shared.core.research_models import Finding
 from shared.ports import Services
 from shared.usecases.research import memory_files
 

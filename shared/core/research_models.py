@@ -1,11 +1,10 @@
-"""Schemas the research phases exchange with activities, stores and the HTTP API.
+"""What the deep research phases decide and find: analysis, plan, agents, todos, findings.
 
-Activity inputs and outputs are ``model_dump(mode="json")`` of these models
-and stay small: big text (pages, findings, drafts, reports) lives in the
-MemoryStore and travels by name. Sources are identified by URL everywhere;
-the ``[n]`` numbering is assigned once, when a report or answer is written.
-The session's own bookkeeping (status, progress, usage, owner) is in
-``shared.core.session_models``.
+The orchestrations carry these inside activity payloads (``shared.core.payloads``)
+and the reasoners produce them; the supervisor's review and the plan awaiting
+approval live here too. What a report or an answer is made of is in
+``shared.core.report_models``, which builds on these; what the web gave (results,
+pages, sources) is in ``shared.core.source_models``, below both.
 """
 
 from __future__ import annotations
@@ -16,79 +15,9 @@ from typing import Literal
 from pydantic import BaseModel, Field, computed_field
 
 from shared.core.limits import AGENT_MAX_STEPS, NUM_AGENTS
+from shared.core.source_models import SearchResult, Source, SourceExcerpt
 
 Confidence = Literal["high", "medium", "low"]
-
-
-# -- sources and pages ---------------------------------------------------------
-
-
-class SearchResult(BaseModel):
-    url: str
-    title: str = ""
-    snippet: str = ""
-    score: float = 0.0
-    provider: str = ""
-    published: str | None = None
-    tier: int | None = None
-
-
-class Source(BaseModel):
-    """A source actually fetched in this session; ``n`` is its citation number."""
-
-    n: int = 0
-    url: str
-    title: str = ""
-    tier: int | None = None
-    snippet: str = ""
-
-
-class Page(BaseModel):
-    """Clean main text of a fetched page (stored as an item, never in history)."""
-
-    url: str
-    final_url: str | None = None
-    title: str = ""
-    text: str
-    content_type: str = "text/plain"
-
-
-class PageSummary(BaseModel):
-    url: str
-    title: str = ""
-    summary: str
-    relevant_sentences: list[str] = Field(default_factory=list)
-    tier: int | None = None
-
-
-class TimeRange(BaseModel):
-    start: str | None = None  # ISO date
-    end: str | None = None
-    label: str = ""
-
-
-# -- chat / search answers -----------------------------------------------------
-
-
-class ChatMessage(BaseModel):
-    role: Literal["user", "assistant"]
-    content: str
-    session_id: str | None = None
-    created_at: datetime | None = None
-
-
-class SynthesizedAnswer(BaseModel):
-    reasoning: str = ""
-    answer: str
-    key_points: list[str] = Field(default_factory=list)
-    sources: list[Source] = Field(default_factory=list)
-    follow_up_questions: list[str] = Field(default_factory=list)
-    language: str = "en"
-    # what the answer had to do without (a failed search, an unreadable page, a fallback)
-    limitations: list[str] = Field(default_factory=list)
-
-
-# -- deep research phases ------------------------------------------------------
 
 
 class ResearchContext(BaseModel):
@@ -218,19 +147,6 @@ class KeyFinding(BaseModel):
     source_urls: list[str] = Field(default_factory=list)
 
 
-class SourceExcerpt(BaseModel):
-    """What one page says on a task, nearly verbatim: the evidence writer and critic read.
-
-    Sentences copied from the page in page order (`` … `` between gaps), chosen
-    for the task and the key findings that cite the page; ``published`` is the
-    date the search provider gave, when it gave one.
-    """
-
-    url: str
-    text: str
-    published: str | None = None
-
-
 class Finding(BaseModel):
     agent_id: int
     topic: str
@@ -284,43 +200,3 @@ class SupervisorReview(BaseModel):
     draft_section: str = ""
     new_todos: list[NewTodo] = Field(default_factory=list)
     decision: Literal["continue", "replan", "finish"]
-
-
-class Critique(BaseModel):
-    """The issues first, the verdict last (it is drawn from them)."""
-
-    issues: list[str] = Field(default_factory=list)
-    verdict: Literal["PASS", "WARN", "REJECT"]
-
-
-class ReportSection(BaseModel):
-    heading: str
-    content: str
-
-
-class FinalReport(BaseModel):
-    title: str
-    executive_summary: str
-    sections: list[ReportSection] = Field(min_length=3)
-    conclusion: str
-    sources: list[Source] = Field(default_factory=list)
-    confidence_level: Confidence = "medium"
-    follow_up_questions: list[str] = Field(default_factory=list)
-    language: str = "en"
-    warnings: list[str] = Field(default_factory=list)
-    # How the run fell short (a phase that failed, an agent, the budget): a section of its own.
-    limitations: list[str] = Field(default_factory=list)
-
-
-class ReportMaterial(BaseModel):
-    """What the writer gets, already trimmed to the context budget."""
-
-    context: ResearchContext
-    primary: str = ""  # the reviewed report, the draft report or main.md text
-    primary_kind: Literal["reviewed", "draft", "main", "findings"] = "findings"
-    findings: list[Finding] = Field(default_factory=list)
-    sources: list[Source] = Field(default_factory=list)
-    excerpts: list[SourceExcerpt] = Field(default_factory=list)  # evidence, by source URL
-    critique: Critique | None = None
-    gaps: list[str] = Field(default_factory=list)  # what was not researched, and why
-    analysis: QueryAnalysis | None = None  # decides the report's length and shape

@@ -1,0 +1,67 @@
+"""What a reader gets: the search modes' answer and the deep research report, and their review.
+
+``ReportMaterial`` is what the writer reads (research context, findings,
+sources and excerpts already trimmed to the context budget); ``FinalReport``
+and ``SynthesizedAnswer`` are what it writes, with their sources numbered;
+``Critique`` is the critic's verdict on a report.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from shared.core.research_models import Confidence, Finding, QueryAnalysis, ResearchContext
+from shared.core.source_models import Source, SourceExcerpt
+
+
+class SynthesizedAnswer(BaseModel):
+    reasoning: str = ""
+    answer: str
+    key_points: list[str] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
+    follow_up_questions: list[str] = Field(default_factory=list)
+    language: str = "en"
+    # what the answer had to do without (a failed search, an unreadable page, a fallback)
+    limitations: list[str] = Field(default_factory=list)
+
+
+class Critique(BaseModel):
+    """The issues first, the verdict last (it is drawn from them)."""
+
+    issues: list[str] = Field(default_factory=list)
+    verdict: Literal["PASS", "WARN", "REJECT"]
+
+
+class ReportSection(BaseModel):
+    heading: str
+    content: str
+
+
+class FinalReport(BaseModel):
+    title: str
+    executive_summary: str
+    sections: list[ReportSection] = Field(min_length=3)
+    conclusion: str
+    sources: list[Source] = Field(default_factory=list)
+    confidence_level: Confidence = "medium"
+    follow_up_questions: list[str] = Field(default_factory=list)
+    language: str = "en"
+    warnings: list[str] = Field(default_factory=list)
+    # How the run fell short (a phase that failed, an agent, the budget): a section of its own.
+    limitations: list[str] = Field(default_factory=list)
+
+
+class ReportMaterial(BaseModel):
+    """What the writer gets, already trimmed to the context budget."""
+
+    context: ResearchContext
+    primary: str = ""  # the reviewed report, the draft report or main.md text
+    primary_kind: Literal["reviewed", "draft", "main", "findings"] = "findings"
+    findings: list[Finding] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
+    excerpts: list[SourceExcerpt] = Field(default_factory=list)  # evidence, by source URL
+    critique: Critique | None = None
+    gaps: list[str] = Field(default_factory=list)  # what was not researched, and why
+    analysis: QueryAnalysis | None = None  # decides the report's length and shape
