@@ -37,6 +37,7 @@ from shared.core.session_models import Mode, SessionRecord, SessionStatus, Start
 from shared.tools.language import detect_language
 from shared.usecases import quotas, sessions
 from shared.usecases.access import chat_key, session_for, write_owner_file
+from shared.usecases.policy_choice import choose_source_policy
 
 bp = df.Blueprint()
 log = logging.getLogger(__name__)
@@ -66,6 +67,8 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
     owner = principal.owner
     await asyncio.to_thread(_check_configuration, svc, body.mode, bool(body.callback_url))
     caps = svc.settings.caps_for(body.options)  # before anything is stored: 422 above a ceiling
+    policy = choose_source_policy(body.query, body.options.source_policy)
+    caps = caps.model_copy(update={"source_policy": policy.policy})
     if body.callback_url:
         allowed = Settings.split_list(svc.settings.webhook_allowed_hosts)
         await asyncio.to_thread(validate_callback_url, body.callback_url, allowed)
@@ -82,6 +85,7 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
         language=detect_language(body.query),
         callback_url=body.callback_url,
         options=body.options,
+        source_policy=None if body.mode == Mode.chat else policy,  # chat cites nothing
         created_at=now,
         updated_at=now,
     )

@@ -180,11 +180,14 @@ def research_phase(context: df.DurableOrchestrationContext, run: Run):
 
 def planning_phase(context: df.DurableOrchestrationContext, run: Run):
     run.set_phase(context, "planning")
-    request = PlanResearchIn(context=run.context, max_agents=run.caps.max_agents)
+    request = PlanResearchIn(
+        context=run.context, max_agents=run.caps.max_agents, max_steps=run.caps.agent_max_steps
+    )
     planned = PlanResearchOut.model_validate(
         (yield from step(context, names.PLAN_RESEARCH, request))
     )
     run.usage += planned.usage
+    run.agent_steps = min(planned.agent_steps or run.agent_steps, run.caps.agent_max_steps)
     plan, num_agents = yield from plan_approval_phase(context, run, planned)
     request = SpawnAgentsIn(context=run.context, plan=plan, num_agents=num_agents)
     spawned = SpawnAgentsOut.model_validate((yield from step(context, names.SPAWN_AGENTS, request)))

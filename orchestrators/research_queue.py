@@ -9,6 +9,8 @@
 
 Caps, all from ``Caps``:
 - ``max_iterations`` (DEEP_RESEARCH_DEFAULT_MAX_ITERATIONS): researcher runs per session;
+- ``agent_max_steps``: the ceiling of a researcher's steps per todo; within it the plan
+  says how many the question deserves (``Run.agent_steps``, from the query analysis);
 - ``max_supervisor_calls``: reviews; after that agents finish their todos unsupervised;
 - ``queue_turns``: queue turns during which the supervisor may still add todos;
 - two reviews in a row that add nothing while no todo is pending or running force "finish";
@@ -45,6 +47,7 @@ class Run:
             language=inp.language,
             source_policy=inp.caps.source_policy,
         )
+        self.agent_steps = inp.caps.agent_max_steps  # until the plan scales it to the question
         self.finding_refs: list[str] = []
         self.deep_search_ref: str | None = None
         self.gaps: list[Gap] = []  # what could not be researched; the report names each
@@ -103,7 +106,7 @@ class _Queue:
         left = budget.calls_left(
             self.run.caps, self.run.usage, reserve=budget.REPORT_CALLS, committed=self.committed()
         )
-        steps = self.run.caps.agent_max_steps
+        steps = self.run.agent_steps
         return steps if left is None else max(0, min(steps, left - 1))
 
     def launch(self, context: df.DurableOrchestrationContext, agent_id: int, steps: int) -> None:
@@ -243,6 +246,7 @@ def _record(run: Run, queue: _Queue, finding: ResearcherOut, todo: Todo) -> None
     for agent in run.progress.agents:
         if agent.id == finding.agent_id:
             agent.done += 1
+            agent.steps += finding.steps
 
 
 def _review(

@@ -9,7 +9,13 @@ plan queries ─► per iteration: one web_search activity per query (fan-out)
 A search or page that still fails after its retries degrades the answer, never
 fails it: it becomes a warning in the live progress (and so in the status).
 A token / cost budget sizes each iteration (pages read = LLM calls) and keeps
-one call for the synthesis.
+calls for the synthesis and its follow-up questions.
+
+The source policy applies to every selection; inside a deep research
+(``as_phase``) strict never falls back to tiers 3-5, since the report must rest
+on tiers 1-2 alone (a standalone search falls back, with a warning, rather than
+answer nothing). The answer of a mode ends with follow-up questions; the phase's
+does not, since the report that follows has its own.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from shared.core.source_models import SearchResult, TimeRange
 
 SYNTHESIS_CALLS = 1
 FOLLOW_UP_CALLS = 1
+FOLLOW_UP_QUESTION_CALLS = 1  # after the answer (none in a deep research's phase)
 
 
 @dataclass
@@ -60,6 +67,7 @@ class _Search:
 
     def pages_affordable(self, wanted: int, more_iterations: bool) -> int:
         reserve = SYNTHESIS_CALLS + (FOLLOW_UP_CALLS if more_iterations else 0)
+        reserve += 0 if self.inp.as_phase else FOLLOW_UP_QUESTION_CALLS
         left = budget.calls_left(self.inp.caps, self.usage, reserve=reserve)
         return wanted if left is None else max(0, min(wanted, left))
 
@@ -116,6 +124,7 @@ def _iteration(context: df.DurableOrchestrationContext, run: _Search, iteration:
         top_n=caps.scrape_top_n,
         rerank_top_k=caps.rerank_top_k,
         policy=caps.source_policy,
+        fallback=not run.inp.as_phase,
     )
     selected = SelectSourcesOut.model_validate(
         (yield from step(context, names.SELECT_SOURCES, select_in))
@@ -223,5 +232,7 @@ def _synthesize(
         max_words=words[1],
         name=name,
         warnings=[w.message for w in run.progress.warnings],
+        policy=run.inp.caps.source_policy,
+        follow_up_questions=not run.inp.as_phase,
     )
     return AnswerOut.model_validate((yield from step(context, names.SYNTHESIZE, request)))

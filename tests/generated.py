@@ -25,7 +25,7 @@ from api.errors import MAX_BODY_BYTES
 from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
 from shared.core.limits import LIMITS, Limit
 from shared.core.report_models import FinalReport, SynthesizedAnswer
-from shared.core.session_models import AgentProgress, SessionStatus, Usage
+from shared.core.session_models import AgentProgress, PolicyChoice, SessionStatus, Usage
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENAPI = ROOT / "api" / "openapi.json"
@@ -40,6 +40,7 @@ MODELS = [
     (SynthesizedAnswer, "serialization"),
     (FinalReport, "serialization"),
     (AgentProgress, "serialization"),
+    (PolicyChoice, "serialization"),
     (Usage, "serialization"),
 ]
 _BLOCK = re.compile(r"(<!-- generated: (\w+) -->\n)(.*?)(<!-- /generated -->)", re.DOTALL)

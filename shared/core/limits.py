@@ -208,7 +208,8 @@ SOURCE_POLICY = Limit(
     SourcePolicy,
     "discovery",
     "which sources count: discovery (every tier), strict (tiers 1-2), monitor (official "
-    "against community sources)",
+    "against community sources); unset, the question's words choose it (verify: strict, "
+    "trend: monitor), else discovery",
     option="source_policy",
 )
 MAX_TOKENS = Limit(

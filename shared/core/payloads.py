@@ -92,6 +92,8 @@ class SelectSourcesIn(BaseModel):
     top_n: int = SCRAPE_TOP_N.default
     rerank_top_k: int = RERANK_TOP_K.default
     policy: Literal["discovery", "strict", "monitor"] = "discovery"
+    # False inside a deep research: strict never falls back to tiers 3-5 there
+    fallback: bool = True
 
 
 class SelectSourcesOut(BaseModel):
@@ -139,6 +141,8 @@ class SynthesizeIn(BaseModel):
     max_words: int
     name: str = "answer"
     warnings: list[str] = Field(default_factory=list)  # the run's so far, for the answer
+    policy: Literal["discovery", "strict", "monitor"] = "discovery"  # said in the prompt
+    follow_up_questions: bool = True  # not in a deep research's first phase: the report has them
 
 
 class AnswerOut(Metered):
@@ -191,12 +195,14 @@ class ClarifyOut(Metered):
 
 class PlanResearchIn(ContextIn):
     max_agents: int
+    max_steps: int | None = None  # the caps' agent_max_steps: the ceiling of agent_steps
 
 
 class PlanResearchOut(Metered):
     analysis: QueryAnalysis
     plan: ResearchPlan
     num_agents: int
+    agent_steps: int | None = None  # steps per researcher todo; None: the caps' agent_max_steps
 
 
 class PlanReviewOut(BaseModel):

@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-from shared.core.config import Caps, ResearchOptions
+from shared.core.config import Caps, ResearchOptions, SourcePolicy
 from shared.core.report_models import SynthesizedAnswer
 from shared.core.research_models import PlanApproval
 
@@ -91,6 +91,7 @@ class AgentProgress(BaseModel):
     profile: str = ""
     todo: str | None = None
     done: int = 0
+    steps: int = 0  # tool calls its finished todos took (effort follows the question)
 
 
 class RunWarning(BaseModel):
@@ -122,6 +123,18 @@ class Progress(BaseModel):
             w.phase == phase and w.message == message for w in self.warnings
         ):
             self.warnings.append(RunWarning(phase=phase, message=message))
+
+
+class PolicyChoice(BaseModel):
+    """The source policy a session runs with, and why (``shared/usecases/policy_choice.py``).
+
+    ``chosen_by``: ``request`` (``options.source_policy``), ``keyword`` (the question
+    names it: ``keyword`` is the word as the question wrote it) or ``default``.
+    """
+
+    policy: SourcePolicy
+    chosen_by: Literal["request", "keyword", "default"]
+    keyword: str | None = None
 
 
 class Owner(BaseModel):
@@ -178,6 +191,7 @@ class SessionRecord(BaseModel):
     language: str = "en"
     callback_url: str | None = None
     options: ResearchOptions = Field(default_factory=ResearchOptions)
+    source_policy: PolicyChoice | None = None  # every mode but chat
     progress: Progress = Field(default_factory=Progress)
     deep_search_result: SynthesizedAnswer | None = None
     clarification_questions: list[str] = Field(default_factory=list)

@@ -13,6 +13,11 @@ the first with ``utm_*`` tracking parameters, so a test can check that the
 pipeline counts it once and fetches it once.
 
 ``JUNK`` lists the boilerplate phrases: none of them may reach an answer.
+
+``community``: article paths the search links under the name ``localhost``
+instead of ``127.0.0.1`` (the same server), so a ``SOURCE_TIERS_FILE`` can put
+them in another tier than the rest (``TIERS``: 127.0.0.1 official, localhost
+forum) and a test can tell which tier every page read and cited came from.
 """
 
 from __future__ import annotations
@@ -199,12 +204,21 @@ def _words(text: str) -> set[str]:
     return {w for w in _WORDS.findall(text.lower()) if w not in _STOPWORDS}
 
 
+TIERS = {"tiers": {"1": ["127.0.0.1"], "5": ["localhost"]}}  # a SOURCE_TIERS_FILE's JSON
+
+
 @dataclass
 class SearchSite:
     """The running site: its server (requests recorded) and what it answered."""
 
     server: FixtureServer
     searches: list[tuple[str, list[str]]]  # (query, result URLs) per search request
+    community: frozenset[str] = frozenset()  # article paths linked under ``localhost``
+
+    @property
+    def hosts(self) -> str:
+        """Both names of the site, as FETCH_ALLOWED_HOSTS lists them."""
+        return f"{self.host},{self.server.alias_host}"
 
     @property
     def origin(self) -> str:
@@ -254,8 +268,9 @@ class SearchSite:
         }
 
     def _result(self, article: Article, path: str, score: float, position: int) -> dict:
+        linked = self.server.alias_url if article.path in self.community else self.url
         return {
-            "url": self.url(path),
+            "url": linked(path),
             "title": f"{article.title} | {SITE_NAME}",
             "content": article.paragraphs[0][:160],
             "publishedDate": article.published,
@@ -272,8 +287,8 @@ class SearchSite:
         }
 
 
-def build_search_site() -> SearchSite:
-    site = SearchSite(server=FixtureServer(), searches=[])
+def build_search_site(community: frozenset[str] = frozenset()) -> SearchSite:
+    site = SearchSite(server=FixtureServer(), searches=[], community=community)
 
     def search(request: Request) -> Reply:
         if request.query.get("format") != ["json"]:
@@ -290,9 +305,9 @@ def build_search_site() -> SearchSite:
     return site
 
 
-def running_search_site() -> Iterator[SearchSite]:
+def running_search_site(community: frozenset[str] = frozenset()) -> Iterator[SearchSite]:
     """Generator for a fixture: the site started on a free loopback port, then stopped."""
-    site = build_search_site()
+    site = build_search_site(community)
     site.server.start()
     try:
         yield site

@@ -201,3 +201,17 @@ def test_the_monitor_policy_asks_the_writer_and_the_critic_for_the_contrast() ->
         today="2026-01-01",
     )[-1]["content"]
     assert "must contrast what official (tier 1) and community (tier 5)" in critic
+
+
+@pytest.mark.parametrize("policy", ["discovery", "strict", "monitor"])
+def test_every_citing_prompt_says_the_source_policy(policy: str) -> None:
+    """The brief (finding writer, supervisor, report writer, critic, agent) and the search
+    answer both carry the session's policy, worded once in ``SOURCE_POLICY_RULES``."""
+    from shared.tools.prompts.framing import SOURCE_POLICY_RULES
+
+    rule = SOURCE_POLICY_RULES[policy]
+    assert rule in research_brief("q", policy=policy)
+    synthesis = search.build_synthesize("q", SRC, "en", TODAY, 400, 600, policy)
+    assert rule in synthesis[-1]["content"]
+    others = set(SOURCE_POLICY_RULES.values()) - {rule}
+    assert not any(other in research_brief("q", policy=policy) for other in others)

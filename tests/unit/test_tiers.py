@@ -110,3 +110,19 @@ def test_a_broken_source_tiers_file_is_a_configuration_error(tmp_path):
     bad_tier.write_text(json.dumps({"tiers": {"9": ["x.com"]}}))
     with pytest.raises(ConfigurationError, match="between 1 and 5"):
         SourceTiers.load(bad_tier)
+
+
+def test_strict_without_fallback_leaves_the_lower_tiers_out_and_says_so(tiers):
+    """Inside a deep research strict never falls back: an all-forum list becomes empty."""
+    forum = [
+        SearchResult(url="https://www.reddit.com/r/python/"),
+        SearchResult(url="https://stackoverflow.com/q/1"),
+    ]
+    kept, warnings = tiers.apply_policy(forum, "strict", fallback=False)
+    assert kept == []
+    assert warnings == [
+        "strict source policy: no tier 1-2 source among 2 results; the tier 3-5 ones were left out"
+    ]
+    mixed = [*forum, SearchResult(url="https://docs.python.org/3/")]
+    kept, warnings = tiers.apply_policy(mixed, "strict", fallback=False)
+    assert [r.url for r in kept] == ["https://docs.python.org/3/"] and warnings == []

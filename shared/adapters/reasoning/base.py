@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
+from shared.core.limits import SourcePolicy
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
 from shared.core.research_models import (
     AgentAction,
@@ -65,8 +66,10 @@ class Reasoner(Protocol):
         language: str,
         min_words: int,
         max_words: int,
+        policy: SourcePolicy = "discovery",
     ) -> SynthesizedAnswer:
-        """Answer with ``[n]`` citations, ``n`` = 1-based position in ``summaries``."""
+        """Answer with ``[n]`` citations, ``n`` = 1-based position in ``summaries``;
+        ``policy`` is the session's source policy (the summaries already obey it)."""
         ...
 
     # deep research

@@ -20,7 +20,9 @@ R = 1 + MAX_STRUCTURED_OUTPUT_RETRIES and A = activity attempts::
 with Q = 1 if clarifying questions are on, S = agent max steps, T = researcher
 runs (<= DEEP_RESEARCH_DEFAULT_MAX_ITERATIONS), V = min(T, DEEP_RESEARCH_MAX_SUPERVISOR_CALLS),
 K = CRITIC_ROUNDS (3), B = REPORT_BASES (draft, main, findings), I = search
-iterations, P = DEEP_SEARCH_SCRAPE_TOP_N.
+iterations, P = DEEP_SEARCH_SCRAPE_TOP_N. The deep search phase asks for no
+follow-up questions (the report writes its own); a chat or search answer makes
+one more call for them (those modes have no bound here).
 ``write_finding`` without pages makes no call; a minimal report makes none.
 Transport retries (429/5xx/timeouts) are not calls: only responses are
 counted in the usage meter, and a failed activity attempt's usage is lost,

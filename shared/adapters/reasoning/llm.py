@@ -42,9 +42,10 @@ from shared.adapters.reasoning.llm_replies import (
     Queries,
     Questions,
 )
-from shared.adapters.reasoning.roles import ROLES, Role, report_role
+from shared.adapters.reasoning.roles import ROLES, Role, answer_role, report_role
 from shared.adapters.report.citations import strip_unknown_citations
 from shared.core.config import Settings
+from shared.core.limits import SourcePolicy
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
 from shared.core.research_models import (
     AgentAction,
@@ -138,12 +139,12 @@ class LLMReasoner:
         language: str,
         min_words: int,
         max_words: int,
+        policy: SourcePolicy = "discovery",
     ) -> SynthesizedAnswer:
         context = views.summaries_context(summaries, self._budget("answer"))
-        messages = search.build_synthesize(query, context, language, _today(), min_words, max_words)
-        base = ROLES["answer"]
-        role = Role(base.model, base.temperature, max(base.max_tokens, max_words * 3))
-        reply = self._ask(ChatReply, role, messages)
+        words = (min_words, max_words)
+        messages = search.build_synthesize(query, context, language, _today(), *words, policy)
+        reply = self._ask(ChatReply, answer_role(max_words), messages)
         allowed = set(range(1, len(summaries) + 1))
         answer = strip_unknown_citations(reply.answer, allowed)
         points = [strip_unknown_citations(p, allowed) for p in reply.key_points]
@@ -151,13 +152,8 @@ class LLMReasoner:
             Source(n=i, url=s.url, title=s.title, tier=s.tier, snippet=truncate(s.summary, 300))
             for i, s in enumerate(summaries, start=1)
         ]
-        return SynthesizedAnswer(
-            reasoning=reply.reasoning,
-            answer=answer,
-            key_points=points,
-            sources=sources,
-            language=language,
-        )
+        fields = {"reasoning": reply.reasoning, "key_points": points, "language": language}
+        return SynthesizedAnswer(answer=answer, sources=sources, **fields)
 
     # -- deep research ----------------------------------------------------------
 

@@ -53,6 +53,7 @@ def brief_of(context: ResearchContext, max_chars: int) -> str:
         [defuse(q) for q in context.clarification_questions],
         [defuse(a) for a in context.clarification_answers],
         context.clarification_timed_out,
+        context.source_policy,
     )
 
 

@@ -26,6 +26,7 @@ from shared.adapters.reasoning.question_shape import subject_of
 from shared.adapters.reasoning.templates import texts_for
 from shared.adapters.report.citations import CITATION_RE
 from shared.adapters.search.base import Corpus
+from shared.core.limits import SourcePolicy
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
 from shared.core.research_models import (
     AgentAction,
@@ -200,7 +201,9 @@ class OfflineReasoner:
         language: str,
         min_words: int,
         max_words: int,
+        policy: SourcePolicy = "discovery",
     ) -> SynthesizedAnswer:
+        """Quotes from the summaries, which already obey ``policy`` (the selection's)."""
         t = texts_for(language)
         pool: list[tuple[str, int]] = []
         for n, summary in enumerate(summaries, start=1):

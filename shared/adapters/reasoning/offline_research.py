@@ -26,7 +26,7 @@ from shared.adapters.reasoning.offline_text import leads
 from shared.adapters.reasoning.question_shape import query_type_of, split_comparison, subject_of
 from shared.adapters.reasoning.templates import DECOMPOSITIONS, profiles_for, texts_for
 from shared.adapters.search.base import Corpus, FocusDocument
-from shared.core.limits import AGENT_MAX_STEPS, NUM_AGENTS
+from shared.core.limits import NUM_AGENTS
 from shared.core.research_models import (
     AgentAction,
     AgentProfile,
@@ -45,6 +45,10 @@ from shared.tools import lexical
 KEY_FINDINGS_PER_FINDING = 6
 KEY_FINDINGS_PER_PAGE = 4
 SHORT_QUERY_WORDS = 6
+# Steps per researcher todo (DEEP_RESEARCH_AGENT_MAX_STEPS caps them), after the spec's
+# effort scaling: simple fact-finding 3-10 tool calls, direct comparisons 10-15 each.
+STEPS_BY_COMPLEXITY = {"simple": 3, "moderate": 6, "complex": 10}
+COMPARISON_STEPS = 12
 CORE_DOCUMENTS = 2  # the best documents every broad search reaches anyway
 FOCUS_POOL = 12  # documents looked at for anchors about the question
 
@@ -77,13 +81,15 @@ def analyze(context: ResearchContext) -> QueryAnalysis:
     sides = len(re.split(r"\s+(?:vs\.?|versus|or|и|или|против)\s+|,", query))
     if words > 15 or len(concepts) >= 4 or (kind == "comparison" and sides >= 3):
         agents = min(NUM_AGENTS.le, max(3, len(concepts)))
-        complexity, steps = "complex", AGENT_MAX_STEPS.default
+        complexity = "complex"
     elif words <= SHORT_QUERY_WORDS and len(concepts) <= 1 and kind != "comparison":
-        complexity, agents, steps = "simple", 1, 3
+        complexity, agents = "simple", 1
     else:
-        complexity, agents, steps = "moderate", 2, 4
+        complexity, agents = "moderate", 2
+    steps = STEPS_BY_COMPLEXITY[complexity]
     if kind == "comparison":
         agents = max(2, min(4, sides + 1, agents + 1))
+        steps = max(steps, COMPARISON_STEPS)
     return QueryAnalysis(
         query_type=kind,
         complexity=complexity,

@@ -49,6 +49,12 @@ JSON_OVERHEAD = 1.15  # keys, quoting and escapes around the report's text
 REPORT_FIXED_TOKENS = 800  # title, follow-up questions, structure
 
 
+def answer_role(max_words: int) -> Role:
+    """The search answer's role, its output cap grown with the length asked for."""
+    base = ROLES["answer"]
+    return Role(base.model, base.temperature, max(base.max_tokens, max_words * 3))
+
+
 def report_role(max_words: int, language: str) -> Role:
     """The report role with an output cap that fits ``max_words`` in ``language``.
 

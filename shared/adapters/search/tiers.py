@@ -11,7 +11,9 @@ corpus and count as tier 1.
 Policies (``options.source_policy``):
 - ``discovery`` keeps everything, each result marked with its tier;
 - ``strict`` keeps tiers 1-2, and when that leaves nothing falls back to
-  everything with a warning the report shows (an empty answer helps nobody);
+  everything with a warning the report shows (an empty answer helps nobody),
+  unless the caller forbids the fallback (``fallback=False``: every search a
+  deep research makes, whose report must rest on tiers 1-2 alone);
 - ``monitor`` keeps everything so the report can contrast tier 1 with tier 5,
   warning when one side of that contrast is missing.
 """
@@ -31,6 +33,10 @@ from shared.core.source_models import SearchResult
 DEFAULT_TABLE = Path(__file__).with_name("tiers.json")
 STRICT_MAX_TIER = 2
 Policy = Literal["discovery", "strict", "monitor"]
+STRICT_WITHHELD = (
+    "strict source policy: no tier 1-2 source among {count} results; "
+    "the tier 3-5 ones were left out"
+)
 
 
 @dataclass(frozen=True)
@@ -71,14 +77,24 @@ class SourceTiers:
         return [r.model_copy(update={"tier": self.tier_of(r.url)}) for r in results]
 
     def apply_policy(
-        self, results: Iterable[SearchResult], policy: Policy = "discovery"
+        self,
+        results: Iterable[SearchResult],
+        policy: Policy = "discovery",
+        *,
+        fallback: bool = True,
     ) -> tuple[list[SearchResult], list[str]]:
-        """Results marked with tiers and filtered by ``policy``, plus warnings for the report."""
+        """Results marked with tiers and filtered by ``policy``, plus warnings for the report.
+
+        ``fallback=False``: strict never falls back to tiers 3-5; an empty list then
+        comes with a warning saying the lower tiers were left out.
+        """
         marked = self.mark(results)
         if policy == "strict":
             kept = [r for r in marked if (r.tier or self.default) <= STRICT_MAX_TIER]
             if kept or not marked:
                 return kept, []
+            if not fallback:
+                return [], [STRICT_WITHHELD.format(count=len(marked))]
             return marked, [
                 "strict source policy: no tier 1-2 sources were found, "
                 "so lower-tier sources are used; treat the answer with caution"

@@ -14,8 +14,9 @@ Analyse the research request below. Return, in this order:
   complex (many concepts, several angles); it sets the report's length and the effort;
 - recommended_agents: how many researchers to run in parallel, between 1 and {max_agents}:
   a simple fact needs 1, a comparison 2-4, a complex open question up to {max_agents};
-- recommended_steps: research steps per agent, between 1 and {max_steps}: few for a simple
-  fact, more for complex questions.
+- recommended_steps: tool calls per agent and task, between 1 and {max_steps}: about 3
+  for a simple fact, the most for a direct comparison or a complex question; a
+  researcher takes this many, so do not inflate a simple one.
 
 {brief}"""
 

@@ -68,6 +68,26 @@ SOURCE_ATTRIBUTES_NOTE = (
     "time, newer sources; say so when only high-tier or old sources support a claim."
 )
 
+# The source policy (``options.source_policy``, shared/adapters/search/tiers.py), said in
+# every prompt that cites: the research brief carries it, and so does the search answer's.
+SOURCE_POLICY_RULES = {
+    "discovery": (
+        "Source policy: discovery. Every tier may be cited; a claim that rests only on "
+        "tier 3-5 sources (media, blogs, forums) gets a caveat that says so."
+    ),
+    "strict": (
+        "Source policy: strict. Cite only tier 1-2 sources (official/primary, "
+        "reference/academic) and reason conservatively, without speculation; a claim no "
+        "such source supports is left out or named as unverified. Should a tier 3-5 source "
+        "be listed, no better one was found: cite it only with a caveat naming its tier."
+    ),
+    "monitor": (
+        "Source policy: monitor. Contrast what official sources (tier 1) say with what "
+        "community sources (tier 5) say, each side cited: where they agree, where they "
+        "differ, and which side is missing."
+    ),
+}
+
 LANGUAGE_RULE = (
     "Write in {language}. Quotes stay verbatim in their source's language; search queries "
     "may use whatever language finds the best sources."
@@ -112,12 +132,14 @@ def research_brief(
     questions: list[str] | None = None,
     answers: list[str] | None = None,
     timed_out: bool = False,
+    policy: str = "discovery",
 ) -> str:
     """The research brief every deep research prompt shares (never the chat history).
 
     The query, the deep search and the clarifications, followed by the rules that
     turn them into scope: every preference the user stated binds, whatever the user
-    left unstated stays open, and an unanswered question becomes a stated assumption.
+    left unstated stays open, and an unanswered question becomes a stated assumption;
+    then the source policy, so every phase that searches or cites knows it.
     """
     parts = [query_block(query)]
     if deep_search_summary:
@@ -133,4 +155,5 @@ def research_brief(
             )
             parts.append(f"Clarifications from the user:\n{pairs}")
     parts.append(SCOPE_RULE)
+    parts.append(SOURCE_POLICY_RULES[policy])
     return "\n\n".join(parts)

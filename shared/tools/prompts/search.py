@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from shared.tools.prompts.framing import Messages, messages, preamble, query_block
+from shared.tools.prompts.framing import (
+    SOURCE_POLICY_RULES,
+    Messages,
+    messages,
+    preamble,
+    query_block,
+)
 
 REFORMULATE_SYSTEM = """You turn the user's latest message into one web search query.
 {preamble}
@@ -51,6 +57,7 @@ Answer the question from the numbered sources below, in {min_words}-{max_words} 
 Cite every factual statement with the source number in square brackets, like [1] or
 [2][3], using only the numbers given below. Never invent a source or a number. If the
 sources disagree, say so; if they do not answer something, say that too.
+Each source carries its tier (1 official/primary ... 5 forum/social). {policy}
 Return:
 - reasoning: two or three sentences on how the sources fit together;
 - answer: the answer in Markdown with [n] citations;
@@ -102,10 +109,17 @@ def build_summarize_page(query: str, source: str, language: str, today: str) -> 
 
 
 def build_synthesize(
-    query: str, sources: str, language: str, today: str, min_words: int, max_words: int
+    query: str,
+    sources: str,
+    language: str,
+    today: str,
+    min_words: int,
+    max_words: int,
+    policy: str = "discovery",
 ) -> Messages:
     text = SYNTHESIZE.format(
         preamble=preamble(today, language),
+        policy=SOURCE_POLICY_RULES[policy],
         query=query_block(query),
         sources=sources or "(no sources)",
         min_words=min_words,

@@ -2,7 +2,9 @@
 
 An answer is stored as ``{name}.json`` (the ``SynthesizedAnswer``) and
 ``{name}.md`` (rendered) in the session folder; only the reference travels
-through Durable.
+through Durable. Every answer ends with 3-5 follow-up questions: the offline
+engine writes them with the answer, a model in a call of their own
+(the strategic role, as the deep research report's).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from shared.core.report_models import SynthesizedAnswer
 from shared.ports import Services
 
 SUMMARY_CHARS = 1500
+MAX_FOLLOW_UP_QUESTIONS = 5
 
 
 def save_answer(
@@ -31,10 +34,20 @@ def load_answer(svc: Services, ref: str) -> SynthesizedAnswer:
     return SynthesizedAnswer.model_validate_json(svc.memory.read(session_id, name))
 
 
+def add_follow_up_questions(svc: Services, query: str, answer: SynthesizedAnswer) -> None:
+    """Ask the reasoner for follow-up questions when the answer came without any."""
+    if not answer.follow_up_questions and answer.answer.strip():
+        answer.follow_up_questions = svc.reasoner.follow_up_questions(
+            query, answer.answer, answer.language
+        )
+    answer.follow_up_questions = answer.follow_up_questions[:MAX_FOLLOW_UP_QUESTIONS]
+
+
 def chat_answer(svc: Services, req: ChatIn) -> AnswerOut:
     """The chat mode's one step: an answer from the recent history, no web."""
     answer = svc.reasoner.answer(req.query, req.history, req.language)
     answer.language = req.language
+    add_follow_up_questions(svc, req.query, answer)
     ref = save_answer(svc, req.session_id, "answer", answer, req.query, "chat")
     return AnswerOut(
         answer_ref=ref, source_count=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]

@@ -1,7 +1,10 @@
 """The deep research phases before the researchers run: clarify, plan, spawn agents.
 
 Effort scales with the query (``QueryAnalysis``): a simple fact gets one agent,
-a comparison two to four, a complex question up to ``DEEP_RESEARCH_NUM_AGENTS``.
+a comparison two to four, a complex question up to ``DEEP_RESEARCH_NUM_AGENTS``;
+each researcher takes the analysis' ``recommended_steps`` per todo, at least
+``MIN_AGENT_STEPS`` (a search, a read and the decision to stop: fewer cannot
+read anything) and at most ``DEEP_RESEARCH_AGENT_MAX_STEPS``, the ceiling.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from shared.usecases.research import memory_files
 
 MAX_TOPICS = 6
 AGENTS_BY_COMPLEXITY = {"simple": 1, "moderate": 3, "complex": NUM_AGENTS.le}
+MIN_AGENT_STEPS = 3  # the spec's floor: simple fact-finding takes 3-10 tool calls
 
 
 def clarify(svc: Services, req: ContextIn) -> ClarifyOut:
@@ -39,11 +43,15 @@ def plan_research(svc: Services, req: PlanResearchIn) -> PlanResearchOut:
     else:
         wanted = max(wanted, AGENTS_BY_COMPLEXITY[analysis.complexity])
     num_agents = max(1, min(wanted, req.max_agents, len(plan.topics)))
+    steps = max(analysis.recommended_steps, MIN_AGENT_STEPS)
+    agent_steps = steps if req.max_steps is None else min(steps, req.max_steps)
     memory_files.write_main(svc.memory, req.context, plan)
     planned = memory_files.PlannedResearch(analysis=analysis, plan=plan)
     memory_files.write_analysis(svc.memory, req.context.session_id, planned)
     memory_files.write_headers(svc.memory, req.context)
-    return PlanResearchOut(analysis=analysis, plan=plan, num_agents=num_agents)
+    return PlanResearchOut(
+        analysis=analysis, plan=plan, num_agents=num_agents, agent_steps=agent_steps
+    )
 
 
 def spawn_agents(svc: Services, req: SpawnAgentsIn) -> SpawnAgentsOut:

@@ -11,7 +11,11 @@ orchestrator and depends only on the topic's history, never on which other
 agent happened to finish first, which keeps offline runs reproducible.
 The agent sees what it read (the passages of each page most relevant to its
 task) and its own earlier thoughts; a search whose results it has all been
-offered before is flagged, so it reformulates or stops. The finding keeps,
+offered before is flagged, so it reformulates or stops. Every search obeys
+the session's source policy (``tiers.py``) without the strict fallback: under
+``strict`` the researcher never sees, so never reads, a lower-tier result, and a
+search that strict leaves empty says so, so the agent reformulates toward
+official or reference sources. The finding keeps,
 for every source it cites, the page's relevant passages nearly verbatim
 (``evidence.py``): the writer and the critic read those, not one-liners.
 Writes ``items/item_N.json|md`` (the finding) and rewrites its
@@ -24,6 +28,7 @@ import logging
 
 from shared.adapters.search.pipeline import normalize_url
 from shared.core.errors import PermanentError, ResearchError
+from shared.core.limits import SourcePolicy
 from shared.core.payloads import ResearcherIn, ResearcherOut
 from shared.core.research_models import AgentState, Finding, Observation
 from shared.core.source_models import Page
@@ -39,6 +44,10 @@ from shared.usecases.research.page_cache import fetch_cached
 log = logging.getLogger(__name__)
 RESULTS_PER_SEARCH = 6
 SNIPPET_CHARS = 240
+STRICT_EMPTY = (
+    "the strict source policy left out all {count} results (tier 3-5: media, blogs, "
+    "forums): reformulate the query to reach official or reference sources"
+)
 
 
 def run_researcher(svc: Services, req: ResearcherIn) -> ResearcherOut:
@@ -99,7 +108,8 @@ def _loop(svc: Services, state: AgentState, read_before: set[str]) -> list[Page]
         if action.tool == "done":
             break
         if action.tool == "web_search":
-            observation = _search(svc, action.argument, offered, read_before)
+            policy = state.context.source_policy
+            observation = _search(svc, action.argument, offered, read_before, policy)
             state.observations.append(observation)
             continue
         url = action.argument.strip()
@@ -116,15 +126,20 @@ def _loop(svc: Services, state: AgentState, read_before: set[str]) -> list[Page]
     return pages
 
 
-def _search(svc: Services, query: str, offered: set[str], read_before: set[str]) -> Observation:
+def _search(
+    svc: Services, query: str, offered: set[str], read_before: set[str], policy: SourcePolicy
+) -> Observation:
     try:
-        results = svc.search.search(query, RESULTS_PER_SEARCH)
+        found = svc.search.search(query, RESULTS_PER_SEARCH)
     except ResearchError as exc:
         return Observation(tool="web_search", argument=query, note=f"search failed: {exc}"[:200])
+    results, _ = svc.tiers.apply_policy(found, policy, fallback=False)
     results = sorted(results, key=lambda r: normalize_url(r.url) in read_before)  # stable
     trimmed = [r.model_copy(update={"snippet": r.snippet[:SNIPPET_CHARS]}) for r in results]
     urls = {normalize_url(r.url) for r in trimmed}
     note = "" if trimmed else "no results: reformulate the query"
+    if found and not trimmed:
+        note = STRICT_EMPTY.format(count=len(found))
     if trimmed and urls <= offered:
         note = "every result was already offered before: reformulate the query or stop (done)"
     offered.update(urls)

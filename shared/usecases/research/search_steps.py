@@ -32,7 +32,7 @@ from shared.core.payloads import (
 )
 from shared.core.source_models import PageSummary, TimeRange
 from shared.ports import Services
-from shared.usecases.research.answers import SUMMARY_CHARS, save_answer
+from shared.usecases.research.answers import SUMMARY_CHARS, add_follow_up_questions, save_answer
 from shared.usecases.research.page_cache import fetch_cached
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def select_sources(svc: Services, req: SelectSourcesIn) -> SelectSourcesOut:
     )
     if svc.reranker is not None:
         ranked = svc.reranker.rerank(req.query, ranked)
-    kept, warnings = svc.tiers.apply_policy(ranked, req.policy)
+    kept, warnings = svc.tiers.apply_policy(ranked, req.policy, fallback=req.fallback)
     return SelectSourcesOut(
         selected=kept[: req.top_n], leftovers=kept[req.top_n :], warnings=warnings
     )
@@ -106,11 +106,13 @@ def follow_up_queries(svc: Services, req: FollowUpIn) -> QueriesOut:
 def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
     summaries = load_summaries(svc, req.summary_refs)
     answer = svc.reasoner.synthesize(
-        req.query, summaries, req.language, req.min_words, req.max_words
+        req.query, summaries, req.language, req.min_words, req.max_words, policy=req.policy
     )
     answer = renumber_answer(answer)  # sources 1..N by first citation, as in a report
     answer.language = req.language
     answer.limitations = req.warnings
+    if req.follow_up_questions:
+        add_follow_up_questions(svc, req.query, answer)
     mode = "deep_search" if req.name == "deep_search" else "search"
     ref = save_answer(svc, req.session_id, req.name, answer, req.query, mode)
     return AnswerOut(
