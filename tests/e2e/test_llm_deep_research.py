@@ -207,9 +207,10 @@ def test_llm_deep_research_leaves_every_memory_file_in_its_documented_shape(
 
     main = (root / "main.md").read_text()
     assert main.startswith("# Research Session - Main Index")
-    assert f"**Query:** {QUESTION}" in main and f"**Session:** {sid}" in main
+    assert f"**Query:** {QUESTION}" in main and f"**Session ID:** {sid}" in main
     assert "## Research Plan" in main and "## Key Insights" in main
-    assert re.search(r"(?m)^### 1\. .+ \(priority \d\)\n- search: \S", main)
+    topic = r"(?m)^- \*\*.+\*\*.* \(Priority: \w+, Estimated sources: \d+\)\n  - search: \S"
+    assert re.search(topic, main)
 
     agent_files = sorted((root / "agents").glob("agent_*.md"))
     assert agent_files
