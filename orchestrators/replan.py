@@ -32,6 +32,7 @@ from orchestrators.queue_state import Queue, Run
 from shared.core import names
 from shared.core.payloads import SupervisorOut
 from shared.core.replan_models import LateFindingsIn, ReplanIn, ReplanOut
+from shared.core.research_models import Todo
 from shared.core.session_models import Usage
 
 MAX_REPLANS = 1  # per session: a second "wrong direction" is a question to rethink, not replan
@@ -57,6 +58,8 @@ def replan(context: df.DurableOrchestrationContext, run: Run, queue: Queue, revi
         max_todos=runs_left,
         first_todo=len(queue.todos) + 1,
         done_topics=sorted({t.topic for t in queue.todos if t.status == "done"}),
+        todos=[_dropped(t) for t in queue.todos],
+        idle_profiles=[p for a, p in sorted(queue.profiles.items()) if a not in queue.running],
     )
     try:
         out = ReplanOut.model_validate((yield from step(context, names.REPLAN_RESEARCH, request)))
@@ -66,12 +69,17 @@ def replan(context: df.DurableOrchestrationContext, run: Run, queue: Queue, revi
     run.usage += out.usage
     if not out.todos:
         return _refused(run, "the new plan repeated the old one")
-    for todo in queue.todos:
+    for todo in queue.todos:  # in place: the running entries hold these same objects
         if todo.status == "pending":
             todo.status = "dropped"
     queue.todos.extend(out.todos)
     queue.plan = out.plan
     return True
+
+
+def _dropped(todo: Todo) -> Todo:
+    """A copy for the payload: the queue's own todos change only once the replan succeeded."""
+    return todo.model_copy(update={"status": "dropped"}) if todo.status == "pending" else todo
 
 
 def _refused(run: Run, why: str) -> bool:

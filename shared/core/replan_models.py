@@ -15,7 +15,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from shared.core.payloads import ContextIn, Metered
-from shared.core.research_models import ResearchPlan, Todo
+from shared.core.research_models import AgentProfile, ResearchPlan, Todo
 
 
 class ReplanIn(ContextIn):
@@ -26,6 +26,10 @@ class ReplanIn(ContextIn):
     max_todos: int = Field(ge=1)  # researcher runs the session still has
     first_todo: int = Field(ge=1)  # the number of the first new todo ("todo-7")
     done_topics: list[str] = Field(default_factory=list)  # already researched: not again
+    # the queue's todos as they stand once the pending ones are dropped, and the agents with
+    # no todo running: their agent_N.md is rewritten here (a running one's researcher writes it)
+    todos: list[Todo] = Field(default_factory=list)
+    idle_profiles: list[AgentProfile] = Field(default_factory=list)
 
 
 class ReplanOut(Metered):

@@ -74,6 +74,8 @@ def test_a_replan_replaces_the_pending_todos_with_the_new_plans() -> None:
     assert asked["reason"] == WHY and asked["plan"]["topics"][0]["title"] == "Old 1"
     assert asked["first_todo"] == 4 and asked["max_todos"] == 4  # 5 runs, 1 spent
     assert asked["done_topics"] == ["Old 1"]
+    assert [t["status"] for t in asked["todos"]] == ["done", "dropped", "dropped"]
+    assert [p["agent_id"] for p in asked["idle_profiles"]] == [1]  # its file shows the change
     assert researched(flow) == ["Old 1", "New 4", "New 5"]  # Old 2 and Old 3 were dropped
     reviews = [s.input for s in flow.scheduled if s.name == names.SUPERVISOR_REVIEW]
     assert [t["title"] for t in reviews[-1]["plan"]["topics"]] == ["New 4", "New 5"]

@@ -19,7 +19,13 @@ their sources. Entry ids (``replan-N``, ``late-item_N``) make both steps idempot
 from __future__ import annotations
 
 from shared.core.replan_models import LateFindingsIn, ReplanIn, ReplanOut
-from shared.core.research_models import Finding, ResearchPlan, ResearchTopic, Todo
+from shared.core.research_models import (
+    Finding,
+    QueryAnalysis,
+    ResearchPlan,
+    ResearchTopic,
+    Todo,
+)
 from shared.core.session_models import Usage
 from shared.ports import Services
 from shared.usecases.research import memory_files
@@ -33,13 +39,16 @@ def replan_research(svc: Services, req: ReplanIn) -> ReplanOut:
     why = f"{req.reason}\n\nPrevious plan:\n{old}\n\nAlready researched:\n{done}"
     context = req.context.model_copy(update={"replan_reason": why})
     planned = memory_files.read_analysis(svc.memory, req.context.session_id)
-    analysis = planned.analysis if planned else svc.reasoner.analyze(req.context)
+    # planning wrote analysis.json; without it (an older session) no call is spent on it
+    analysis = (
+        planned.analysis if planned else QueryAnalysis(query_type="open", complexity="moderate")
+    )
     fresh = svc.reasoner.plan(context, analysis, MAX_TOPICS)
     known = {t.casefold() for t in req.done_topics}
     first_id = max(t.id for t in req.plan.topics) + 1
     topics = [t for t in fresh.topics if t.title.casefold() not in known][: req.max_todos]
     topics = [t.model_copy(update={"id": first_id + i}) for i, t in enumerate(topics)]
-    if not topics:  # the planner repeated the old plan: nothing new to research
+    if not topics:  # every topic planned was researched already: nothing new to do
         return ReplanOut(plan=req.plan, todos=[], usage=Usage())
     plan = ResearchPlan(summary=fresh.summary, topics=topics)
     todos = [
@@ -54,7 +63,17 @@ def replan_research(svc: Services, req: ReplanIn) -> ReplanOut:
         for k, topic in enumerate(sorted(topics, key=lambda t: (t.priority, t.id)))
     ]
     _record(svc, req, plan)
+    _show_todos(svc, req, [*req.todos, *todos])
     return ReplanOut(plan=plan, todos=todos)
+
+
+def _show_todos(svc: Services, req: ReplanIn, todos: list[Todo]) -> None:
+    """Idle agents' files list their dropped and new todos; their notes are kept."""
+    sid = req.context.session_id
+    for profile in req.idle_profiles:
+        mine = [t for t in todos if t.agent_id == profile.agent_id]
+        notes = memory_files.agent_notes(svc.memory, sid, profile.agent_id)
+        memory_files.write_agent(svc.memory, sid, profile, mine, notes)
 
 
 def _record(svc: Services, req: ReplanIn, plan: ResearchPlan) -> None:
