@@ -15,8 +15,16 @@ from shared.core.payloads import (
     SpawnAgentsIn,
     SupervisorIn,
 )
+from shared.core.replan_models import LateFindingsIn, ReplanIn
 from shared.usecases import plan_review
-from shared.usecases.research import compress, final_report, phases, researcher, supervisor
+from shared.usecases.research import (
+    compress,
+    final_report,
+    phases,
+    replan,
+    researcher,
+    supervisor,
+)
 
 bp = df.Blueprint()
 
@@ -49,6 +57,16 @@ def run_researcher(payload: dict) -> dict:
 @bp.activity_trigger(input_name="payload")
 def supervisor_review(payload: dict) -> dict:
     return run_step(payload, SupervisorIn, supervisor.supervisor_review)
+
+
+@bp.activity_trigger(input_name="payload")
+def replan_research(payload: dict) -> dict:
+    return run_step(payload, ReplanIn, replan.replan_research)
+
+
+@bp.activity_trigger(input_name="payload")
+def fold_late_findings(payload: dict) -> dict:
+    return run_step(payload, LateFindingsIn, replan.fold_late_findings)
 
 
 @bp.activity_trigger(input_name="payload")

@@ -21,7 +21,8 @@ from orchestrators import budget
 from orchestrators.common import call, checked, error_text, finish, outcome, publish, settle, step
 from orchestrators.person_wait import Ask, wait_for_person
 from orchestrators.plan_approval import PlanNotApproved, plan_approval_phase
-from orchestrators.research_queue import Run, research_queue
+from orchestrators.queue_state import Run
+from orchestrators.research_queue import research_queue
 from shared.core import names
 from shared.core.payloads import (
     AnswerOut,

@@ -21,7 +21,7 @@ import azure.durable_functions as df
 
 from orchestrators.common import step
 from orchestrators.person_wait import Ask, wait_for_person
-from orchestrators.research_queue import Run
+from orchestrators.queue_state import Run
 from shared.core import names
 from shared.core.payloads import ContextIn, PlanResearchOut, PlanReviewOut, UpdateSessionIn
 from shared.core.research_models import PlanApproval

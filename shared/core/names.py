@@ -37,6 +37,8 @@ RECORD_PLAN_REVIEW = "record_plan_review"
 SPAWN_AGENTS = "spawn_agents"
 RUN_RESEARCHER = "run_researcher"
 SUPERVISOR_REVIEW = "supervisor_review"
+REPLAN_RESEARCH = "replan_research"
+FOLD_LATE_FINDINGS = "fold_late_findings"
 COMPRESS_FINDINGS = "compress_findings"
 GENERATE_FINAL_REPORT = "generate_final_report"
 CRITIQUE_REPORT = "critique_report"
@@ -59,6 +61,8 @@ ACTIVITIES = (
     SPAWN_AGENTS,
     RUN_RESEARCHER,
     SUPERVISOR_REVIEW,
+    REPLAN_RESEARCH,
+    FOLD_LATE_FINDINGS,
     COMPRESS_FINDINGS,
     GENERATE_FINAL_REPORT,
     CRITIQUE_REPORT,

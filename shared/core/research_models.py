@@ -33,6 +33,8 @@ class ResearchContext(BaseModel):
     plan_review: str = ""  # how the user reviewed the plan, when approval was required
     # monitor: the report contrasts official (tier 1) with community (tier 5) sources
     source_policy: Literal["discovery", "strict", "monitor"] = "discovery"
+    # set only for the replan step: why the supervisor found the direction wrong, and the old plan
+    replan_reason: str = ""
 
 
 class ClarificationRequest(BaseModel):
@@ -101,7 +103,8 @@ class Todo(BaseModel):
     topic: str
     instruction: str = ""
     queries: list[str] = Field(default_factory=list)
-    status: Literal["pending", "in_progress", "done", "failed"] = "pending"
+    # dropped: a replan replaced it before it ran
+    status: Literal["pending", "in_progress", "done", "failed", "dropped"] = "pending"
 
 
 class AgentAction(BaseModel):

@@ -53,10 +53,12 @@ def check_memory_files(host, view: dict) -> None:
 
     main = (root / "main.md").read_text()
     assert main.startswith("# Research Session - Main Index")
-    assert f"**Query:** {QUESTION}" in main and f"**Session:** {sid}" in main
-    planned = re.findall(r"(?m)^### \d+\. (.+) \(priority \d\)$", main)
+    assert f"**Query:** {QUESTION}" in main and f"**Session ID:** {sid}" in main
+    planned = re.findall(
+        r"(?m)^- \*\*(.+?)\*\*.* \(Priority: (?:high|medium|low), Estimated sources: \d+\)$", main
+    )
     assert 3 <= len(planned) <= 6
-    assert "- search: " in main and "## Key Insights" in main
+    assert "  - search: " in main and "## Key Insights" in main
 
     agent_files = sorted((root / "agents").glob("agent_*.md"))
     assert agent_files

@@ -364,7 +364,8 @@ def test_a_source_is_cited_only_when_its_title_or_two_quotes_are_about_the_quest
 def test_follow_up_questions_are_about_topics_and_sources(offline):
     material = _material_with({"Key concepts: with": WITH})
     material.primary = (
-        "### 1. Key concepts: with (priority 1)\n### 2. Examples: nesting (priority 2)\n"
+        "- **Key concepts: with** (Priority: high, Estimated sources: 5)\n"
+        "- **Examples: nesting**: why (Priority: high, Estimated sources: 10)\n"
     )
     questions = offline.write_report(material).follow_up_questions
     assert questions[0] == "What do other sources say about “Nesting”?"

@@ -1,6 +1,6 @@
 """LLM calls of one deep research, worst case: :func:`max_llm_calls`. It follows
-``orchestrators/deep_research.py``, ``research_queue.py`` and
-``shared/usecases/research/final_report.py``; keep the three in step. With
+``orchestrators/deep_research.py``, ``research_queue.py``, ``replan.py`` and
+``shared/usecases/research/final_report.py``; keep the four in step. With
 R = 1 + MAX_STRUCTURED_OUTPUT_RETRIES and A = activity attempts::
 
     calls <= A * ( DS                              deep search first (0 if disabled)
@@ -8,6 +8,7 @@ R = 1 + MAX_STRUCTURED_OUTPUT_RETRIES and A = activity attempts::
                          + 3                       analyze, plan, agent_profiles
                          + T * (S + 1)             per todo: agent_step * S + write_finding
                          + V                       supervisor reviews
+                         + N                       replans: one plan call each
                          + (K + 1) * (B * 2 + 1)   report writes: first + one per critic
                                                    round; each tries B bases twice, then
                                                    follow_up_questions
@@ -19,10 +20,11 @@ R = 1 + MAX_STRUCTURED_OUTPUT_RETRIES and A = activity attempts::
 
 with Q = 1 if clarifying questions are on, S = agent max steps, T = researcher
 runs (<= DEEP_RESEARCH_DEFAULT_MAX_ITERATIONS), V = min(T, DEEP_RESEARCH_MAX_SUPERVISOR_CALLS),
-K = CRITIC_ROUNDS (3), B = REPORT_BASES (draft, main, findings), I = search
-iterations, P = DEEP_SEARCH_SCRAPE_TOP_N. The deep search phase asks for no
-follow-up questions (the report writes its own); a chat or search answer makes
-one more call for them (those modes have no bound here).
+N = REPLANS (MAX_REPLANS of ``orchestrators/replan.py``), K = CRITIC_ROUNDS (3),
+B = REPORT_BASES (draft, main, findings), I = search iterations,
+P = DEEP_SEARCH_SCRAPE_TOP_N. The deep search phase asks for no follow-up questions
+(the report writes its own); a chat or search answer makes one more call for them
+(those modes have no bound here).
 ``write_finding`` without pages makes no call; a minimal report makes none.
 Transport retries (429/5xx/timeouts) are not calls: only responses are
 counted in the usage meter, and a failed activity attempt's usage is lost,
@@ -40,6 +42,7 @@ from shared.core.config import Caps
 # The shape of the flow that bounds the calls (mirrors orchestrators/deep_research.py
 # CRITIC_ROUNDS and the basis chain of shared/usecases/research/final_report.py).
 CRITIC_ROUNDS = 3
+REPLANS = 1
 REPORT_BASES = 3
 WRITES_PER_BASIS = 2
 
@@ -61,6 +64,7 @@ def max_llm_calls(caps: Caps, *, repairs: int = 0, activity_attempts: int = 1) -
         + 3
         + todos * (caps.agent_max_steps + 1)
         + min(todos, caps.max_supervisor_calls)
+        + REPLANS
         + report_writes
         + CRITIC_ROUNDS
     )

@@ -54,6 +54,7 @@ def brief_of(context: ResearchContext, max_chars: int) -> str:
         [defuse(a) for a in context.clarification_answers],
         context.clarification_timed_out,
         context.source_policy,
+        defuse(context.replan_reason),
     )
 
 

@@ -27,7 +27,10 @@ from shared.core.research_models import Finding, KeyFinding
 from shared.tools import lexical
 
 MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")
-PLAN_TOPIC = re.compile(r"(?m)^### \d+\. (.+?) \(priority \d+\)\s*$")
+# main.md's plan lines (memory_files.topic_line): "- **Title**: why (Priority: high, ...)"
+PLAN_TOPIC = re.compile(
+    r"(?m)^- \*\*(.+?)\*\*(?::.*)? \(Priority: \w+, Estimated sources: \d+\)\s*$"
+)
 ITEMS_PER_SECTION = 8
 DEEP_SEARCH_ITEMS = 6
 DEEP_SEARCH_AGENT = 0  # compress files the deep search answer as agent 0's finding

@@ -107,6 +107,11 @@ ASSUMPTIONS_RULE = (
     "in one line, and keep to it; do not ask again."
 )
 
+REPLAN_RULE = (
+    "The supervisor found the research direction above wrong. Plan a different direction for "
+    "the research that remains: new topics that answer the request, not the old topics renamed."
+)
+
 
 def language_name(code: str) -> str:
     """``ru`` -> ``Russian``; unknown codes are named by their ISO 639-1 code."""
@@ -133,6 +138,7 @@ def research_brief(
     answers: list[str] | None = None,
     timed_out: bool = False,
     policy: str = "discovery",
+    replan: str = "",
 ) -> str:
     """The research brief every deep research prompt shares (never the chat history).
 
@@ -154,6 +160,8 @@ def research_brief(
                 f"- Q: {q}\n  A: {a}" for q, a in zip(questions, answers, strict=False)
             )
             parts.append(f"Clarifications from the user:\n{pairs}")
+    if replan:  # only the replan step: the old direction was wrong, plan a different one
+        parts.append(f"<replan>\n{replan.strip()}\n</replan>\n{REPLAN_RULE}")
     parts.append(SCOPE_RULE)
     parts.append(SOURCE_POLICY_RULES[policy])
     return "\n\n".join(parts)

@@ -28,6 +28,7 @@ from shared.core.research_models import (
     QueryAnalysis,
     ResearchContext,
     ResearchPlan,
+    ResearchTopic,
     SupervisorReview,
     Todo,
 )
@@ -39,7 +40,9 @@ DEEP_SEARCH = "deep_search.md"
 ANALYSIS = "analysis.json"
 INSIGHTS_HEADING = "## Key Insights"
 NOTES_HEADING = "## Notes"
-_TODO_MARK = {"pending": " ", "in_progress": "~", "done": "x", "failed": "!"}
+PRIORITY_WORDS = ("high", "high", "medium", "low", "low")  # by ResearchTopic.priority 1-5
+SOURCES_PER_QUERY = 5  # a researcher reads about this many pages per search it runs
+_TODO_MARK = {"pending": " ", "in_progress": "~", "done": "x", "failed": "!", "dropped": "-"}
 
 
 def now_text() -> str:
@@ -55,7 +58,7 @@ def write_main(memory: MemoryStore, context: ResearchContext, plan: ResearchPlan
         "# Research Session - Main Index",
         "",
         f"**Query:** {context.query}",
-        f"**Session:** {context.session_id}",
+        f"**Session ID:** {context.session_id}",
         f"**Language:** {context.language}",
         "",
         "## Research Plan",
@@ -64,11 +67,22 @@ def write_main(memory: MemoryStore, context: ResearchContext, plan: ResearchPlan
         "",
     ]
     for topic in plan.topics:
-        lines.append(f"### {topic.id}. {topic.title} (priority {topic.priority})")
-        lines += [f"- search: {q}" for q in topic.queries]
-        lines.append("")
-    lines += [INSIGHTS_HEADING, ""]
+        lines.append(f"- {topic_line(topic)}")
+        lines += [f"  - search: {q}" for q in topic.queries]
+    lines += ["", INSIGHTS_HEADING, ""]
     memory.write(context.session_id, MAIN, "\n".join(lines) + "\n", "text/markdown")
+
+
+def topic_line(topic: ResearchTopic) -> str:
+    """The spec's plan line: ``**Topic**: why (Priority: high, Estimated sources: 10)``.
+
+    Priority 1-5 (1 first) reads as high / medium / low; the plan has no source
+    estimate of its own, so it is ``SOURCES_PER_QUERY`` per planned search.
+    """
+    estimate = max(1, len(topic.queries)) * SOURCES_PER_QUERY
+    why = f": {topic.rationale}" if topic.rationale else ""
+    level = PRIORITY_WORDS[min(topic.priority, len(PRIORITY_WORDS)) - 1]
+    return f"**{topic.title}**{why} (Priority: {level}, Estimated sources: {estimate})"
 
 
 def write_headers(memory: MemoryStore, context: ResearchContext) -> None:
