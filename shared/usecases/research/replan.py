@@ -34,6 +34,23 @@ from shared.usecases.research.supervisor import load_finding
 
 
 def replan_research(svc: Services, req: ReplanIn) -> ReplanOut:
+    """The new plan and its todos; a retried activity returns the plan its first try made."""
+    sid = req.context.session_id
+    kept = f"replan_{req.replan_n}.json"
+    if svc.memory.exists(sid, kept):  # the model may plan differently a second time
+        out = ReplanOut.model_validate_json(svc.memory.read_text(sid, kept))
+        _record(svc, req, out.plan)  # entries are keyed: nothing is written twice
+        _show_todos(svc, req, [*req.todos, *out.todos])
+        return out
+    out = _replanned(svc, req)
+    if out.todos:
+        svc.memory.write(sid, kept, out.model_dump_json(), "application/json")
+        _record(svc, req, out.plan)
+        _show_todos(svc, req, [*req.todos, *out.todos])
+    return out
+
+
+def _replanned(svc: Services, req: ReplanIn) -> ReplanOut:
     old = "\n".join(f"- {t.title}" for t in req.plan.topics)
     done = "\n".join(f"- {t}" for t in req.done_topics) or "- (none)"
     why = f"{req.reason}\n\nPrevious plan:\n{old}\n\nAlready researched:\n{done}"
@@ -62,8 +79,6 @@ def replan_research(svc: Services, req: ReplanIn) -> ReplanOut:
         )
         for k, topic in enumerate(sorted(topics, key=lambda t: (t.priority, t.id)))
     ]
-    _record(svc, req, plan)
-    _show_todos(svc, req, [*req.todos, *todos])
     return ReplanOut(plan=plan, todos=todos)
 
 
