@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 QUERY ?= How do context managers and the with statement work in Python?
 PYTEST_ARGS ?=
 
-.PHONY: setup demo test test-unit test-contract test-integration test-e2e lint format bench bench-record \
+.PHONY: setup demo test test-unit test-contract test-integration test-e2e lint format bench bench-record profile \
         serve serve-azure-local demo-azure-local infra-check system-deps node-deps clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
@@ -67,6 +67,10 @@ bench: setup
 
 bench-record: setup
 	$(PY) -m bench.run --record
+
+# cProfile of one deep research against the fake LLM: where the researcher's CPU time goes.
+profile: setup
+	$(PY) -m bench.profile
 
 serve: setup
 	$(PY) -m devhost serve

@@ -1,7 +1,9 @@
 """A tiny Functions app with a no-op activity: what devhost's engine costs per activity.
 
 Two orchestrators: ``chain`` calls the no-op N times one after another,
-``fan`` calls it N times at once and waits for all. The engine runs them
+``fan`` calls it N times at once and waits for all; ``POST /api/start/{name}``
+starts one through the Durable client, as an HTTP starter does, and answers
+its status links. The engine runs them
 exactly as it runs function_app (replay through the SDK with the same
 timestamp parser, SQLite history).
 """
@@ -34,6 +36,13 @@ def chain(context: df.DurableOrchestrationContext):
 def fan(context: df.DurableOrchestrationContext):
     yield context.task_all([context.call_activity("noop", i) for i in range(context.get_input())])
     return "done"
+
+
+@bp.route(route="start/{name}", methods=["POST"])
+@bp.durable_client_input(client_name="client")
+async def start(req: func.HttpRequest, client: df.DurableOrchestrationClient) -> func.HttpResponse:
+    instance_id = await client.start_new(req.route_params["name"], None, req.get_json())
+    return client.create_check_status_response(req, instance_id)
 
 
 @bp.activity_trigger(input_name="n")

@@ -26,6 +26,7 @@ from bench.fake_llm import LatencyLLM
 from bench.latency import LATENCY, OVERHEAD_RUNS, bench_fanout, bench_overhead
 from bench.load import POLLERS, run_load
 from bench.modes import bench_modes
+from bench.passages import bench_passages
 from bench.precision import bench_precision
 from bench.results import (
     RECORDED,
@@ -42,6 +43,7 @@ from bench.scenarios import (
     remove_temp_dirs,
     temp_dir,
 )
+from bench.status_reads import bench_status_reads
 
 SMALL_LATENCY = 0.02
 LOAD_SESSIONS = 100
@@ -157,6 +159,10 @@ def run_all() -> list[Row]:
     step = lambda name: print(f"· {name}", flush=True)  # noqa: E731
     step("engine dispatch")
     rows += bench_engine()
+    step("status reads vs history length")
+    rows += bench_status_reads()
+    step("passage selection per page use")
+    rows += bench_passages()
     step("offline deep research")
     rows += bench_offline()
     step("offline citation precision")

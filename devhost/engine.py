@@ -146,7 +146,7 @@ class Engine(EpisodeRunner, ActivityPool):
         self, statuses: list[str] | None, created_from: str | None, created_to: str | None
     ) -> int:
         """Purge finished instances in a creation window; running ones are never purged."""
-        found = self.store.query(statuses, created_from, created_to)
+        found = self.store.query(statuses, created_from, created_to, history=False)
         return sum(self.purge(inst.id) for inst in found if inst.terminal)
 
     def get(self, instance_id: str) -> Instance | None:

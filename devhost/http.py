@@ -255,6 +255,7 @@ class HttpFront:
             request.query.get("createdTimeFrom"),
             request.query.get("createdTimeTo"),
             request.query.get("instanceIdPrefix"),
+            history=False,
         )
         return web.json_response([_status_json(i, False, False) for i in found])
 

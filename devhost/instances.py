@@ -21,32 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from devhost import history as h
+from devhost.instances_schema import ALL_COLUMNS, SUMMARY_COLUMNS, create_or_migrate
 from devhost.replay import new_book
 
 TERMINAL = ("Completed", "Failed", "Terminated")
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS instances(
-  id TEXT PRIMARY KEY, name TEXT NOT NULL, execution_id TEXT NOT NULL,
-  status TEXT NOT NULL, input TEXT, output TEXT, custom_status TEXT,
-  parent_id TEXT, parent_task_id INTEGER,
-  history TEXT NOT NULL, book TEXT NOT NULL,
-  created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS inbox(
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, instance_id TEXT NOT NULL,
-  execution_id TEXT NOT NULL, event TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS inbox_by_instance ON inbox(instance_id, seq);
-CREATE TABLE IF NOT EXISTS work(
-  id INTEGER PRIMARY KEY AUTOINCREMENT, instance_id TEXT NOT NULL,
-  execution_id TEXT NOT NULL, task_id INTEGER NOT NULL, kind TEXT NOT NULL,
-  name TEXT, input TEXT, due_at REAL);
-CREATE INDEX IF NOT EXISTS work_by_instance ON work(instance_id);
-"""
-
-
-_SUMMARY_COLUMNS = (
-    "id, name, execution_id, status, input, output, custom_status, parent_id, parent_task_id"
-)
 
 
 @dataclass
@@ -60,10 +38,10 @@ class Instance:
     custom_status: str | None
     parent_id: str | None
     parent_task_id: int | None
-    history: list[dict[str, Any]]
-    book: dict[str, Any]
     created_at: str
     updated_at: str
+    history: list[dict[str, Any]]
+    book: dict[str, Any]
 
     @property
     def terminal(self) -> bool:
@@ -91,7 +69,7 @@ class InstanceStore:
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute("PRAGMA busy_timeout=5000")
-        self._conn.executescript(_SCHEMA)
+        create_or_migrate(self._conn)
         self._lock = threading.RLock()
 
     def close(self) -> None:
@@ -114,20 +92,20 @@ class InstanceStore:
     def get(self, instance_id: str) -> Instance | None:
         with self._lock:
             row = self._conn.execute(
-                "SELECT * FROM instances WHERE id=?", (instance_id,)
+                f"SELECT {ALL_COLUMNS} FROM instances WHERE id=?", (instance_id,)
             ).fetchone()
         return _instance(row) if row else None
 
     def summary(self, instance_id: str) -> Instance | None:
         """The instance without its history and book: what a status poll needs, cheaply.
 
-        Decoding a long history on every poll is what made status latency grow
-        with the run; ``history`` and ``book`` come back empty.
+        Its cost does not depend on the history's length: the history is neither
+        decoded nor read (``devhost.instances_schema``); ``history`` and ``book``
+        come back empty.
         """
         with self._lock:
             row = self._conn.execute(
-                f"SELECT {_SUMMARY_COLUMNS}, '[]', '{{}}', created_at, updated_at "
-                "FROM instances WHERE id=?",
+                f"SELECT {SUMMARY_COLUMNS}, '[]', '{{}}' FROM instances WHERE id=?",
                 (instance_id,),
             ).fetchone()
         return _instance(row) if row else None
@@ -146,8 +124,12 @@ class InstanceStore:
         created_from: str | None = None,
         created_to: str | None = None,
         prefix: str | None = None,
+        history: bool = True,
     ) -> list[Instance]:
-        sql, args = "SELECT * FROM instances WHERE 1=1", []
+        """Instances matching every filter given, oldest first; without ``history``,
+        their summaries (as :meth:`summary`), whatever their histories' length."""
+        columns = ALL_COLUMNS if history else f"{SUMMARY_COLUMNS}, '[]', '{{}}'"
+        sql, args = f"SELECT {columns} FROM instances WHERE 1=1", []
         if statuses:
             sql += f" AND status IN ({','.join('?' * len(statuses))})"
             args += statuses
@@ -190,8 +172,8 @@ class InstanceStore:
 
 
 def _instance(row: tuple) -> Instance:
-    *head, history, book, created, updated = row
-    return Instance(*head, json.loads(history), json.loads(book), created, updated)
+    *head, history, book = row
+    return Instance(*head, json.loads(history), json.loads(book))
 
 
 def new_instance(
@@ -215,16 +197,16 @@ def new_instance(
         None,
         parent_id,
         parent_task_id,
+        now,
+        now,
         [],
         book,
-        now,
-        now,
     )
 
 
 def save_instance(conn: sqlite3.Connection, inst: Instance) -> None:
     conn.execute(
-        "INSERT OR REPLACE INTO instances VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        f"INSERT OR REPLACE INTO instances ({ALL_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             inst.id,
             inst.name,
@@ -235,10 +217,10 @@ def save_instance(conn: sqlite3.Connection, inst: Instance) -> None:
             inst.custom_status,
             inst.parent_id,
             inst.parent_task_id,
-            json.dumps(inst.history),
-            json.dumps(inst.book),
             inst.created_at,
             inst.updated_at,
+            json.dumps(inst.history),
+            json.dumps(inst.book),
         ),
     )
 

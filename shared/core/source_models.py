@@ -37,6 +37,10 @@ class Page(BaseModel):
     title: str = ""
     text: str
     content_type: str = "text/plain"
+    # The prose sentences of ``text``, split once when the page is fetched and
+    # cached with it: passage selection reads them on every use. None for a
+    # page stored before they were kept (it is split when read).
+    sentences: list[str] | None = None
 
 
 class PageSummary(BaseModel):

@@ -216,3 +216,23 @@ def test_check_status_links_work_with_the_system_key_only(host, client) -> None:
         assert status.status_code == 200 and status.json()["output"] == [0, 2]
         keyless = links["statusQueryGetUri"].split("code=")[0]
         assert http.get(keyless).status_code == 401
+
+
+def test_status_of_a_long_history_reads_the_same_as_the_full_instance(host, client) -> None:
+    """A status poll skips the history (constant cost) yet answers what the full row says."""
+    instance_id = host.run(client.start_new("fan_out", None, 500))
+    poll(host, client, instance_id, finished)
+
+    quick = host.run(client.get_status(instance_id))
+    full = host.run(client.get_status(instance_id, show_history=True, show_input=True))
+    listed = [s for s in host.run(client.get_status_all()) if s.instance_id == instance_id]
+
+    assert len(full.historyEvents) > 1000
+    assert getattr(quick, "historyEvents", None) is None
+    for status in (quick, *listed):
+        assert status.runtime_status == full.runtime_status == OrchestrationRuntimeStatus.Completed
+        assert status.custom_status == full.custom_status == {"done": 500}
+        assert status.output == full.output
+        assert status.created_time == full.created_time
+        assert status.last_updated_time == full.last_updated_time
+    assert len(listed) == 1

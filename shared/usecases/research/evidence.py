@@ -14,7 +14,7 @@ language, whichever language the report is written in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from shared.adapters.reasoning.context_budget import truncate
 from shared.adapters.search.pipeline import normalize_url
@@ -29,13 +29,18 @@ GAP = " … "
 _CANDIDATES = 60
 
 
-def relevant_passages(text: str, query: str, max_chars: int) -> str:
+def relevant_passages(
+    text: str, query: str, max_chars: int, sentences: Sequence[str] | None = None
+) -> str:
     """The sentences of ``text`` most relevant to ``query``, in page order, within ``max_chars``.
 
     Non-adjacent sentences are joined by `` … ``. A page with no prose sentences
     (a table, a script the splitter does not know) gives its opening instead.
+    ``sentences`` are ``text``'s own, when the caller has them (a cached page
+    keeps them): splitting is the costly part, done once per page.
     """
-    sentences = lexical.split_sentences(text)
+    if sentences is None:
+        sentences = lexical.split_sentences(text)
     ranked = [i for i, _ in lexical.rank_sentences(query, sentences, _CANDIDATES)]
     chosen: list[int] = []
     size = 0
@@ -69,7 +74,7 @@ def finding_excerpts(
             continue
         facts = [k.text for k in finding.key_findings if source.url in k.source_urls]
         query = " ".join([task, *facts])
-        text = relevant_passages(page.text, query, EXCERPT_CHARS)
+        text = relevant_passages(page.text, query, EXCERPT_CHARS, page.sentences)
         if text:
             excerpts.append(
                 SourceExcerpt(url=source.url, text=text, published=dates.get(source.url))
@@ -78,7 +83,7 @@ def finding_excerpts(
 
 
 def observation_passages(page: Page, task: str) -> str:
-    return relevant_passages(page.text, task, OBSERVATION_CHARS)
+    return relevant_passages(page.text, task, OBSERVATION_CHARS, page.sentences)
 
 
 def search_dates(observations: Iterable[Observation]) -> dict[str, str]:
