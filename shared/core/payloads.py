@@ -327,6 +327,7 @@ class ReportOut(Metered):
     # why only the draft or a minimal report exists, in English for the status
     failure: str | None = None
     unsourced: str | None = None  # why a real report lists no source, in English for the status
+    too_short: str | None = None  # a report under the minimum length, in English for the status
 
 
 class CritiqueOut(Metered):

@@ -76,10 +76,36 @@ def test_the_quality_score_is_in_markdown_and_json_and_the_metrics_are_logged(sv
         assert metric in logged
 
 
-def test_a_too_short_report_is_logged_as_critical_and_scored_low(svc, caplog):
-    _, report = _write(svc, FakeReasoner(good_on=set()))  # thin: every section "Short."
+def test_a_too_short_report_is_logged_as_critical_scored_low_and_told_to_the_status(svc, caplog):
+    svc.__dict__["reasoner"] = FakeReasoner(good_on=set())  # thin: every section "Short."
+    out = generate_final_report(svc, ReportIn(context=_context()))
+    report = json.loads(svc.memory.read(SID, "report.json"))
     assert "CRITICAL: final report is too short" in caplog.text
-    assert report.quality_score is not None and report.quality_score <= 5
+    assert report["quality_score"] <= 5
+    assert out.too_short and out.too_short.startswith("the report is too short: ")
+
+
+def test_a_long_enough_report_tells_the_status_nothing_about_length(svc):
+    svc.memory.write(SID, memory_files.DRAFT, DRAFT, "text/markdown")
+    long_ = FakeReasoner(good_on={"draft"})
+    long_.write_report = _distinct_sections(long_.write_report)
+    svc.__dict__["reasoner"] = long_
+    out = generate_final_report(svc, ReportIn(context=_context()))
+    assert out.basis == "draft" and out.too_short is None
+
+
+def _distinct_sections(write):
+    """The fake's sections repeat one sentence (deduplicated away): make them distinct."""
+
+    def written(material):
+        report = write(material)
+        for i, section in enumerate(report.sections):
+            section.content = " ".join(
+                f"Sentence {i}.{j} about the with statement [1]." for j in range(20)
+            )
+        return report
+
+    return written
 
 
 def test_pages_read_but_never_cited_are_listed_as_also_consulted(svc):

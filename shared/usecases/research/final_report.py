@@ -74,13 +74,14 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
     else:
         report, basis, failure = _write_with_fallback(svc, ctx, evidence, req)
     report = _finalize(svc, ctx, report, evidence, req)
-    report.quality_score = validate_report(
+    validation = validate_report(
         report,
         basis=basis,
         draft_length=len(_read(svc, ctx.session_id, memory_files.DRAFT)),
         findings_count=len(evidence.findings),
         critique=req.critique,
-    ).quality_score
+    )
+    report.quality_score = validation.quality_score
     _store(svc, ctx, report, req.mode)
     ref = f"{ctx.session_id}/{REPORT_JSON}"
     unsourced = None if basis == "minimal" else unsourced_cause(svc, ctx, report, evidence)
@@ -94,6 +95,7 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
         warnings=report.warnings[:10],
         failure=failure if basis in ("minimal", "draft_fallback") else None,
         unsourced=unsourced,
+        too_short=validation.too_short() if basis != "minimal" else None,
     )
 
 

@@ -47,6 +47,15 @@ class ReportValidation(BaseModel):
     shortfalls: list[str]
     quality_score: int
 
+    def too_short(self) -> str | None:
+        """The status warning for a report under the minimum length (None when it is not)."""
+        if self.total_length >= MIN_REPORT_CHARS:
+            return None
+        return (
+            f"the report is too short: {self.total_length} characters, "
+            f"under the {MIN_REPORT_CHARS} a report should have"
+        )
+
 
 def validate_report(
     report: FinalReport,
