@@ -3,12 +3,14 @@
 devhost, the real ``openai`` client and the OpenAI-protocol fake: the fake answers
 HTTP 400 to every report-writer request, so generation fails for good. The user
 must get the research draft as the report (said so, in the status too), never the
-minimal report, with its quality score in the Markdown, report.json and the PDF.
+minimal report, its links as [n] citations, the other pages read as "Also consulted",
+and its quality score in the Markdown, report.json and the PDF.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -31,11 +33,12 @@ pytestmark = pytest.mark.e2e
 QUERY = "How does the Python global interpreter lock affect threads?"
 OPTIONS = {
     "num_agents": 2,
-    "agent_max_steps": 2,
+    "agent_max_steps": 3,
     "max_iterations": 4,
     "run_deep_search_first": False,
     "enable_clarifying_questions": False,
 }
+URL = re.compile(r"corpus://[^\s\"'<>()\[\]]+")
 DRAFT_FACTS = [
     f"Draft fact {i}: the lock is held while bytecode number {i} runs." for i in range(15)
 ]
@@ -51,6 +54,9 @@ def failing_writer(request: RecordedRequest) -> Reply:
         return reply
     review = json.loads(reply.body["choices"][0]["message"]["content"])
     review["draft_section"] = " ".join(DRAFT_FACTS) + " " + review["draft_section"]
+    read = URL.findall(request.prompt_text)
+    if read:  # a claim linked to a page the findings cite, as the prompt asks
+        review["draft_section"] += f" The lock is released on blocking I/O ([page]({read[0]}))."
     return json_completion(review)
 
 
@@ -79,7 +85,12 @@ def test_a_writer_that_fails_for_good_gives_the_draft_as_the_report_with_its_sco
     score = report["quality_score"]
     assert isinstance(score, int) and 1 <= score <= 10
     assert f"*Research Quality Score: {score}/10*" in markdown
-    assert "also_consulted" in report
+    # the draft's link is a citation; the other pages read are "Also consulted"
+    assert "The lock is released on blocking I/O [1]." in markdown
+    cited = {s["url"] for s in report["sources"]}
+    consulted = {s["url"] for s in report["also_consulted"]}
+    assert cited and consulted and not cited & consulted
+    assert "### Also consulted" in markdown
 
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     pdftotext = shutil.which("pdftotext")
@@ -87,4 +98,5 @@ def test_a_writer_that_fails_for_good_gives_the_draft_as_the_report_with_its_sco
     text = subprocess.run(
         [pdftotext, "-", "-"], input=pdf.content, capture_output=True, check=True
     ).stdout.decode()
-    assert f"Research Quality Score: {score}/10" in " ".join(text.split())
+    flat = " ".join(text.split())
+    assert f"Research Quality Score: {score}/10" in flat and "Also consulted" in flat
