@@ -22,7 +22,7 @@ svc = base.svc  # the same fixture: evidence of one finding citing corpus://with
 DRAFT = (
     "# Research Report Draft\n\n## How it works - 2026-01-01 00:00:00 UTC\n\n"
     + "The with statement calls enter and exit ([With](corpus://with)). " * 20
-    + "\n\n## Pitfalls - 2026-01-01 00:01:00 UTC\n\nExceptions still call exit.\n"
+    + "\n\n## Pitfalls - 2026-01-01 00:01:00 UTC\n\nExceptions still call exit [1].\n"
 )
 
 
@@ -38,7 +38,7 @@ def test_when_the_writer_fails_for_good_the_report_is_the_draft_with_a_note(svc)
     assert out.basis == "draft_fallback" and out.failure  # the status learns why
     assert "The with statement calls enter and exit [1]." in markdown  # link -> [1]
     assert "## How it works" in markdown and "## Pitfalls" in markdown
-    assert "Exceptions still call exit." in markdown
+    assert "Exceptions still call exit." in markdown  # a bare [1] is in no known numbering
     assert "this is the research draft" in markdown  # the note says so
     assert "corpus://with" in markdown.split("## Sources", 1)[1]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from shared.adapters.report.citations import strip_unknown_citations
 from shared.adapters.report.limits_text import say, sentence
 from shared.core.report_models import FinalReport, ReportSection
 from shared.core.research_models import Finding, ResearchContext
@@ -86,7 +87,13 @@ def draft_as_report(context: ResearchContext, draft: str, sources: list[Source])
 
 
 def _cited(text: str, numbers: dict[str, int]) -> str:
-    """Markdown links to a numbered source as ``[n]``; other links keep their text."""
+    """Markdown links to a numbered source as ``[n]``; other links keep their text.
+
+    The supervisor cites by link (its prompt has no numbered sources), so a bare
+    ``[n]`` in the draft is in no numbering the reader's source list shares: it
+    is dropped rather than left pointing at the wrong source.
+    """
+    text = strip_unknown_citations(text, ())
 
     def replace(match: re.Match[str]) -> str:
         n = numbers.get(match.group(3))
