@@ -240,6 +240,10 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
         pdf = _pdf_out(rendered)
     if not pdf.ok:
         run.progress.warn("rendering_pdf", f"PDF not rendered: {pdf.error}")
+    if report.too_short:  # not a failure, but the reader gets less than a report should be
+        run.progress.warn("writing_report", report.too_short)
+    if report.basis == "draft_fallback":  # the writer failed: the report is the draft
+        run.progress.warn("writing_report", f"the report is the research draft: {report.failure}")
     if report.unsourced:  # a report resting on the model alone is not a complete answer
         cut = any(g.kind in BUDGET_CUTS for g in run.gaps)
         why = f"{report.unsourced} (the budget cut the research short)" if cut else report.unsourced

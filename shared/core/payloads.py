@@ -322,10 +322,12 @@ class ReportOut(Metered):
     sections: int
     source_count: int = Field(validation_alias=formerly("source_count", "sources"))
     confidence: str
-    basis: str  # draft | main | findings | minimal
+    basis: str  # reviewed | draft | main | findings | draft_fallback | minimal
     warnings: list[str] = Field(default_factory=list)  # the report's notes, in its language
-    failure: str | None = None  # why only a minimal report exists, in English for the status
+    # why only the draft or a minimal report exists, in English for the status
+    failure: str | None = None
     unsourced: str | None = None  # why a real report lists no source, in English for the status
+    too_short: str | None = None  # a report under the minimum length, in English for the status
 
 
 class CritiqueOut(Metered):

@@ -51,6 +51,10 @@ class FinalReport(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     # How the run fell short (a phase that failed, an agent, the budget): a section of its own.
     limitations: list[str] = Field(default_factory=list)
+    # 1-10 from the report validation (length, sections, citations, the critic's verdict)
+    quality_score: int | None = Field(default=None, ge=1, le=10)
+    # pages the research read that the report never cites inline (it cites ``sources``)
+    also_consulted: list[Source] = Field(default_factory=list)
 
 
 class ReportMaterial(BaseModel):
@@ -58,6 +62,7 @@ class ReportMaterial(BaseModel):
 
     context: ResearchContext
     primary: str = ""  # the reviewed report, the draft report or main.md text
+    insights: list[str] = Field(default_factory=list)  # main.md's key insights, beside the draft
     primary_kind: Literal["reviewed", "draft", "main", "findings"] = "findings"
     findings: list[Finding] = Field(default_factory=list)
     sources: list[Source] = Field(default_factory=list)

@@ -58,7 +58,8 @@ def test_report_cites_only_evidence_and_many_sources(start_devhost):
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if len(s.split()) >= 5]
     assert len(sentences) == len(set(sentences))
     assert len(report.sections) >= 3 and markdown.rstrip().endswith(
-        f"**Confidence:** {report.confidence_level}"
+        f"**Confidence:** {report.confidence_level}\n\n"
+        f"*Research Quality Score: {report.quality_score}/10*"
     )
 
 

@@ -38,9 +38,11 @@ class FakeReasoner:
     ) -> None:
         self.good_on, self.cite, self.fail = good_on, cite, fail
         self.calls: list[str] = []
+        self.primaries: list[str] = []
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
         self.calls.append(material.primary_kind)
+        self.primaries.append(material.primary)
         if self.fail:
             raise self.fail("model unavailable")
         body = f"{LONG}{self.cite}." if material.primary_kind in self.good_on else "Short."
@@ -99,10 +101,14 @@ def test_a_long_draft_is_the_first_basis(svc):
     assert _write(svc, fake)[0] == "draft" and fake.calls == ["draft"]
 
 
-def test_a_short_draft_falls_back_to_main(svc):
+def test_a_short_draft_is_rebuilt_from_every_finding_before_main(svc):
     _write_main_and_draft(svc, "# Research Report Draft\n\ntoo short")
     fake = FakeReasoner(good_on={"main", "findings"})
-    assert _write(svc, fake)[0] == "main" and fake.calls == ["main"]
+    assert _write(svc, fake)[0] == "main" and fake.calls == ["draft", "draft", "main"]
+    rebuilt = fake.primaries[0]
+    assert "**Total Findings:** 1" in rebuilt
+    assert "## Detailed Findings (Complete, No Truncation)" in rebuilt
+    assert "- The with statement calls enter." in rebuilt and "(corpus://with)" in rebuilt
 
 
 def test_an_invalid_report_is_retried_once_then_the_next_basis(svc):
@@ -117,7 +123,7 @@ def test_a_transient_failure_is_left_to_the_durable_retry(svc):
     fake = FakeReasoner(good_on={"findings"}, fail=TransientError)
     with pytest.raises(TransientError):
         _write(svc, fake)
-    assert fake.calls == ["findings"]  # no fallback basis spent on an outage
+    assert fake.calls == ["draft"]  # no fallback basis spent on an outage
 
 
 def test_when_everything_fails_the_minimal_report_says_what_happened(svc):
@@ -330,7 +336,9 @@ def test_the_status_learns_why_only_a_minimal_report_exists_in_english(svc):
     svc.__dict__["reasoner"] = FakeReasoner(good_on=set(), fail=PermanentError)
     out = generate_final_report(svc, ReportIn(context=_context(language="ru")))
     assert out.basis == "minimal"
-    assert out.failure == "findings: PermanentError: model unavailable"
+    assert out.failure == (
+        "draft: PermanentError: model unavailable; findings: PermanentError: model unavailable"
+    )
     assert out.warnings[0].startswith("Минимальный отчёт")  # the report's note, in Russian
 
 

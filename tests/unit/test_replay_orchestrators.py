@@ -820,3 +820,44 @@ def test_a_report_without_sources_after_a_budget_cut_says_the_budget_cut_it_shor
     assert f"{UNSOURCED} (the budget cut the research short)" in told
     state = replay(ORCHESTRATORS[names.DEEP_RESEARCH], json.dumps(flow.input), flow.history)
     assert state["isDone"] and state["output"] == flow.output
+
+
+DRAFT_FAILURE = "draft: PermanentError: HTTP 400"
+
+
+def draft_report(name: str, request: Any) -> Any:
+    if name != names.GENERATE_FINAL_REPORT:
+        return respond(name, request)
+    out = ReportOut.model_validate(respond(name, request))
+    update = {"basis": "draft_fallback", "failure": DRAFT_FAILURE}
+    return out.model_copy(update=update).model_dump(mode="json")
+
+
+def test_a_report_that_is_the_draft_completes_with_a_warning_that_says_so() -> None:
+    flow = research(enable_clarifying_questions=False).run_activities(draft_report)
+
+    assert flow.done and flow.output["status"] == "completed"  # the draft is a report
+    (done,) = [s for s in flow.scheduled if s.name == names.COMPLETE_SESSION]
+    message = f"the report is the research draft: {DRAFT_FAILURE}"
+    assert {"phase": "writing_report", "message": message} in done.input["progress"]["warnings"]
+
+    state = replay(ORCHESTRATORS[names.DEEP_RESEARCH], json.dumps(flow.input), flow.history)
+    assert state["isDone"] and state["output"] == flow.output
+
+
+TOO_SHORT = "the report is too short: 900 characters, under the 1500 a report should have"
+
+
+def short_report(name: str, request: Any) -> Any:
+    if name != names.GENERATE_FINAL_REPORT:
+        return respond(name, request)
+    out = ReportOut.model_validate(respond(name, request))
+    return out.model_copy(update={"too_short": TOO_SHORT}).model_dump(mode="json")
+
+
+def test_a_too_short_report_completes_with_a_warning_in_the_status() -> None:
+    flow = research(enable_clarifying_questions=False).run_activities(short_report)
+
+    assert flow.done and flow.output["status"] == "completed"  # short is not failed
+    (done,) = [s for s in flow.scheduled if s.name == names.COMPLETE_SESSION]
+    assert {"phase": "writing_report", "message": TOO_SHORT} in done.input["progress"]["warnings"]

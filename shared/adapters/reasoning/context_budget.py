@@ -39,6 +39,9 @@ from shared.tools.prompts.framing import TIER_TYPES, UNTRUSTED_TAGS
 SNIPPET_STEPS = (500, 300)
 DRAFT_LIMITS = ((100_000, 80_000, 20_000), (50_000, 45_000, 15_000))  # (over, head, summary)
 TRUNCATION_MARK = " …"
+# The report writer's findings block (the specification's 20,000 characters), never more
+# than the evidence budget a small model's window leaves.
+REPORT_FINDINGS_CHARS = 20_000
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 _TAG_LOOKALIKE = re.compile(

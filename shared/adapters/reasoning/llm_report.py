@@ -9,7 +9,7 @@ grounds the reply (``grounding``).
 from __future__ import annotations
 
 from shared.adapters.reasoning import llm_views as views
-from shared.adapters.reasoning.context_budget import defuse, trim_draft
+from shared.adapters.reasoning.context_budget import REPORT_FINDINGS_CHARS, defuse, trim_draft
 from shared.core.report_models import FinalReport, ReportMaterial
 from shared.tools.prompts import critic, report
 from shared.tools.prompts.framing import Messages
@@ -57,8 +57,9 @@ def write_report_messages(
     today: str,
     draft_chars: int | None = None,
 ) -> Messages:
-    """The writer gets the primary text (cut once), the findings, the passages, the gaps
-    and the critique of the version it rewrites."""
+    """The writer gets the primary text (cut once) beside main.md's key insights, the
+    findings (up to ``REPORT_FINDINGS_CHARS``), the passages, the gaps and the critique
+    of the version it rewrites."""
     numbers = {s.url: s.n for s in material.sources}
     context = material.context
     critique = material.critique
@@ -66,7 +67,10 @@ def write_report_messages(
         brief=views.brief_of(context, budget),
         primary=defuse(trim_draft(material.primary, limit=draft_chars)),
         primary_kind=material.primary_kind,
-        findings=views.findings_text(material.findings, budget // 2, numbers),
+        findings=views.findings_text(
+            material.findings, min(budget, REPORT_FINDINGS_CHARS), numbers
+        ),
+        insights=[defuse(i) for i in material.insights],
         sources=views.evidence_context(material.sources, material.excerpts, budget),
         clarification_unanswered=bool(
             context.clarification_questions

@@ -31,6 +31,8 @@ LABELS: dict[str, dict[str, str]] = {
         "note": "Note",
         "limitations": "Limitations",
         "confidence": "Confidence",
+        "quality": "Research Quality Score",
+        "also_consulted": "Also consulted",
         "tier": "tier",
         "high": "high",
         "medium": "medium",
@@ -49,6 +51,8 @@ LABELS: dict[str, dict[str, str]] = {
         "note": "Примечание",
         "limitations": "Ограничения",
         "confidence": "Уверенность",
+        "quality": "Оценка качества исследования",
+        "also_consulted": "Также просмотрено",
         "tier": "уровень",
         "high": "высокая",
         "medium": "средняя",
@@ -67,6 +71,8 @@ LABELS: dict[str, dict[str, str]] = {
         "note": "注意",
         "limitations": "局限性",
         "confidence": "置信度",
+        "quality": "研究质量评分",
+        "also_consulted": "另外查阅",
         "tier": "等级",
         "high": "高",
         "medium": "中",
@@ -85,6 +91,8 @@ LABELS: dict[str, dict[str, str]] = {
         "note": "Hinweis",
         "limitations": "Einschränkungen",
         "confidence": "Konfidenz",
+        "quality": "Forschungsqualität",
+        "also_consulted": "Ebenfalls gelesen",
         "tier": "Stufe",
         "high": "hoch",
         "medium": "mittel",
@@ -103,6 +111,8 @@ LABELS: dict[str, dict[str, str]] = {
         "note": "Nota",
         "limitations": "Limitaciones",
         "confidence": "Confianza",
+        "quality": "Puntuación de calidad de la investigación",
+        "also_consulted": "También consultadas",
         "tier": "nivel",
         "high": "alta",
         "medium": "media",
@@ -121,6 +131,8 @@ LABELS: dict[str, dict[str, str]] = {
         "note": "Remarque",
         "limitations": "Limites",
         "confidence": "Confiance",
+        "quality": "Score de qualité de la recherche",
+        "also_consulted": "Également consultées",
         "tier": "niveau",
         "high": "élevée",
         "medium": "moyenne",
@@ -154,12 +166,20 @@ def render_report_markdown(
         parts.append(f"## {t['limitations']}\n\n{_bullets(report.limitations)}")
     if report.sources:
         parts.append(f"## {t['sources']}\n\n{render_sources(report.sources, t)}")
+    if report.also_consulted:
+        consulted = "\n".join(
+            f"- [{_link_text(s.title or s.url)}]({_link_target(s.url)})"
+            for s in report.also_consulted
+        )
+        parts.append(f"### {t['also_consulted']}\n\n{consulted}")
     if report.follow_up_questions:
         parts.append(f"## {t['follow_up']}\n\n{_bullets(report.follow_up_questions)}")
     for warning in report.warnings:
         parts.append(f"> **{t['note']}:** {_one_line(warning)}")
     level = t.get(report.confidence_level, report.confidence_level)
     parts.append(f"**{t['confidence']}:** {level}")
+    if report.quality_score is not None:
+        parts.append(f"*{t['quality']}: {report.quality_score}/10*")
     return "\n\n".join(parts) + "\n"
 
 

@@ -43,6 +43,7 @@ UNTRUSTED_TAGS = (
     "primary",
     "report",
     "answer",
+    "insights",
 )
 
 DATA_RULE = (

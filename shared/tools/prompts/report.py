@@ -46,6 +46,11 @@ Research request:
 {primary}
 </primary>
 
+Key insights from the research index (main.md), read together with the text above:
+<insights>
+{insights}
+</insights>
+
 Numbered sources:
 {sources}
 
@@ -136,6 +141,7 @@ def build_write_report(
     primary: str,
     primary_kind: str,
     findings: str,
+    insights: list[str] | None = None,
     sources: str,
     clarification_unanswered: bool,
     critique_verdict: str | None,
@@ -170,6 +176,7 @@ def build_write_report(
         brief=brief,
         primary_kind=primary_kind,
         primary=primary or "(none)",
+        insights="\n".join(f"- {i}" for i in insights or []) or "(none)",
         findings=findings or "(none)",
         sources=sources or "(none)",
     )

@@ -1,8 +1,13 @@
 """The final report: always produced, always honest about its sources.
 
 Basis chain (first one that yields a valid report wins):
-    draft_report.md (when >= 1000 chars) -> main.md + findings -> findings only
-    -> a minimal report that says what failed.
+    draft_report.md (rebuilt from every finding when under 1000 chars) -> main.md
+    + findings -> findings only; when the writer fails on all of them, the draft
+    itself (when >= 1000 chars, with a note saying so, ``report_fallback``) ->
+    a minimal report that says what failed.
+The writer reads the draft beside main.md's key insights. ``report_validation``
+scores the result (``quality_score``); pages read but never cited are listed
+as ``also_consulted``.
 A rewrite after a critique edits the reviewed report (report.json, in the
 evidence's numbering) instead of the draft, with the critic's issues listed.
 The writer gets every source's passages (``findings.json`` excerpts), the
@@ -32,19 +37,29 @@ from shared.adapters.report.markdown import render_report_markdown
 from shared.adapters.report.pdf import render_pdf
 from shared.core.errors import NotFoundError, PermanentError
 from shared.core.payloads import ContextIn, CritiqueOut, Gap, PdfIn, PdfOut, ReportIn, ReportOut
-from shared.core.report_models import FinalReport, ReportMaterial, ReportSection
+from shared.core.report_models import FinalReport, ReportMaterial
 from shared.core.research_models import ResearchContext
+from shared.core.source_models import Source
 from shared.ports import Services
 from shared.usecases.research import memory_files
 from shared.usecases.research.compress import COMPRESSED, Compressed, compressed_items
 from shared.usecases.research.memory_files import PlannedResearch
-from shared.usecases.research.page_cache import pages_read
+from shared.usecases.research.page_cache import pages_consulted, pages_read
+from shared.usecases.research.report_fallback import (
+    MIN_DRAFT_CHARS,
+    draft_as_report,
+    minimal_report,
+    rebuilt_draft,
+)
+from shared.usecases.research.report_validation import (
+    MIN_REPORT_CHARS,
+    MIN_SECTIONS,
+    report_length,
+    validate_report,
+)
 
 log = logging.getLogger(__name__)
 REPORT_JSON, REPORT_MD, REPORT_PDF = "report.json", "report.md", "report.pdf"
-MIN_DRAFT_CHARS = 1000
-MIN_REPORT_CHARS = 1500
-MIN_SECTIONS = 3
 LOWER = {"high": "medium", "medium": "low", "low": "low"}
 
 
@@ -55,10 +70,18 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
     if failure and not _writer_can_go_on(req):
         failed = [g for g in req.gaps if g.kind == "phase_failed"]
         causes = [gap_clause(g, ctx.language) for g in failed] or [failure]
-        report, basis = minimal_report(ctx, evidence, causes), "minimal"
+        report, basis = _salvaged(svc, ctx, evidence, causes)
     else:
         report, basis, failure = _write_with_fallback(svc, ctx, evidence, req)
     report = _finalize(svc, ctx, report, evidence, req)
+    validation = validate_report(
+        report,
+        basis=basis,
+        draft_length=len(_read(svc, ctx.session_id, memory_files.DRAFT)),
+        findings_count=len(evidence.findings),
+        critique=req.critique,
+    )
+    report.quality_score = validation.quality_score
     _store(svc, ctx, report, req.mode)
     ref = f"{ctx.session_id}/{REPORT_JSON}"
     unsourced = None if basis == "minimal" else unsourced_cause(svc, ctx, report, evidence)
@@ -70,8 +93,9 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
         confidence=report.confidence_level,
         basis=basis,
         warnings=report.warnings[:10],
-        failure=failure if basis == "minimal" else None,
+        failure=failure if basis in ("minimal", "draft_fallback") else None,
         unsourced=unsourced,
+        too_short=validation.too_short() if basis != "minimal" else None,
     )
 
 
@@ -151,12 +175,27 @@ def _read(svc: Services, session_id: str, name: str) -> str:
         return ""
 
 
+def _salvaged(
+    svc: Services, ctx: ResearchContext, evidence: Compressed, causes: list[str]
+) -> tuple[FinalReport, str]:
+    """No written report: the draft itself when it is long enough, else the minimal report."""
+    draft = memory_files.read_draft(svc.memory, ctx.session_id)
+    log.info("Read draft report: %d chars", len(draft))
+    if len(draft) >= MIN_DRAFT_CHARS:
+        return draft_as_report(ctx, draft, evidence.sources), "draft_fallback"
+    return minimal_report(ctx, evidence, causes), "minimal"
+
+
 def _bases(svc: Services, ctx: ResearchContext, evidence: Compressed, req: ReportIn):
     reviewed = _reviewed(svc, ctx.session_id, evidence) if req.critique else ""
     draft = _read(svc, ctx.session_id, memory_files.DRAFT)
+    log.info("Read draft report: %d chars", len(draft))
+    if len(draft) < MIN_DRAFT_CHARS:
+        log.info("Draft report is too short (%d chars): rebuilt from all findings", len(draft))
+        draft = rebuilt_draft(ctx.query, evidence.findings)
     if reviewed:
         yield "reviewed", reviewed
-    elif len(draft) >= MIN_DRAFT_CHARS:
+    elif draft:
         yield "draft", draft
     main = _read(svc, ctx.session_id, memory_files.MAIN)
     if main:
@@ -205,6 +244,7 @@ def _write_with_fallback(
             context=ctx,
             primary=primary,
             primary_kind=basis,
+            insights=memory_files.key_insights(svc.memory, ctx.session_id),
             findings=evidence.findings,
             sources=evidence.sources,
             excerpts=evidence.excerpts,
@@ -232,16 +272,12 @@ def _write_with_fallback(
     log.warning("every report basis failed: %s", problems)
     cause = gap_clause(Gap(kind="phase_failed", phase="writing_report", error=error), ctx.language)
     failure = "; ".join(problems)[:500]
-    return minimal_report(ctx, evidence, [cause]), "minimal", failure
+    report, basis = _salvaged(svc, ctx, evidence, [cause])
+    return report, basis, failure
 
 
 def is_valid(report: FinalReport) -> bool:
-    size = (
-        len(report.executive_summary)
-        + len(report.conclusion)
-        + sum(len(s.content) for s in report.sections)
-    )
-    return len(report.sections) >= MIN_SECTIONS and size >= MIN_REPORT_CHARS
+    return len(report.sections) >= MIN_SECTIONS and report_length(report) >= MIN_REPORT_CHARS
 
 
 def _finalize(
@@ -267,6 +303,12 @@ def _finalize(
         text = " ".join(s.content for s in report.sections)[:4000]
         report.follow_up_questions = svc.reasoner.follow_up_questions(ctx.query, text, ctx.language)
     report.follow_up_questions = report.follow_up_questions[:5]
+    cited = {s.url for s in report.sources}
+    report.also_consulted = [
+        Source(url=p.url, title=p.title)
+        for p in pages_consulted(svc.memory, ctx.session_id)
+        if p.url not in cited
+    ]
     log.info("report %s: %d citation problems", ctx.session_id, len(problems))
     return report
 
@@ -284,31 +326,3 @@ def _store(svc: Services, ctx: ResearchContext, report: FinalReport, mode: str) 
     svc.memory.write(sid, REPORT_JSON, report.model_dump_json(), "application/json")
     markdown_text = render_report_markdown(report, ctx.query, mode)
     svc.memory.write(sid, REPORT_MD, markdown_text, "text/markdown")
-
-
-def minimal_report(ctx: ResearchContext, evidence: Compressed, causes: list[str]) -> FinalReport:
-    """Written without the reasoner, in the user's language: what was asked, what failed
-    (``causes``: clauses from ``limits_text``, or an error text as raised), what was found."""
-    lang = ctx.language
-    findings = [f"- {k.text}" for f in evidence.findings for k in f.key_findings][:20]
-    cause = "; ".join(causes)
-    return FinalReport(
-        title=say(lang, "minimal_title", query=ctx.query[:80]),
-        executive_summary=say(lang, "minimal_summary", cause=sentence(cause, lang)),
-        sections=[
-            ReportSection(heading=say(lang, "minimal_asked"), content=ctx.query),
-            ReportSection(
-                heading=say(lang, "minimal_failed"),
-                content="\n".join(f"- {sentence(c, lang)}" for c in causes),
-            ),
-            ReportSection(
-                heading=say(lang, "minimal_found"),
-                content="\n".join(findings) or say(lang, "minimal_nothing"),
-            ),
-        ],
-        conclusion=say(lang, "minimal_conclusion"),
-        sources=[],
-        confidence_level="low",
-        language=lang,
-        warnings=[say(lang, "minimal_note", cause=cause)],
-    )

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 
+from pydantic import ValidationError
+
 from shared.adapters.fetch.base import Fetcher
 from shared.adapters.stores.base import MemoryStore
 from shared.core.errors import NotFoundError
@@ -54,3 +56,18 @@ def fetch_cached(memory: MemoryStore, fetcher: Fetcher, session_id: str, url: st
     page = with_sentences(fetcher.fetch(url))
     memory.write(session_id, page_name(url), page.model_dump_json(), "application/json")
     return page
+
+
+def pages_consulted(memory: MemoryStore, session_id: str) -> list[Page]:
+    """Every page this session read, in name order (the report's "Also consulted" list).
+
+    A page that no longer reads back (gone, or torn by a crash) is left out: the
+    list names what was read, it is no reason to lose the report."""
+    names = sorted(n for n in memory.list(session_id) if n.startswith(PAGES))
+    pages = []
+    for name in names:
+        try:
+            pages.append(Page.model_validate_json(memory.read(session_id, name)))
+        except (NotFoundError, ValidationError):
+            continue
+    return pages

@@ -54,6 +54,14 @@ TEXT: Final[dict[str, str]] = {
         "Starten Sie die Recherche erneut; die Sitzung behält ihre Speicherdateien zur Einsicht."
     ),
     "minimal_note": "Minimalbericht: {cause}",
+    "draft_note": (
+        "Der Bericht konnte nicht geschrieben werden; dies ist der Entwurf, "
+        "den der Supervisor während der Recherche schrieb."
+    ),
+    "draft_conclusion": (
+        "Dieser Bericht ist der Recherche-Entwurf, kein fertiger Bericht: er "
+        "konnte nicht fertiggestellt werden."
+    ),
     "citations_removed": (
         "Verweise auf Quellen, die in dieser Sitzung nicht abgerufen wurden, wurden "
         "entfernt ({numbers})"

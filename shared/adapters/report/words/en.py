@@ -47,6 +47,13 @@ TEXT: Final[dict[str, str]] = {
         "Retry the research; the session keeps its memory files for inspection."
     ),
     "minimal_note": "Minimal report: {cause}",
+    "draft_note": (
+        "The report writer failed; this is the research draft as the "
+        "supervisor wrote it during the research."
+    ),
+    "draft_conclusion": (
+        "This report is the research draft, not a finished report: the writer could not finish it."
+    ),
     "citations_removed": (
         "citations to sources not fetched in this session were removed ({numbers})"
     ),

@@ -50,6 +50,14 @@ TEXT: Final[dict[str, str]] = {
         "para su revisión."
     ),
     "minimal_note": "Informe mínimo: {cause}",
+    "draft_note": (
+        "No se pudo redactar el informe; este es el borrador que el supervisor "
+        "escribió durante la investigación."
+    ),
+    "draft_conclusion": (
+        "Este informe es el borrador de la investigación, no un informe "
+        "terminado: no se pudo completar."
+    ),
     "citations_removed": (
         "se eliminaron las citas de fuentes que no se obtuvieron en esta sesión ({numbers})"
     ),

@@ -52,6 +52,14 @@ TEXT: Final[dict[str, str]] = {
         "Relancez la recherche ; la session conserve ses fichiers de mémoire pour examen."
     ),
     "minimal_note": "Rapport minimal : {cause}",
+    "draft_note": (
+        "La rédaction du rapport a échoué ; voici le brouillon écrit par le "
+        "superviseur pendant la recherche."
+    ),
+    "draft_conclusion": (
+        "Ce rapport est le brouillon de la recherche, pas un rapport achevé : "
+        "sa rédaction a échoué."
+    ),
     "citations_removed": (
         "les citations de sources non récupérées pendant cette session ont été "
         "supprimées ({numbers})"

@@ -34,6 +34,8 @@ TEXT: Final[dict[str, str]] = {
     "minimal_nothing": "没有记录到任何发现。",
     "minimal_conclusion": "请重新运行研究；会话保留了其记忆文件以供检查。",
     "minimal_note": "简要报告：{cause}",
+    "draft_note": "报告撰写失败；以下是主管在研究期间撰写的研究草稿。",
+    "draft_conclusion": "本报告是研究草稿，而非完成的报告：撰写者未能完成。",
     "citations_removed": "已删除引用本次会话未获取来源的标注（{numbers}）",
     "citations_dropped": "已移除 {count} 个本次会话未获取的来源",
     "citations_checked": "引用检查：{parts}；置信度已降低。",
