@@ -203,6 +203,7 @@ class PlanResearchOut(Metered):
     plan: ResearchPlan
     num_agents: int
     agent_steps: int | None = None  # steps per researcher todo; None: the caps' agent_max_steps
+    time_range: TimeRange | None = None  # the question's period; the run's context keeps it
 
 
 class PlanReviewOut(BaseModel):

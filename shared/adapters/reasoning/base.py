@@ -16,6 +16,7 @@ Token usage is recorded into the current ``shared.tools.llm_endpoint.usage`` met
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Protocol, runtime_checkable
 
 from shared.core.limits import SourcePolicy
@@ -33,7 +34,7 @@ from shared.core.research_models import (
     Todo,
 )
 from shared.core.session_models import ChatMessage
-from shared.core.source_models import Page, PageSummary
+from shared.core.source_models import Page, PageSummary, TimeRange
 
 
 @runtime_checkable
@@ -51,6 +52,12 @@ class Reasoner(Protocol):
 
     def search_queries(self, query: str, n: int, language: str) -> list[str]:
         """``n`` variations: original, rephrased, broader, more specific."""
+        ...
+
+    def time_range(self, query: str, today: date) -> TimeRange | None:
+        """The period ``query`` asks about, as absolute dates ending no later than ``today``;
+        None when it names none. The TimeRangeExtractor's model stage: asked only for
+        wording the rules did not resolve (``shared/usecases/research/time_range.py``)."""
         ...
 
     def follow_up_queries(

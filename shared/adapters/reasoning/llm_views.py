@@ -22,7 +22,7 @@ from shared.core.report_models import FinalReport
 from shared.core.research_models import AgentState, Finding, ResearchContext, ResearchPlan, Todo
 from shared.core.source_models import PageSummary, Source, SourceExcerpt
 from shared.tools.prompts.agent import build_agent_system
-from shared.tools.prompts.framing import research_brief
+from shared.tools.prompts.framing import research_brief, time_range_line
 
 EVIDENCE_PER_SOURCE = 1800  # chars of one source's passages a writer or critic may get
 
@@ -46,7 +46,7 @@ def brief_of(context: ResearchContext, max_chars: int) -> str:
     All three are untrusted (the deep search was written from web pages), so
     tag look-alikes in them are defused like page text.
     """
-    summary = context.deep_search_summary
+    summary, period = context.deep_search_summary, context.time_range
     return research_brief(
         defuse(context.query),
         defuse(truncate(summary, max_chars // 4)) if summary else "",
@@ -55,6 +55,7 @@ def brief_of(context: ResearchContext, max_chars: int) -> str:
         context.clarification_timed_out,
         context.source_policy,
         defuse(context.replan_reason),
+        time_range_line(period.start, period.end) if period else "",
     )
 
 

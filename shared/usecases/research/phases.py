@@ -5,9 +5,14 @@ a comparison two to four, a complex question up to ``DEEP_RESEARCH_NUM_AGENTS``;
 each researcher takes the analysis' ``recommended_steps`` per todo, at least
 ``MIN_AGENT_STEPS`` (a search, a read and the decision to stop: fewer cannot
 read anything) and at most ``DEEP_RESEARCH_AGENT_MAX_STEPS``, the ceiling.
+Planning first reads the period the question asks about (``time_range.py``):
+the analysis and the plan see it, and the orchestrator keeps it in the research
+context, so every researcher search and every later prompt gets it too.
 """
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 from shared.core.limits import NUM_AGENTS
 from shared.core.payloads import (
@@ -21,6 +26,7 @@ from shared.core.payloads import (
 from shared.core.research_models import Todo
 from shared.ports import Services
 from shared.usecases.research import memory_files
+from shared.usecases.research.time_range import extract_time_range
 
 MAX_TOPICS = 6
 AGENTS_BY_COMPLEXITY = {"simple": 1, "moderate": 3, "complex": NUM_AGENTS.le}
@@ -34,6 +40,9 @@ def clarify(svc: Services, req: ContextIn) -> ClarifyOut:
 
 def plan_research(svc: Services, req: PlanResearchIn) -> PlanResearchOut:
     reasoner = svc.reasoner
+    if req.context.time_range is None:  # a replan keeps the range its research started with
+        today = datetime.now(UTC).date()
+        req.context.time_range = extract_time_range(reasoner, req.context.query, today)
     analysis = reasoner.analyze(req.context)
     plan = reasoner.plan(req.context, analysis, MAX_TOPICS)
     plan.topics = plan.topics[:MAX_TOPICS]
@@ -50,7 +59,11 @@ def plan_research(svc: Services, req: PlanResearchIn) -> PlanResearchOut:
     memory_files.write_analysis(svc.memory, req.context.session_id, planned)
     memory_files.write_headers(svc.memory, req.context)
     return PlanResearchOut(
-        analysis=analysis, plan=plan, num_agents=num_agents, agent_steps=agent_steps
+        analysis=analysis,
+        plan=plan,
+        num_agents=num_agents,
+        agent_steps=agent_steps,
+        time_range=req.context.time_range,
     )
 
 
