@@ -182,7 +182,10 @@ def research_phase(context: df.DurableOrchestrationContext, run: Run):
 def planning_phase(context: df.DurableOrchestrationContext, run: Run):
     run.set_phase(context, "planning")
     request = PlanResearchIn(
-        context=run.context, max_agents=run.caps.max_agents, max_steps=run.caps.agent_max_steps
+        context=run.context,
+        max_agents=run.caps.max_agents,
+        max_steps=run.caps.agent_max_steps,
+        chat_id=run.inp.chat_id,
     )
     planned = PlanResearchOut.model_validate(
         (yield from step(context, names.PLAN_RESEARCH, request))

@@ -196,6 +196,7 @@ class ClarifyOut(Metered):
 class PlanResearchIn(ContextIn):
     max_agents: int
     max_steps: int | None = None  # the caps' agent_max_steps: the ceiling of agent_steps
+    chat_id: str = ""  # an earlier session of this chat with the same question lends its plan
 
 
 class PlanResearchOut(Metered):
@@ -204,6 +205,7 @@ class PlanResearchOut(Metered):
     num_agents: int
     agent_steps: int | None = None  # steps per researcher todo; None: the caps' agent_max_steps
     time_range: TimeRange | None = None  # the question's period; the run's context keeps it
+    reused: bool = False  # the decomposition of an earlier session of the chat, not planned anew
 
 
 class PlanReviewOut(BaseModel):

@@ -1,4 +1,5 @@
-"""Deep research keeps the planning step's time range (issue 30, item 3), replayed.
+"""Deep research keeps the planning step's time range and asks it with the chat (issue 30,
+items 3 and 8), replayed.
 
 The planning activity reads the period the question asks about; the
 orchestrator must carry it in the research context to every researcher and to
@@ -59,3 +60,10 @@ def test_replaying_a_history_with_a_time_range_yields_the_same_actions() -> None
     recorded = [e["Name"] for e in flow.history if e["EventType"] == h.EventType.TASK_SCHEDULED]
     assert function_names(state, kinds=(0, 1)) == recorded
     assert state["isDone"] and state["output"] == flow.output
+
+
+def test_the_planning_step_is_asked_with_the_chat_so_it_can_reuse_a_decomposition() -> None:
+    flow = finished()
+
+    plan = next(s for s in flow.scheduled if s.name == names.PLAN_RESEARCH)
+    assert plan.input["chat_id"] == "c1"
