@@ -143,6 +143,7 @@ class SynthesizeIn(BaseModel):
     warnings: list[str] = Field(default_factory=list)  # the run's so far, for the answer
     policy: Literal["discovery", "strict", "monitor"] = "discovery"  # said in the prompt
     follow_up_questions: bool = True  # not in a deep research's first phase: the report has them
+    time_range: TimeRange | None = None  # the question's period: the answer weighs recency by it
 
 
 class AnswerOut(Metered):

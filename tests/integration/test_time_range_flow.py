@@ -4,7 +4,7 @@ The planning step with the LLM reasoner against the OpenAI-protocol fake, then
 a researcher with the real SearXNG adapter against ``tests.fakes.search_site``
 (which records every search's query parameters). A period no rule knows ("the
 winter before last") is read by the model; the range then limits the
-researcher's searches and is said in the analysis and agent prompts. A
+researcher's searches and is said in the analysis, agent and search answer prompts. A
 question that names no time costs no extra model call.
 """
 
@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from shared.adapters.reasoning.llm import LLMReasoner
 from shared.bootstrap import AppServices
 from shared.core.config import Settings
 from shared.core.payloads import PlanResearchIn, ResearcherIn
 from shared.core.research_models import AgentProfile, ResearchContext, Todo
+from shared.core.source_models import PageSummary, TimeRange
 from shared.usecases.research.phases import plan_research
 from shared.usecases.research.researcher import run_researcher
 from tests.fakes.openai_server import (
@@ -110,3 +112,16 @@ def test_a_question_that_names_no_time_asks_the_model_nothing_and_searches_unlim
     assert not any(ASKS_PERIOD in p for p in prompts)
     assert site.params and all("time_range" not in p for p in site.params)
     assert not any("Time range:" in p for p in prompts)
+
+
+def test_the_search_answer_prompt_names_the_period() -> None:
+    period = TimeRange(start=START.isoformat(), end=END.isoformat(), label="model")
+    summary = PageSummary(url="https://example.org/a", title="A", summary="Loops got faster.")
+    with FakeOpenAIServer(schema_aware_responder) as llm:
+        reasoner = LLMReasoner(Settings(openai_base_url=llm.base_url, openai_api_key="test"))
+        reasoner.synthesize(UNRULED, [summary], "en", 50, 100, time_range=period)
+        reasoner.synthesize(TIMELESS, [summary], "en", 50, 100)
+        with_period, without = (r.prompt_text for r in llm.requests)
+
+    assert f"Time range: {START.isoformat()} to {END.isoformat()}" in with_period
+    assert "Time range:" not in without

@@ -14,10 +14,16 @@ from typing import Any
 
 from devhost import history as h
 from shared.core import names
-from shared.core.payloads import PlanResearchOut
+from shared.core.payloads import PlanQueriesOut, PlanResearchOut
 from shared.core.source_models import TimeRange
 from tests.fakes.durable_history import function_names, replay
-from tests.unit.test_replay_orchestrators import ORCHESTRATORS, research, respond
+from tests.unit.test_replay_orchestrators import (
+    ORCHESTRATORS,
+    research,
+    respond,
+    run,
+    start_input,
+)
 
 PERIOD = TimeRange(start="2025-12-01", end="2026-02-28", label="model")
 
@@ -67,3 +73,23 @@ def test_the_planning_step_is_asked_with_the_chat_so_it_can_reuse_a_decompositio
 
     plan = next(s for s in flow.scheduled if s.name == names.PLAN_RESEARCH)
     assert plan.input["chat_id"] == "c1"
+
+
+def test_the_search_flow_s_time_range_reaches_its_searches_and_its_answer() -> None:
+    def planned(name: str, request: Any) -> Any:
+        out = respond(name, request)
+        if name == names.PLAN_QUERIES:
+            plan = PlanQueriesOut.model_validate(out).model_copy(update={"time_range": PERIOD})
+            return plan.model_dump(mode="json")
+        return out
+
+    flow = run(names.SEARCH, start_input("search"))
+    for _ in range(50):
+        if flow.done:
+            break
+        flow.run_activities(planned)
+
+    wanted = PERIOD.model_dump(mode="json")
+    later = [s for s in flow.scheduled if s.name in (names.WEB_SEARCH, names.SYNTHESIZE)]
+    assert {s.name for s in later} == {names.WEB_SEARCH, names.SYNTHESIZE}
+    assert all(s.input["time_range"] == wanted for s in later)

@@ -74,9 +74,11 @@ class Reasoner(Protocol):
         min_words: int,
         max_words: int,
         policy: SourcePolicy = "discovery",
+        time_range: TimeRange | None = None,
     ) -> SynthesizedAnswer:
         """Answer with ``[n]`` citations, ``n`` = 1-based position in ``summaries``;
-        ``policy`` is the session's source policy (the summaries already obey it)."""
+        ``policy`` is the session's source policy (the summaries already obey it);
+        ``time_range`` the period the question asks about (the searches kept to it)."""
         ...
 
     # deep research

@@ -144,10 +144,13 @@ class LLMReasoner:
         min_words: int,
         max_words: int,
         policy: SourcePolicy = "discovery",
+        time_range: TimeRange | None = None,
     ) -> SynthesizedAnswer:
         context = views.summaries_context(summaries, self._budget("answer"))
-        words = (min_words, max_words)
-        messages = search.build_synthesize(query, context, language, _today(), *words, policy)
+        words, period = (min_words, max_words), views.period_line(time_range)
+        messages = search.build_synthesize(
+            query, context, language, _today(), *words, policy, period
+        )
         reply = self._ask(ChatReply, answer_role(max_words), messages)
         allowed = set(range(1, len(summaries) + 1))
         answer = strip_unknown_citations(reply.answer, allowed)

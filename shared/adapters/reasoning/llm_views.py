@@ -20,7 +20,7 @@ from shared.adapters.reasoning.context_budget import (
 )
 from shared.core.report_models import FinalReport
 from shared.core.research_models import AgentState, Finding, ResearchContext, ResearchPlan, Todo
-from shared.core.source_models import PageSummary, Source, SourceExcerpt
+from shared.core.source_models import PageSummary, Source, SourceExcerpt, TimeRange
 from shared.tools.prompts.agent import build_agent_system
 from shared.tools.prompts.framing import research_brief, time_range_line
 
@@ -55,8 +55,13 @@ def brief_of(context: ResearchContext, max_chars: int) -> str:
         context.clarification_timed_out,
         context.source_policy,
         defuse(context.replan_reason),
-        time_range_line(period.start, period.end) if period else "",
+        period_line(period),
     )
+
+
+def period_line(time_range: TimeRange | None) -> str:
+    """The time-range line of a prompt; empty when the question names no period."""
+    return time_range_line(time_range.start, time_range.end) if time_range else ""
 
 
 def plan_text(plan: ResearchPlan) -> str:

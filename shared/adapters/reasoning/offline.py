@@ -208,8 +208,10 @@ class OfflineReasoner:
         min_words: int,
         max_words: int,
         policy: SourcePolicy = "discovery",
+        time_range: TimeRange | None = None,
     ) -> SynthesizedAnswer:
-        """Quotes from the summaries, which already obey ``policy`` (the selection's)."""
+        """Quotes from the summaries, which already obey ``policy`` (the selection's) and
+        ``time_range`` (the searches were kept to it)."""
         t = texts_for(language)
         pool: list[tuple[str, int]] = []
         for n, summary in enumerate(summaries, start=1):

@@ -106,8 +106,9 @@ def follow_up_queries(svc: Services, req: FollowUpIn) -> QueriesOut:
 
 def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
     summaries = load_summaries(svc, req.summary_refs)
+    words = (req.min_words, req.max_words)
     answer = svc.reasoner.synthesize(
-        req.query, summaries, req.language, req.min_words, req.max_words, policy=req.policy
+        req.query, summaries, req.language, *words, policy=req.policy, time_range=req.time_range
     )
     answer = renumber_answer(answer)  # sources 1..N by first citation, as in a report
     answer.language = req.language
