@@ -182,12 +182,16 @@ def research_phase(context: df.DurableOrchestrationContext, run: Run):
 def planning_phase(context: df.DurableOrchestrationContext, run: Run):
     run.set_phase(context, "planning")
     request = PlanResearchIn(
-        context=run.context, max_agents=run.caps.max_agents, max_steps=run.caps.agent_max_steps
+        context=run.context,
+        max_agents=run.caps.max_agents,
+        max_steps=run.caps.agent_max_steps,
+        chat_id=run.inp.chat_id,
     )
     planned = PlanResearchOut.model_validate(
         (yield from step(context, names.PLAN_RESEARCH, request))
     )
     run.usage += planned.usage
+    run.context.time_range = planned.time_range  # every researcher search and later prompt
     run.agent_steps = min(planned.agent_steps or run.agent_steps, run.caps.agent_max_steps)
     plan, num_agents = yield from plan_approval_phase(context, run, planned)
     request = SpawnAgentsIn(context=run.context, plan=plan, num_agents=num_agents)

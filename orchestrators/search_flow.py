@@ -234,5 +234,6 @@ def _synthesize(
         warnings=[w.message for w in run.progress.warnings],
         policy=run.inp.caps.source_policy,
         follow_up_questions=not run.inp.as_phase,
+        time_range=run.time_range,
     )
     return AnswerOut.model_validate((yield from step(context, names.SYNTHESIZE, request)))

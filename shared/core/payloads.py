@@ -143,6 +143,7 @@ class SynthesizeIn(BaseModel):
     warnings: list[str] = Field(default_factory=list)  # the run's so far, for the answer
     policy: Literal["discovery", "strict", "monitor"] = "discovery"  # said in the prompt
     follow_up_questions: bool = True  # not in a deep research's first phase: the report has them
+    time_range: TimeRange | None = None  # the question's period: the answer weighs recency by it
 
 
 class AnswerOut(Metered):
@@ -196,6 +197,7 @@ class ClarifyOut(Metered):
 class PlanResearchIn(ContextIn):
     max_agents: int
     max_steps: int | None = None  # the caps' agent_max_steps: the ceiling of agent_steps
+    chat_id: str = ""  # an earlier session of this chat with the same question lends its plan
 
 
 class PlanResearchOut(Metered):
@@ -203,6 +205,8 @@ class PlanResearchOut(Metered):
     plan: ResearchPlan
     num_agents: int
     agent_steps: int | None = None  # steps per researcher todo; None: the caps' agent_max_steps
+    time_range: TimeRange | None = None  # the question's period; the run's context keeps it
+    reused: bool = False  # the decomposition of an earlier session of the chat, not planned anew
 
 
 class PlanReviewOut(BaseModel):

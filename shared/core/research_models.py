@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, computed_field
 
 from shared.core.limits import AGENT_MAX_STEPS, NUM_AGENTS
-from shared.core.source_models import SearchResult, Source, SourceExcerpt
+from shared.core.source_models import SearchResult, Source, SourceExcerpt, TimeRange
 
 Confidence = Literal["high", "medium", "low"]
 
@@ -35,6 +35,9 @@ class ResearchContext(BaseModel):
     source_policy: Literal["discovery", "strict", "monitor"] = "discovery"
     # set only for the replan step: why the supervisor found the direction wrong, and the old plan
     replan_reason: str = ""
+    # the period the question asks about (TimeRangeExtractor, set by the planning step):
+    # every researcher search is limited to it and every prompt that weighs recency says it
+    time_range: TimeRange | None = None
 
 
 class ClarificationRequest(BaseModel):

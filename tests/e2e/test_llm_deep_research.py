@@ -123,10 +123,10 @@ def test_call_budget_follows_the_flow_constants() -> None:
     caps = Settings().caps_for(
         ResearchOptions(**SMALL, run_deep_search_first=False, enable_clarifying_questions=False)
     )
-    # 3 planning + 4 todos * (3 steps + finding) + 4 reviews + 1 replan
-    # + 4 writes * (3 bases * 2 + 1) + 3 critiques
-    assert call_budget.max_llm_calls(caps) == 3 + 16 + 4 + 1 + 28 + 3
-    assert call_budget.max_llm_calls(caps, repairs=3, activity_attempts=3) == 3 * 4 * 55
+    # 4 planning (time range, analysis, plan, profiles) + 4 todos * (3 steps + finding)
+    # + 4 reviews + 1 replan + 4 writes * (3 bases * 2 + 1) + 3 critiques
+    assert call_budget.max_llm_calls(caps) == 4 + 16 + 4 + 1 + 28 + 3
+    assert call_budget.max_llm_calls(caps, repairs=3, activity_attempts=3) == 3 * 4 * 56
 
 
 MODES = ("chat", "search", "deep_search", "deep_research")

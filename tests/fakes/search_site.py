@@ -26,7 +26,7 @@ import html
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tests.fakes.web import FixtureServer, Reply, Request
 
@@ -214,6 +214,7 @@ class SearchSite:
     server: FixtureServer
     searches: list[tuple[str, list[str]]]  # (query, result URLs) per search request
     community: frozenset[str] = frozenset()  # article paths linked under ``localhost``
+    params: list[dict[str, list[str]]] = field(default_factory=list)  # each search's query
 
     @property
     def hosts(self) -> str:
@@ -293,6 +294,7 @@ def build_search_site(community: frozenset[str] = frozenset()) -> SearchSite:
     def search(request: Request) -> Reply:
         if request.query.get("format") != ["json"]:
             return Reply(403, b"Forbidden", {"Content-Type": "text/html"})
+        site.params.append(dict(request.query))
         body = json.dumps(site.search_body(request.query.get("q", [""])[0])).encode()
         return Reply(200, body, {"Content-Type": "application/json"})
 

@@ -16,6 +16,7 @@ Token usage is recorded into the current ``shared.tools.llm_endpoint.usage`` met
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Protocol, runtime_checkable
 
 from shared.core.limits import SourcePolicy
@@ -33,7 +34,7 @@ from shared.core.research_models import (
     Todo,
 )
 from shared.core.session_models import ChatMessage
-from shared.core.source_models import Page, PageSummary
+from shared.core.source_models import Page, PageSummary, TimeRange
 
 
 @runtime_checkable
@@ -53,6 +54,12 @@ class Reasoner(Protocol):
         """``n`` variations: original, rephrased, broader, more specific."""
         ...
 
+    def time_range(self, query: str, today: date) -> TimeRange | None:
+        """The period ``query`` asks about, as absolute dates ending no later than ``today``;
+        None when it names none. The TimeRangeExtractor's model stage: asked only for
+        wording the rules did not resolve (``shared/usecases/research/time_range.py``)."""
+        ...
+
     def follow_up_queries(
         self, query: str, summaries: list[PageSummary], n: int, language: str
     ) -> list[str]: ...
@@ -67,9 +74,11 @@ class Reasoner(Protocol):
         min_words: int,
         max_words: int,
         policy: SourcePolicy = "discovery",
+        time_range: TimeRange | None = None,
     ) -> SynthesizedAnswer:
         """Answer with ``[n]`` citations, ``n`` = 1-based position in ``summaries``;
-        ``policy`` is the session's source policy (the summaries already obey it)."""
+        ``policy`` is the session's source policy (the summaries already obey it);
+        ``time_range`` the period the question asks about (the searches kept to it)."""
         ...
 
     # deep research

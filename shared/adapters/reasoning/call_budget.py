@@ -5,7 +5,7 @@ R = 1 + MAX_STRUCTURED_OUTPUT_RETRIES and A = activity attempts::
 
     calls <= A * ( DS                              deep search first (0 if disabled)
                    + R * ( Q                       clarify (0 if disabled)
-                         + 3                       analyze, plan, agent_profiles
+                         + 4                       time_range, analyze, plan, agent_profiles
                          + T * (S + 1)             per todo: agent_step * S + write_finding
                          + V                       supervisor reviews
                          + N                       replans: one plan call each
@@ -13,8 +13,8 @@ R = 1 + MAX_STRUCTURED_OUTPUT_RETRIES and A = activity attempts::
                                                    round; each tries B bases twice, then
                                                    follow_up_questions
                          + K ) )                   critique calls
-    DS = 1 + R * (1 + I * P + (I - 1) + 1)         rewrite (text, only with history),
-                                                   search_queries, page summaries,
+    DS = 1 + R * (2 + I * P + (I - 1) + 1)         rewrite (text, only with history),
+                                                   search_queries, time_range, page summaries,
                                                    follow-up queries between iterations,
                                                    synthesize
 
@@ -24,7 +24,8 @@ N = REPLANS (MAX_REPLANS of ``orchestrators/replan.py``), K = CRITIC_ROUNDS (3),
 B = REPORT_BASES (draft, main, findings), I = search iterations,
 P = DEEP_SEARCH_SCRAPE_TOP_N. The deep search phase asks for no follow-up questions
 (the report writes its own); a chat or search answer makes one more call for them
-(those modes have no bound here).
+(those modes have no bound here). ``time_range`` is asked only when the question
+mentions time in words no rule reads (``shared/usecases/research/time_range.py``).
 ``write_finding`` without pages makes no call; a minimal report makes none.
 Transport retries (429/5xx/timeouts) are not calls: only responses are
 counted in the usage meter, and a failed activity attempt's usage is lost,
@@ -56,12 +57,12 @@ def max_llm_calls(caps: Caps, *, repairs: int = 0, activity_attempts: int = 1) -
     """
     r = 1 + repairs
     i, p = caps.deep_search_iterations, caps.scrape_top_n
-    deep_search = 1 + r * (1 + i * p + (i - 1) + 1) if caps.run_deep_search_first else 0
+    deep_search = 1 + r * (2 + i * p + (i - 1) + 1) if caps.run_deep_search_first else 0
     todos = caps.max_iterations
     report_writes = (CRITIC_ROUNDS + 1) * (REPORT_BASES * WRITES_PER_BASIS + 1)
     structured = (
         int(caps.enable_clarifying_questions)
-        + 3
+        + 4
         + todos * (caps.agent_max_steps + 1)
         + min(todos, caps.max_supervisor_calls)
         + REPLANS

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from shared.adapters.reasoning import llm_report
+from shared.adapters.reasoning import llm_report, llm_time
 from shared.adapters.reasoning import llm_views as views
 from shared.adapters.reasoning.context_budget import (
     SourceText,
@@ -60,7 +60,7 @@ from shared.core.research_models import (
     Todo,
 )
 from shared.core.session_models import ChatMessage
-from shared.core.source_models import Page, PageSummary, Source
+from shared.core.source_models import Page, PageSummary, Source, TimeRange
 from shared.tools.lexical import unique_texts
 from shared.tools.llm_endpoint import model_limits
 from shared.tools.prompts import agent, analysis, chat, clarify, planning, search, supervisor
@@ -111,6 +111,10 @@ class LLMReasoner:
         )
         return unique_texts([query, *reply.queries])[: max(1, n)]
 
+    def time_range(self, query: str, today: date) -> TimeRange | None:
+        reply = self._ask(llm_time.TimeRangeReply, "time_range", llm_time.messages(query, today))
+        return llm_time.checked_range(reply, today)
+
     def follow_up_queries(
         self, query: str, summaries: list[PageSummary], n: int, language: str
     ) -> list[str]:
@@ -140,10 +144,13 @@ class LLMReasoner:
         min_words: int,
         max_words: int,
         policy: SourcePolicy = "discovery",
+        time_range: TimeRange | None = None,
     ) -> SynthesizedAnswer:
         context = views.summaries_context(summaries, self._budget("answer"))
-        words = (min_words, max_words)
-        messages = search.build_synthesize(query, context, language, _today(), *words, policy)
+        words, period = (min_words, max_words), views.period_line(time_range)
+        messages = search.build_synthesize(
+            query, context, language, _today(), *words, policy, period
+        )
         reply = self._ask(ChatReply, answer_role(max_words), messages)
         allowed = set(range(1, len(summaries) + 1))
         answer = strip_unknown_citations(reply.answer, allowed)

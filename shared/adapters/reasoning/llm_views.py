@@ -20,9 +20,9 @@ from shared.adapters.reasoning.context_budget import (
 )
 from shared.core.report_models import FinalReport
 from shared.core.research_models import AgentState, Finding, ResearchContext, ResearchPlan, Todo
-from shared.core.source_models import PageSummary, Source, SourceExcerpt
+from shared.core.source_models import PageSummary, Source, SourceExcerpt, TimeRange
 from shared.tools.prompts.agent import build_agent_system
-from shared.tools.prompts.framing import research_brief
+from shared.tools.prompts.framing import research_brief, time_range_line
 
 EVIDENCE_PER_SOURCE = 1800  # chars of one source's passages a writer or critic may get
 
@@ -46,7 +46,7 @@ def brief_of(context: ResearchContext, max_chars: int) -> str:
     All three are untrusted (the deep search was written from web pages), so
     tag look-alikes in them are defused like page text.
     """
-    summary = context.deep_search_summary
+    summary, period = context.deep_search_summary, context.time_range
     return research_brief(
         defuse(context.query),
         defuse(truncate(summary, max_chars // 4)) if summary else "",
@@ -55,7 +55,13 @@ def brief_of(context: ResearchContext, max_chars: int) -> str:
         context.clarification_timed_out,
         context.source_policy,
         defuse(context.replan_reason),
+        period_line(period),
     )
+
+
+def period_line(time_range: TimeRange | None) -> str:
+    """The time-range line of a prompt; empty when the question names no period."""
+    return time_range_line(time_range.start, time_range.end) if time_range else ""
 
 
 def plan_text(plan: ResearchPlan) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from datetime import date
 
 from shared.adapters.reasoning import (
     offline_report,
@@ -26,6 +27,7 @@ from shared.adapters.reasoning.question_shape import subject_of
 from shared.adapters.reasoning.templates import texts_for
 from shared.adapters.report.citations import CITATION_RE
 from shared.adapters.search.base import Corpus
+from shared.adapters.search.temporal import parse_time_range
 from shared.core.limits import SourcePolicy
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
 from shared.core.research_models import (
@@ -41,7 +43,7 @@ from shared.core.research_models import (
     Todo,
 )
 from shared.core.session_models import ChatMessage
-from shared.core.source_models import Page, PageSummary, Source
+from shared.core.source_models import Page, PageSummary, Source, TimeRange
 from shared.tools import lexical
 from shared.tools.language import detect_language
 
@@ -155,6 +157,10 @@ class OfflineReasoner:
         extra = lexical.key_phrases([previous], 3, exclude=[clean])
         return f"{clean.rstrip('?!. ')} {' '.join(extra)}".strip() if extra else clean
 
+    def time_range(self, query: str, today: date) -> TimeRange | None:
+        """No model to ask: the rules' answer (the extractor asks only when they had none)."""
+        return parse_time_range(query, today)
+
     def search_queries(self, query: str, n: int, language: str) -> list[str]:
         t = texts_for(language)
         subject = subject_of(query)
@@ -202,8 +208,10 @@ class OfflineReasoner:
         min_words: int,
         max_words: int,
         policy: SourcePolicy = "discovery",
+        time_range: TimeRange | None = None,
     ) -> SynthesizedAnswer:
-        """Quotes from the summaries, which already obey ``policy`` (the selection's)."""
+        """Quotes from the summaries, which already obey ``policy`` (the selection's) and
+        ``time_range`` (the searches were kept to it)."""
         t = texts_for(language)
         pool: list[tuple[str, int]] = []
         for n, summary in enumerate(summaries, start=1):

@@ -25,6 +25,7 @@ ROLES: dict[str, Role] = {
     "chat": Role("chat", 0.5, 16384),
     "reformulate": Role("strategic", 0.3, 200),
     "search_queries": Role("strategic", 0.5, 400),
+    "time_range": Role("fast", 0.0, 200),
     "follow_up_queries": Role("strategic", 0.5, 400),
     "summarize_page": Role("fast", 0.2, 1000),
     "answer": Role("fast", 0.3, 2000),  # synthesize; grows with the requested length

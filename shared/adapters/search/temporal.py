@@ -1,14 +1,21 @@
 """Time ranges in questions ("last 3 months", "since 2024", "в этом году") as absolute dates.
 
-Rules come first because they are exact and free; the Reasoner is the
-fallback for phrasings no rule knows. ``today`` is a parameter (never
-``date.today()`` inside) so orchestrators can pass their replay-safe clock and
-tests stay deterministic. The first rule in ``_RULES`` that matches wins, so
-specific phrasings ("last 3 months") sit above general ones ("last month").
+The TimeRangeExtractor's first and last stages (the order is regex -> model ->
+keywords; ``shared/usecases/research/time_range.py`` runs it):
+``parse_time_range`` holds the rules, exact and free, so they come first;
+``has_time_cue`` says whether a question no rule resolved still talks about
+time, and only then is the Reasoner's ``time_range`` asked (a model call
+per question would be waste); ``keyword_time_range`` is the last resort for
+"latest" / "recent" / "актуальн..." questions the model left open. ``today``
+is a parameter (never ``date.today()`` inside) so orchestrators can pass their
+replay-safe clock and tests stay deterministic. The first rule in ``_RULES``
+that matches wins, so specific phrasings ("last 3 months") sit above general
+ones ("last month").
 
 Conventions: "past/last N units" and "past year" are rolling windows ending
 today; "last year" / "last month" / "за прошлый год" mean the previous
-calendar period; "this year" runs from 1 January to today.
+calendar period; "this year" runs from 1 January to today; a bare "latest" or
+"recent" means the last ``RECENT_MONTHS`` months.
 """
 
 from __future__ import annotations
@@ -180,3 +187,34 @@ _RULES: list[Rule] = [
     (re.compile(r"\bвчера\b"), _yesterday),
     (re.compile(r"\bсегодня\b"), _today),
 ]
+
+
+# -- the model's cue and the keyword fallback ----------------------------------
+
+RECENT_MONTHS = 12
+_TIME_CUE = re.compile(
+    r"\b(?:(?:19|20)\d{2}s?|ago|since|until|before|after|during|recent\w*|latest|newest|"
+    r"current\w*|nowadays|lately|quarter\w*|season\w*|decade\w*|days?|weeks?|months?|years?|"
+    r"january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|winter|spring|summer|autumn|fall|q[1-4]|h[12]|yesterday|today|tonight|"
+    r"недел\w*|месяц\w*|год\w*|лет|квартал\w*|сезон\w*|зим\w*|весн\w*|осен\w*|"
+    r"недавн\w*|последн\w*|свеж\w*|актуальн\w*|нынешн\w*|сейчас|вчера|сегодня)\b"
+)
+_RECENT = re.compile(
+    r"\b(?:latest|newest|recent(?:ly)?|lately|nowadays|up[- ]to[- ]date|current(?:ly)?|"
+    r"новейш\w*|недавн\w*|свеж\w*|актуальн\w*|последни[ех]\s+новост\w*)\b"
+)
+
+
+def has_time_cue(text: str) -> bool:
+    """Whether ``text`` mentions time at all: the model is asked only then."""
+    return _TIME_CUE.search(text.lower().replace("ё", "е")) is not None
+
+
+def keyword_time_range(text: str, today: date) -> TimeRange | None:
+    """ "Latest", "recent", "актуальные" and the like: the last ``RECENT_MONTHS`` months."""
+    match = _RECENT.search(text.lower().replace("ё", "е"))
+    if match is None:
+        return None
+    start = shift_months(today, -RECENT_MONTHS)
+    return TimeRange(start=start.isoformat(), end=today.isoformat(), label=match.group(0))

@@ -140,13 +140,16 @@ def research_brief(
     timed_out: bool = False,
     policy: str = "discovery",
     replan: str = "",
+    time_range: str = "",
 ) -> str:
     """The research brief every deep research prompt shares (never the chat history).
 
     The query, the deep search and the clarifications, followed by the rules that
     turn them into scope: every preference the user stated binds, whatever the user
     left unstated stays open, and an unanswered question becomes a stated assumption;
-    then the source policy, so every phase that searches or cites knows it.
+    then the source policy, so every phase that searches or cites knows it, and the
+    period the question asks about (``time_range_line``) when it names one, so every
+    phase that weighs recency judges it against that period.
     """
     parts = [query_block(query)]
     if deep_search_summary:
@@ -165,4 +168,20 @@ def research_brief(
         parts.append(f"<replan>\n{replan.strip()}\n</replan>\n{REPLAN_RULE}")
     parts.append(SCOPE_RULE)
     parts.append(SOURCE_POLICY_RULES[policy])
+    if time_range:
+        parts.append(time_range)
     return "\n\n".join(parts)
+
+
+TIME_RANGE_RULE = (
+    "⏰ Time range: {start} to {end}. The question asks about this period: searches are "
+    "limited to it; prefer sources published within it, and say so when a claim rests only "
+    "on sources from outside it."
+)
+
+
+def time_range_line(start: str | None, end: str | None) -> str:
+    """The time-range line of a brief; empty when the question names no period."""
+    if not start and not end:
+        return ""
+    return TIME_RANGE_RULE.format(start=start or "the beginning", end=end or "today")

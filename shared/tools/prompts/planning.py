@@ -16,9 +16,20 @@ together make a complete answer (fewer only for a very narrow question; never mo
 - rationale: one sentence on why the answer needs it.
 Also return summary: two sentences on the overall approach.
 
+Decompose by the shape of the question:
+{patterns}
+Other shapes: the aspects a complete answer to that shape must cover.
+
 Analysis of the request: type {query_type}, complexity {complexity}; key concepts: {concepts}.
 
 {brief}"""
+
+# The specification's decomposition patterns: question shape -> the topics it needs.
+DECOMPOSITION_PATTERNS = {
+    '"What is X?"': ("Definition", "Key features", "Use cases", "Examples"),
+    '"How to X?"': ("Prerequisites", "Step-by-step", "Code examples", "Common pitfalls"),
+    '"Compare X vs Y"': ("X overview", "Y overview", "Differences", "When to use each"),
+}
 
 AGENT_PROFILES = """{preamble}
 
@@ -50,8 +61,16 @@ def build_plan(
         complexity=complexity,
         concepts=", ".join(concepts) or "(none)",
         max_topics=max_topics,
+        patterns=patterns_text(),
     )
     return messages("You plan research projects.", text)
+
+
+def patterns_text() -> str:
+    """The decomposition patterns as prompt lines (one per question shape)."""
+    return "\n".join(
+        f"- {shape} -> {', '.join(topics)}" for shape, topics in DECOMPOSITION_PATTERNS.items()
+    )
 
 
 def build_agent_profiles(brief: str, plan: str, n: int, language: str, today: str) -> Messages:

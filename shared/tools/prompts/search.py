@@ -116,10 +116,12 @@ def build_synthesize(
     min_words: int,
     max_words: int,
     policy: str = "discovery",
+    period: str = "",
 ) -> Messages:
+    """``period`` is the time-range line (``framing.time_range_line``) or empty."""
     text = SYNTHESIZE.format(
         preamble=preamble(today, language),
-        policy=SOURCE_POLICY_RULES[policy],
+        policy="\n\n".join(filter(None, [SOURCE_POLICY_RULES[policy], period])),
         query=query_block(query),
         sources=sources or "(no sources)",
         min_words=min_words,

@@ -32,6 +32,7 @@ from shared.core.research_models import (
     SupervisorReview,
     Todo,
 )
+from shared.core.source_models import TimeRange
 
 MAIN = "main.md"
 DRAFT = "draft_report.md"
@@ -172,6 +173,9 @@ class PlannedResearch(BaseModel):
 
     analysis: QueryAnalysis
     plan: ResearchPlan
+    # what a later session of the chat reuses it by (``decompositions.py``)
+    question_key: str = ""
+    time_range: TimeRange | None = None
 
 
 def write_analysis(memory: MemoryStore, session_id: str, planned: PlannedResearch) -> None:

@@ -15,7 +15,8 @@ offered before is flagged, so it reformulates or stops. Every search obeys
 the session's source policy (``tiers.py``) without the strict fallback: under
 ``strict`` the researcher never sees, so never reads, a lower-tier result, and a
 search that strict leaves empty says so, so the agent reformulates toward
-official or reference sources. The finding keeps,
+official or reference sources. Every search is limited to the period the
+question asks about (``context.time_range``, read while planning). The finding keeps,
 for every source it cites, the page's relevant passages nearly verbatim
 (``evidence.py``): the writer and the critic read those, not one-liners.
 Writes ``items/item_N.json|md`` (the finding) and rewrites its
@@ -28,7 +29,6 @@ import logging
 
 from shared.adapters.search.pipeline import normalize_url
 from shared.core.errors import PermanentError, ResearchError
-from shared.core.limits import SourcePolicy
 from shared.core.payloads import ResearcherIn, ResearcherOut
 from shared.core.research_models import AgentState, Finding, Observation
 from shared.core.source_models import Page
@@ -108,8 +108,7 @@ def _loop(svc: Services, state: AgentState, read_before: set[str]) -> list[Page]
         if action.tool == "done":
             break
         if action.tool == "web_search":
-            policy = state.context.source_policy
-            observation = _search(svc, action.argument, offered, read_before, policy)
+            observation = _search(svc, state, action.argument, offered, read_before)
             state.observations.append(observation)
             continue
         url = action.argument.strip()
@@ -127,13 +126,13 @@ def _loop(svc: Services, state: AgentState, read_before: set[str]) -> list[Page]
 
 
 def _search(
-    svc: Services, query: str, offered: set[str], read_before: set[str], policy: SourcePolicy
+    svc: Services, state: AgentState, query: str, offered: set[str], read_before: set[str]
 ) -> Observation:
     try:
-        found = svc.search.search(query, RESULTS_PER_SEARCH)
+        found = svc.search.search(query, RESULTS_PER_SEARCH, state.context.time_range)
     except ResearchError as exc:
         return Observation(tool="web_search", argument=query, note=f"search failed: {exc}"[:200])
-    results, _ = svc.tiers.apply_policy(found, policy, fallback=False)
+    results, _ = svc.tiers.apply_policy(found, state.context.source_policy, fallback=False)
     results = sorted(results, key=lambda r: normalize_url(r.url) in read_before)  # stable
     trimmed = [r.model_copy(update={"snippet": r.snippet[:SNIPPET_CHARS]}) for r in results]
     urls = {normalize_url(r.url) for r in trimmed}

@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 
 from shared.adapters.report.citations import renumber_answer
 from shared.adapters.search import pipeline
-from shared.adapters.search.temporal import parse_time_range
 from shared.core.errors import PermanentError
 from shared.core.payloads import (
     AnswerOut,
@@ -34,6 +33,7 @@ from shared.core.source_models import PageSummary, TimeRange
 from shared.ports import Services
 from shared.usecases.research.answers import SUMMARY_CHARS, add_follow_up_questions, save_answer
 from shared.usecases.research.page_cache import fetch_cached
+from shared.usecases.research.time_range import extract_time_range
 
 log = logging.getLogger(__name__)
 SNIPPET_CHARS = 300
@@ -43,7 +43,8 @@ def plan_queries(svc: Services, req: PlanQueriesIn) -> PlanQueriesOut:
     reasoner = svc.reasoner
     rewritten = reasoner.rewrite_query(req.query, req.history, req.language) or req.query
     queries = reasoner.search_queries(rewritten, req.n, req.language) or [rewritten]
-    time_range: TimeRange | None = parse_time_range(req.query, datetime.now(UTC).date())
+    today = datetime.now(UTC).date()
+    time_range: TimeRange | None = extract_time_range(reasoner, req.query, today)
     return PlanQueriesOut(rewritten=rewritten, queries=queries[: req.n], time_range=time_range)
 
 
@@ -105,8 +106,9 @@ def follow_up_queries(svc: Services, req: FollowUpIn) -> QueriesOut:
 
 def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
     summaries = load_summaries(svc, req.summary_refs)
+    words = (req.min_words, req.max_words)
     answer = svc.reasoner.synthesize(
-        req.query, summaries, req.language, req.min_words, req.max_words, policy=req.policy
+        req.query, summaries, req.language, *words, policy=req.policy, time_range=req.time_range
     )
     answer = renumber_answer(answer)  # sources 1..N by first citation, as in a report
     answer.language = req.language
