@@ -295,13 +295,9 @@ GapKind = Literal[
 
 
 class Gap(BaseModel):
-    """Something the run could not do, as data rather than words.
-
-    The orchestrators record what happened; the report writer says it in the
-    reader's language (``shared.adapters.report.limits_text``), since orchestrators
-    may not import the report's wording and a sentence built in English
-    there would read as English in a Russian report.
-    """
+    """Something the run could not do, as data: orchestrators record what happened, and the
+    report writer words it in the reader's language (``shared.adapters.report.limits_text``),
+    since orchestrators may not import the report's wording."""
 
     kind: GapKind
     phase: str = ""
