@@ -20,6 +20,7 @@ from shared.adapters.reasoning import structured_mode
 from shared.adapters.reasoning.llm_client import LLMClient
 from shared.core.config import Settings
 from shared.core.errors import ResearchError
+from shared.tools.llm_endpoint import model_limits
 
 PROMPT = [{"role": "user", "content": "This is a health check. Reply with ok set to true."}]
 CHECK_TIMEOUT_SECONDS = 30.0
@@ -39,12 +40,7 @@ def check_models(settings: Settings) -> list[dict[str, Any]]:
         }
     )
     client = LLMClient(quick)
-    roles = {
-        "fast": settings.fast_model,
-        "strategic": settings.strategic_model,
-        "long_context": settings.long_context_model,
-        "chat": settings.chat_model,
-    }
+    roles = model_limits.role_models(settings)
     checked: dict[str, dict[str, Any]] = {}
     for model in dict.fromkeys(roles.values()):
         checked[model] = _check(client, settings, model)

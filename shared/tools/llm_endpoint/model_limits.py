@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from shared.core.config import Settings
 
-ROLES = ("fast", "strategic", "long_context", "chat")
 # Conservative: English runs ~4 characters a token, code and other scripts fewer.
 CHARS_PER_TOKEN = 3
 # Known families, matched as a prefix of the model name without its ":tag"; the
