@@ -34,4 +34,4 @@ def without_reasoning(content: str) -> str:
     opening = _OPEN.search(text)
     if opening is not None:  # opened and never closed: the reply was cut while thinking
         text = text[: opening.start()]
-    return text.lstrip() if text is not content else text
+    return text.lstrip() if len(text) != len(content) else text
