@@ -67,11 +67,12 @@ def error_response(
 
 
 def json_response(body: object, status: int = 200, headers: dict | None = None):
+    """A JSON body; ``handled`` adds the edge headers every route's response carries."""
     return func.HttpResponse(
         json.dumps(body, default=str),
         status_code=status,
         mimetype="application/json",
-        headers={**EDGE_HEADERS, **(headers or {})},
+        headers=headers,
     )
 
 

@@ -39,7 +39,7 @@ class PollBackoff:
 
     first: float = FIRST_POLL_SECONDS
     longest: float = LONGEST_POLL_SECONDS
-    _next: float = field(default=FIRST_POLL_SECONDS, init=False)
+    _next: float = field(init=False)
 
     def __post_init__(self) -> None:
         self._next = self.first

@@ -162,7 +162,7 @@ def _wait_for_answers(context: df.DurableOrchestrationContext, run: Run, questio
         reply_event=names.CLARIFICATION_EVENT,
         deadline=context.current_utc_datetime + timedelta(minutes=minutes),
     )
-    reply = yield from wait_for_person(context, run.progress, ask, run.inp.callback_url)
+    reply = yield from wait_for_person(context, run, ask)
     if reply.timed_out:
         run.context.clarification_timed_out = True
         return []

@@ -23,10 +23,10 @@ from typing import Any
 
 import azure.durable_functions as df
 
-from orchestrators.common import publish, step
+from orchestrators.common import step
+from orchestrators.queue_state import Run
 from shared.core import names
 from shared.core.payloads import NotifyIn, UpdateSessionIn
-from shared.core.session_models import Progress
 
 
 @dataclass(frozen=True)
@@ -56,17 +56,13 @@ class Reply:
 
 
 def wait_for_person(
-    context: df.DurableOrchestrationContext,
-    progress: Progress,
-    ask: Ask,
-    callback_url: str | None,
+    context: df.DurableOrchestrationContext, run: Run, ask: Ask
 ) -> Generator[Any, Any, Reply]:
     """Record, notify, then race the reply against ``ask.deadline`` (see the module docstring)."""
-    progress.phase = ask.phase
-    publish(context, progress)
-    record = ask.record.model_copy(update={"progress": progress})
+    run.set_phase(context, ask.phase)
+    record = ask.record.model_copy(update={"progress": run.progress})
     yield from step(context, names.UPDATE_SESSION, record)
-    if callback_url:
+    if run.inp.callback_url:
         note = NotifyIn(session_id=ask.record.session_id, event=ask.notice)
         yield from step(context, names.NOTIFY, note)
     timer = context.create_timer(ask.deadline)

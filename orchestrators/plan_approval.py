@@ -59,7 +59,7 @@ def plan_approval_phase(
         deadline=deadline,
     )
     # The decision itself is read from the session below, whoever won the race.
-    yield from wait_for_person(context, run.progress, ask, run.inp.callback_url)
+    yield from wait_for_person(context, run, ask)
     run.set_phase(context, "planning")
     review = PlanReviewOut.model_validate(
         (yield from step(context, names.RECORD_PLAN_REVIEW, ContextIn(context=run.context)))
