@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import AliasChoices, BaseModel, Field
 
-from shared.core.limits import RERANK_TOP_K, SCRAPE_TOP_N
+from shared.core.limits import RERANK_TOP_K, SCRAPE_TOP_N, SourcePolicy
 from shared.core.report_models import Critique
 from shared.core.research_models import (
     AgentProfile,
@@ -91,7 +91,7 @@ class SelectSourcesIn(BaseModel):
     exclude_urls: list[str] = Field(default_factory=list)
     top_n: int = SCRAPE_TOP_N.default
     rerank_top_k: int = RERANK_TOP_K.default
-    policy: Literal["discovery", "strict", "monitor"] = "discovery"
+    policy: SourcePolicy = "discovery"
     # False inside a deep research: strict never falls back to tiers 3-5 there
     fallback: bool = True
 
@@ -141,7 +141,7 @@ class SynthesizeIn(BaseModel):
     max_words: int
     name: str = "answer"
     warnings: list[str] = Field(default_factory=list)  # the run's so far, for the answer
-    policy: Literal["discovery", "strict", "monitor"] = "discovery"  # said in the prompt
+    policy: SourcePolicy = "discovery"  # said in the prompt
     follow_up_questions: bool = True  # not in a deep research's first phase: the report has them
     time_range: TimeRange | None = None  # the question's period: the answer weighs recency by it
 

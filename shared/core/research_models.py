@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from shared.core.limits import AGENT_MAX_STEPS, NUM_AGENTS
+from shared.core.limits import AGENT_MAX_STEPS, NUM_AGENTS, SourcePolicy
 from shared.core.source_models import SearchResult, Source, SourceExcerpt, TimeRange
 
 Confidence = Literal["high", "medium", "low"]
@@ -32,7 +32,7 @@ class ResearchContext(BaseModel):
     clarification_timed_out: bool = False
     plan_review: str = ""  # how the user reviewed the plan, when approval was required
     # monitor: the report contrasts official (tier 1) with community (tier 5) sources
-    source_policy: Literal["discovery", "strict", "monitor"] = "discovery"
+    source_policy: SourcePolicy = "discovery"
     # set only for the replan step: why the supervisor found the direction wrong, and the old plan
     replan_reason: str = ""
     # the period the question asks about (TimeRangeExtractor, set by the planning step):

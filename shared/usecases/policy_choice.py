@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import re
 
-from shared.core.limits import SourcePolicy
+from shared.core.limits import SOURCE_POLICY, SourcePolicy
 from shared.core.session_models import PolicyChoice
-
-DEFAULT_POLICY: SourcePolicy = "discovery"
 
 STRICT_KEYWORDS = (
     # en
@@ -129,4 +127,4 @@ def choose_source_policy(query: str, requested: SourcePolicy | None) -> PolicyCh
         found = pattern.search(lowered)
         if found:
             return PolicyChoice(policy=policy, chosen_by="keyword", keyword=found.group(0))
-    return PolicyChoice(policy=DEFAULT_POLICY, chosen_by="default")
+    return PolicyChoice(policy=SOURCE_POLICY.default, chosen_by="default")

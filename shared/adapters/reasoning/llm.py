@@ -146,12 +146,13 @@ class LLMReasoner:
         policy: SourcePolicy = "discovery",
         time_range: TimeRange | None = None,
     ) -> SynthesizedAnswer:
-        context = views.summaries_context(summaries, self._budget("answer"))
+        role = answer_role(max_words)  # the reply's room decides the evidence's
+        context = views.summaries_context(summaries, self._budget(role))
         words, period = (min_words, max_words), views.period_line(time_range)
         messages = search.build_synthesize(
             query, context, language, _today(), *words, policy, period
         )
-        reply = self._ask(ChatReply, answer_role(max_words), messages)
+        reply = self._ask(ChatReply, role, messages)
         allowed = set(range(1, len(summaries) + 1))
         answer = strip_unknown_citations(reply.answer, allowed)
         points = [strip_unknown_citations(p, allowed) for p in reply.key_points]
@@ -330,9 +331,9 @@ class LLMReasoner:
             max_tokens=params.max_tokens,
         )
 
-    def _budget(self, step: str) -> int:
+    def _budget(self, step: str | Role) -> int:
         """Characters of evidence per share of ``step``'s prompt (fitted to the model's window)."""
-        role = ROLES[step]
+        role = ROLES[step] if isinstance(step, str) else step
         return model_limits.evidence_chars(self.settings, self._model(role), role.max_tokens)
 
     def _draft_chars(self, step: str) -> int | None:

@@ -37,6 +37,8 @@ def check_models(settings: Settings) -> list[dict[str, Any]]:
             "llm_max_retries": 0,
             "max_structured_output_retries": 0,
             "llm_timeout_seconds": min(settings.llm_timeout_seconds, CHECK_TIMEOUT_SECONDS),
+            # a role's own (longer) timeout would otherwise win over the check's
+            **{f"llm_timeout_seconds_{role}": None for role in model_limits.role_models(settings)},
         }
     )
     client = LLMClient(quick)

@@ -116,6 +116,10 @@ class OwnerQuotas:
         usage = record.usage.model_dump()
 
         def add(doc: dict[str, Any]) -> None:
+            kept = doc.setdefault("deleted_sessions", [])
+            if record.id in kept:  # a delete repeated after a failure counts its spend once
+                return
+            kept.append(record.id)
             for name in USAGE_FIELDS:
                 doc[f"deleted_{name}"] = doc.get(f"deleted_{name}", 0) + usage[name]
 

@@ -42,6 +42,7 @@ from shared.core.research_models import ResearchContext
 from shared.core.source_models import Source
 from shared.ports import Services
 from shared.usecases.research import memory_files
+from shared.usecases.research.answers import MAX_FOLLOW_UP_QUESTIONS
 from shared.usecases.research.compress import COMPRESSED, Compressed, compressed_items
 from shared.usecases.research.memory_files import PlannedResearch
 from shared.usecases.research.page_cache import pages_consulted, pages_read
@@ -302,7 +303,7 @@ def _finalize(
     if not report.follow_up_questions and req.failure is None:
         text = " ".join(s.content for s in report.sections)[:4000]
         report.follow_up_questions = svc.reasoner.follow_up_questions(ctx.query, text, ctx.language)
-    report.follow_up_questions = report.follow_up_questions[:5]
+    report.follow_up_questions = report.follow_up_questions[:MAX_FOLLOW_UP_QUESTIONS]
     cited = {s.url for s in report.sources}
     report.also_consulted = [
         Source(url=p.url, title=p.title)

@@ -20,6 +20,7 @@ from shared.core.research_models import Finding, ResearchContext
 from shared.core.source_models import Source
 from shared.usecases.research.compress import Compressed
 from shared.usecases.research.memory_files import now_text
+from shared.usecases.research.report_validation import MIN_SECTIONS
 
 MIN_DRAFT_CHARS = 1000
 DRAFT_TITLE = "# Research Report Draft"
@@ -69,17 +70,17 @@ def draft_as_report(context: ResearchContext, draft: str, sources: list[Source])
         sections.append(ReportSection(heading=heading.strip(), content=content.strip() or "-"))
     intro = "\n".join(line for line in head.splitlines() if not line.startswith("# ")).strip()
     lang = context.language
-    if len(sections) < 3:  # a report has at least three sections: what was asked comes first
+    if len(sections) < MIN_SECTIONS:  # what was asked comes first
         asked = ReportSection(heading=say(lang, "minimal_asked"), content=context.query)
         sections.insert(0, asked)
-    while len(sections) < 3:
+    while len(sections) < MIN_SECTIONS:
         sections.append(ReportSection(heading=say(lang, "minimal_found"), content=intro or "-"))
     return FinalReport(
         title=context.query[:120],
         executive_summary=intro or say(lang, "draft_note"),
         sections=sections,
         conclusion=say(lang, "draft_conclusion"),
-        sources=[s for s in sources if s.n in set(numbers.values())],
+        sources=list(sources),  # the citation check keeps only those still cited
         confidence_level="low",
         language=lang,
         warnings=[say(lang, "draft_note")],
