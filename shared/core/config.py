@@ -192,6 +192,11 @@ class Settings(_LimitSettings):
     pdf_font_path: Path | None = None
     public_base_url: str | None = None
 
+    # Traces (shared/tools/telemetry): Azure Monitor, else OTLP/HTTP, else none.
+    applicationinsights_connection_string: SecretStr | None = None
+    otel_exporter_otlp_endpoint: str | None = None
+    otel_capture_content: bool = False  # query text and URLs in span attributes
+
     # An app setting cannot be null: Core Tools and Azure pass "unset" as an empty
     # string, which would otherwise fail int parsing or become Path(".").
     @field_validator(

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import AliasChoices, BaseModel, Field
 
 from shared.core.limits import RERANK_TOP_K, SCRAPE_TOP_N, SourcePolicy
+from shared.core.phase_models import SessionPhases
 from shared.core.report_models import Critique
 from shared.core.research_models import (
     AgentProfile,
@@ -174,6 +175,7 @@ class CompleteSessionIn(BaseModel):
     report_ref: str | None = None
     error: str | None = None
     progress: Progress | None = None
+    phases: SessionPhases | None = None  # where time and money went (deep research)
 
 
 class NotifyIn(BaseModel):

@@ -1,0 +1,43 @@
+"""Where a session's time and money went: one record per phase it passed through.
+
+The orchestrator keeps them (``orchestrators/phase_ledger.py``) from its own
+clock and the usage its activities returned, so they are the same on every
+replay; they add up to the session's duration and ``usage``. The session, its
+status and ``report.json`` carry them; the trace's phase spans are made from them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, Field
+
+from shared.core.session_models import Usage
+
+
+class PhaseFigures(BaseModel):
+    phase: str
+    seq: int = Field(1, ge=1, description="the n-th time the session entered this phase")
+    started_at: datetime
+    ended_at: datetime
+    seconds: float = Field(0.0, ge=0)
+    usage: Usage = Field(default_factory=Usage)
+
+
+class TraceTag(BaseModel):
+    """What an activity needs to join its session's trace under the right phase span."""
+
+    session_id: str
+    activity: str
+    phase: str | None = None
+    seq: int = 1
+
+
+TRACE_KEY = "_trace"  # the activity input's key holding its TraceTag
+
+
+class SessionPhases(BaseModel):
+    """The run's phases, handed to the activity that completes the session."""
+
+    started_at: datetime
+    phases: list[PhaseFigures] = Field(default_factory=list)
