@@ -25,7 +25,13 @@ from api.errors import MAX_BODY_BYTES
 from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
 from shared.core.limits import LIMITS, Limit
 from shared.core.report_models import FinalReport, SynthesizedAnswer
-from shared.core.session_models import AgentProgress, PolicyChoice, SessionStatus, Usage
+from shared.core.session_models import (
+    AgentProgress,
+    PhaseFigures,
+    PolicyChoice,
+    SessionStatus,
+    Usage,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENAPI = ROOT / "api" / "openapi.json"
@@ -42,6 +48,7 @@ MODELS = [
     (AgentProgress, "serialization"),
     (PolicyChoice, "serialization"),
     (Usage, "serialization"),
+    (PhaseFigures, "serialization"),
 ]
 _BLOCK = re.compile(r"(<!-- generated: (\w+) -->\n)(.*?)(<!-- /generated -->)", re.DOTALL)
 

@@ -269,6 +269,8 @@ var codeSettings = {
   WEBHOOK_ALLOWED_HOSTS: webhookAllowedHosts
   PDF_FONT_PATH: ''
   PUBLIC_BASE_URL: 'https://${app.properties.defaultHostName}'
+  OTEL_EXPORTER_OTLP_ENDPOINT: ''
+  OTEL_CAPTURE_CONTENT: 'false'
   // Quotas per person, 0 = unlimited: set them in the app settings for a shared deployment.
   QUOTA_CONCURRENT_SESSIONS_PER_OWNER: '0'
   QUOTA_SESSIONS_PER_DAY_PER_OWNER: '0'

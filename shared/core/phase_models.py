@@ -12,16 +12,9 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from shared.core.session_models import Usage
+from shared.core.session_models import PhaseFigures
 
-
-class PhaseFigures(BaseModel):
-    phase: str
-    seq: int = Field(1, ge=1, description="the n-th time the session entered this phase")
-    started_at: datetime
-    ended_at: datetime
-    seconds: float = Field(0.0, ge=0)
-    usage: Usage = Field(default_factory=Usage)
+__all__ = ["TRACE_KEY", "PhaseFigures", "SessionPhases", "TraceTag"]
 
 
 class TraceTag(BaseModel):

@@ -60,6 +60,7 @@ def test_a_deep_research_is_one_trace_of_phases_activities_and_model_calls(
             assert started.status_code in (200, 202), started.text
             session_id = started.json()["session_id"]
             view = wait_terminal(api, session_id, 180)
+            report = api.get(f"/api/research/{session_id}/report", params={"format": "json"})
         assert view["status"] == "completed", view
         model_requests = len(fake_llm.requests)
 
@@ -106,6 +107,17 @@ def test_a_deep_research_is_one_trace_of_phases_activities_and_model_calls(
     assert any(s.name == "search" for s in spans) and any(s.name == "fetch page" for s in spans)
     values = [str(v) for s in spans for v in s.attributes.values()]
     assert not any("interpreter lock" in v.lower() or "://" in v for v in values)
+
+    # the status and report.json say where time and money went; the phases add up
+    for figures in (view, report.json()):
+        assert [p["phase"] for p in figures["phases"]] == names
+        for key in ("llm_calls", "prompt_tokens", "completion_tokens"):
+            assert sum(p["usage"][key] for p in figures["phases"]) == view["usage"][key]
+        cost = sum(p["usage"]["cost"] for p in figures["phases"])
+        assert cost == pytest.approx(view["usage"]["cost"], abs=1e-5)
+        assert sum(p["seconds"] for p in figures["phases"]) > 0
+    researching = next(p for p in view["phases"] if p["phase"] == "researching")
+    assert researching["usage"]["llm_calls"] > 0
 
     # log lines written during an activity carry the session's trace id
     traced = [r for r in caplog.records if getattr(r, "trace_id", "") == format(trace_id, "032x")]
