@@ -47,6 +47,7 @@ ASSETS = {
     "events.js": "text/javascript",
     "history.js": "text/javascript",
     "notices.js": "text/javascript",
+    "phases.js": "text/javascript",
     "progress.js": "text/javascript",
     "report.js": "text/javascript",
     "waits.js": "text/javascript",

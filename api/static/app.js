@@ -5,6 +5,7 @@ import { ApiError, download, functionKey, request, requestJson, setFunctionKey }
 import { follow } from "./events.js";
 import { CHAT_STORAGE, markOpenInHistory, newChatId, refreshHistory } from "./history.js";
 import { closeNotice, failed } from "./notices.js";
+import { renderPhases } from "./phases.js";
 import { TERMINAL, addTimeline, clearTimeline, renderView } from "./progress.js";
 import { renderReport } from "./report.js";
 import { answer, approvePlan, decidePlan, showPlan, showQuestions } from "./waits.js";
@@ -109,6 +110,7 @@ export function show(view, type) {
   const wasTerminal = TERMINAL.has(current.view?.status);
   current.view = view;
   renderView(view);
+  renderPhases(view);
   addTimeline(type, view);
   showQuestions(view);
   showPlan(view);
