@@ -271,6 +271,7 @@ var codeSettings = {
   PUBLIC_BASE_URL: 'https://${app.properties.defaultHostName}'
   OTEL_EXPORTER_OTLP_ENDPOINT: ''
   OTEL_CAPTURE_CONTENT: 'false'
+  EVAL_JUDGE_MODEL: ''
   // Quotas per person, 0 = unlimited: set them in the app settings for a shared deployment.
   QUOTA_CONCURRENT_SESSIONS_PER_OWNER: '0'
   QUOTA_SESSIONS_PER_DAY_PER_OWNER: '0'

@@ -196,6 +196,8 @@ class Settings(_LimitSettings):
     applicationinsights_connection_string: SecretStr | None = None
     otel_exporter_otlp_endpoint: str | None = None
     otel_capture_content: bool = False  # query text and URLs in span attributes
+    # make eval (bench/eval): the judge's model on the same endpoint; unset = strategic_model
+    eval_judge_model: str | None = None
 
     # An app setting cannot be null: Core Tools and Azure pass "unset" as an empty
     # string, which would otherwise fail int parsing or become Path(".").
@@ -216,6 +218,7 @@ class Settings(_LimitSettings):
         "local_corpus_path",
         "source_tiers_file",
         "pdf_font_path",
+        "eval_judge_model",
         mode="before",
     )
     @classmethod
