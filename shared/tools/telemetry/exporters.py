@@ -49,6 +49,10 @@ def _azure_monitor(settings: Settings) -> None:
         connection_string=secret.get_secret_value() if secret else None,
         instrumentation_options=off,
         resource=_resource(),
+        # The distro's default, a rate limit per span, would drop activity spans whose
+        # parent is remote (all of ours) and break sessions apart; this sampler decides
+        # by trace id, so a session is kept or dropped whole (1.0: every session).
+        sampling_ratio=1.0,
     )
     log.info("traces go to Azure Monitor (Application Insights)")
 
