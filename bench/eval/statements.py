@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 from shared.adapters.report.citations import CITATION_RE, cited_numbers
 from shared.core.report_models import FinalReport
-from shared.tools.lexical import split_sentences
+from shared.tools.lexical import segment
 
 _MARKUP = re.compile(r"[*_`>#]+")
 _SPACE = re.compile(r"\s+")
+_AROUND_PUNCTUATION = re.compile(r"\s*([^\w\s])\s*")
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ def cited_statements(report: FinalReport) -> list[Statement]:
     texts = [report.executive_summary, *(s.content for s in report.sections), report.conclusion]
     found: list[Statement] = []
     for text in texts:
-        for sentence in split_sentences(text, report.language):
+        for sentence in segment(text, report.language):
             cited = sorted(n for n in cited_numbers(sentence) if n in urls)
             if cited:
                 bare = CITATION_RE.sub("", sentence).strip()
@@ -37,8 +38,10 @@ def cited_statements(report: FinalReport) -> list[Statement]:
 
 
 def normalized(text: str) -> str:
-    """Lower case, no markup, one space, no closing punctuation: how quotes are compared."""
-    return _SPACE.sub(" ", _MARKUP.sub("", text)).strip().rstrip(".;:!? ").lower()
+    """How quotes are compared: lower case, no markup, one space between words and none
+    around punctuation (a writer may re-space ``"try" … "except"``), no closing punctuation."""
+    text = _SPACE.sub(" ", _MARKUP.sub("", text)).strip()
+    return _AROUND_PUNCTUATION.sub(r"\1", text).rstrip(".;:!?").lower()
 
 
 def quoted_in(statement: str, page_text: str) -> bool:
