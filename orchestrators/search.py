@@ -49,6 +49,7 @@ def _answer_mode(
 ):
     """The flow, then the session finished: completed with the answer, or failed."""
     progress = Progress(phase="planning")
+    phase_ledger.enter(context, inp.session_id, "planning", Usage())
     try:
         answer, usage = yield from search_flow(
             context, inp, iterations, words, progress, MODE_ANSWER

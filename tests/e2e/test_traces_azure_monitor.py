@@ -116,9 +116,21 @@ def test_a_sessions_spans_arrive_as_one_application_insights_operation(
     session = by_name["session search"]
     session_id_hex = format(ids.session_span_id(session_id), "016x")
     assert session["data"]["baseData"]["id"] == session_id_hex
+    phases = {
+        i["data"]["baseData"]["id"]: i
+        for i in dependencies
+        if i["data"]["baseData"]["name"].startswith("phase ")
+    }
+    assert phases and all(
+        p["tags"]["ai.operation.parentId"] == session_id_hex for p in phases.values()
+    )
     activities = [i for i in dependencies if i["data"]["baseData"]["name"].startswith("activity ")]
     assert activities
-    assert all(i["tags"]["ai.operation.parentId"] == session_id_hex for i in activities)
+    assert all(i["tags"]["ai.operation.parentId"] in {*phases, session_id_hex} for i in activities)
+    search = next(i for i in activities if i["data"]["baseData"]["name"] == "activity web_search")
+    assert phases[search["tags"]["ai.operation.parentId"]]["data"]["baseData"]["name"] == (
+        "phase searching"
+    )
     # no query text and no URL in what was sent (OTEL_CAPTURE_CONTENT is off)
     sent = json.dumps(dependencies).lower()
     assert "interpreter lock" not in sent and "corpus://" not in sent

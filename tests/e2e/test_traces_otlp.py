@@ -104,8 +104,13 @@ def test_spans_reach_an_otlp_receiver_as_protobuf(tmp_path: Path, receiver: Rece
     mine = [span for _, span in spans if span.trace_id == trace_id]
     (session,) = [s for s in mine if s.name == "session search"]
     assert session.span_id == ids.session_span_id(session_id).to_bytes(8, "big")
+    phases = {s.span_id: s for s in mine if s.name.startswith("phase ")}
+    assert {p.name for p in phases.values()} >= {"phase planning", "phase searching"}
+    assert all(p.parent_span_id == session.span_id for p in phases.values())
     activities = [s for s in mine if s.name.startswith("activity ")]
-    assert activities and all(s.parent_span_id == session.span_id for s in activities)
+    assert activities and all(s.parent_span_id in {*phases, session.span_id} for s in activities)
+    planning = next(s for s in activities if s.name == "activity plan_queries")
+    assert phases[planning.parent_span_id].name == "phase planning"
     # OTEL_CAPTURE_CONTENT=true: the pages read are named on their spans
     fetched = [s for s in mine if s.name == "fetch page"]
     assert fetched

@@ -63,6 +63,25 @@ def test_the_deep_search_phase_tags_its_sub_orchestration_s_activities() -> None
     child = start_input("deep_search", run_deep_search_first=True)
     child["as_phase"] = True
     flow = run(names.DEEP_SEARCH, child).run_activities(respond)
-    planned = next(s for s in flow.scheduled if s.name == names.PLAN_QUERIES)
-    assert planned.input[TRACE_KEY]["phase"] == "deep_search"
-    assert planned.input[TRACE_KEY]["seq"] == 1
+    for name in (names.PLAN_QUERIES, names.WEB_SEARCH, names.SYNTHESIZE):
+        scheduled = next(s for s in flow.scheduled if s.name == name)
+        assert (scheduled.input[TRACE_KEY]["phase"], scheduled.input[TRACE_KEY]["seq"]) == (
+            "deep_search",
+            1,
+        )
+    assert flow.done and names.COMPLETE_SESSION not in flow.names_scheduled()
+
+
+def test_a_search_session_s_phases_add_up_too() -> None:
+    flow = run(names.SEARCH, start_input("search")).run_activities(respond_with_usage)
+    assert flow.done and flow.output["status"] == "completed"
+
+    (done,) = [s for s in flow.scheduled if s.name == names.COMPLETE_SESSION]
+    phases = SessionPhases.model_validate(done.input["phases"])
+    # no page was selected (the scripted answer), so nothing was read
+    assert [p.phase for p in phases.phases] == ["planning", "searching", "synthesizing"]
+    summed = sum((p.usage for p in phases.phases), Usage())
+    assert summed == Usage.model_validate(done.input["usage"]) and summed.llm_calls >= 2
+    tags = {s.name: s.input[TRACE_KEY]["phase"] for s in flow.scheduled if s.kind == "activity"}
+    assert tags[names.PLAN_QUERIES] == "planning" and tags[names.WEB_SEARCH] == "searching"
+    assert tags[names.SYNTHESIZE] == "synthesizing"
