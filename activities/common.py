@@ -54,11 +54,12 @@ def run_step(payload: dict, model: type[In], step: Callable[[Services, In], Any]
             kind = "configuration" if isinstance(exc, ConfigurationError) else "permanent"
             error = f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
             failure = StepFailure(kind=kind, error=error, usage=meter.usage)
-            tracing.set_attributes(span, {"error.type": type(exc).__name__})
+            tracing.failed(span, type(exc).__name__)
             return {FAILURE_KEY: failure.model_dump(mode="json")}
         finally:
             tracing.set_attributes(span, usage_attributes(meter.usage))
-        log.debug("activity step %s done", getattr(step, "__name__", "step"))
+        used = meter.usage
+        log.debug("step %s: %d model calls, $%.4f", _name(step), used.llm_calls, used.cost)
     if isinstance(result, BaseModel):
         if "usage" in type(result).model_fields:
             result = result.model_copy(update={"usage": meter.usage})
@@ -77,8 +78,11 @@ def _traced(step: Callable, request: BaseModel, tag: dict | None) -> AbstractCon
     if tag is not None:
         known = TraceTag.model_validate(tag)
         return tracing.activity_span(known.activity, known.session_id, known.phase, known.seq)
-    name = getattr(step, "__name__", "step")
-    return tracing.activity_span(name, _session_of(request), None, 1)
+    return tracing.activity_span(_name(step), _session_of(request), None, 1)
+
+
+def _name(step: Callable) -> str:
+    return getattr(step, "__name__", "step")
 
 
 def _slow_calls_shown(svc: Services, request: BaseModel) -> AbstractContextManager[None]:

@@ -16,7 +16,7 @@ from datetime import datetime
 from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.trace import NonRecordingSpan, Span, SpanContext, TraceFlags
+from opentelemetry.trace import NonRecordingSpan, Span, SpanContext, Status, StatusCode, TraceFlags
 from opentelemetry.util.types import AttributeValue
 
 from shared.tools.telemetry import ids
@@ -105,6 +105,13 @@ def activity_span(
 def set_attributes(current: Span | None, attributes: Attributes) -> None:
     if current is not None and current.is_recording():
         current.set_attributes(attributes)
+
+
+def failed(current: Span | None, error_type: str) -> None:
+    """An activity that returned a failure envelope failed, though nothing was raised."""
+    if current is not None and current.is_recording():
+        current.set_attribute("error.type", error_type)
+        current.set_status(Status(StatusCode.ERROR, error_type))
 
 
 def emit(
