@@ -54,8 +54,13 @@ def check(statements: list[Statement], fetcher: Fetcher, judge: Judge | None) ->
             result.fetched += 1
             result.quotes_found += quoted_in(statement.text, text)
             if judge is not None:
+                try:
+                    supported = judge.supports(statement.text, text)
+                except ResearchError as exc:  # no usable verdict: the citation stays unjudged
+                    log.warning("the judge gave no verdict on %s: %s", url, exc)
+                    continue
                 result.judged += 1
-                result.supported += judge.supports(statement.text, text)
+                result.supported += supported
     return result
 
 

@@ -23,7 +23,9 @@ from bench.eval.table import render
 from devhost.host import DevHost
 from shared.bootstrap import AppServices
 from shared.core.config import Settings
+from shared.core.errors import ResearchError
 from shared.core.report_models import FinalReport
+from shared.tools.llm_endpoint.usage import metered
 
 OPTIONS = {"num_agents": 2, "agent_max_steps": 3, "enable_clarifying_questions": False}
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
@@ -69,7 +71,13 @@ def _evaluate(api: httpx.Client, task, options: dict, judge, fetcher, args) -> d
     path = f"/api/research/{session_id}/report"
     report = FinalReport.model_validate(api.get(path, params={"format": "json"}).json())
     markdown = api.get(path, params={"format": "md"}).text
-    checked = fact.check(cited_statements(report), fetcher, judge)
+    with metered() as judging:  # the judge's own calls, apart from the research's
+        checked = fact.check(cited_statements(report), fetcher, judge)
+        if judge is not None:
+            try:
+                row["race"] = judge.race(task.prompt, markdown, task.reference)
+            except ResearchError as exc:  # one unreadable verdict costs that score, not the run
+                row["race_error"] = str(exc)[:300]
     row.update(
         sections=len(report.sections),
         sources=len(report.sources),
@@ -79,9 +87,8 @@ def _evaluate(api: httpx.Client, task, options: dict, judge, fetcher, args) -> d
         quote_share=checked.quote_share,
         citation_accuracy=checked.accuracy,
         effective_citations=checked.supported if judge else None,
+        judge_usage=judging.usage.model_dump(mode="json"),
     )
-    if judge is not None:
-        row["race"] = judge.race(task.prompt, markdown, task.reference)
     return row
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bench.eval.judge import DIMENSIONS
 
 COLUMNS = ("task", "status", "s", "calls", "cost $", "cited", "quotes found", "accuracy",
-           "effective", *DIMENSIONS, "RACE")  # fmt: skip
+           "effective", *DIMENSIONS, "RACE", "judge $")  # fmt: skip
 
 
 def render(summary: dict) -> str:
@@ -36,6 +36,7 @@ def _cells(row: dict) -> list[str]:
         _value(row.get("effective_citations")),
         *(_share(race.get(d)) for d in DIMENSIONS),
         _share(race.get("overall")),
+        f"{(row.get('judge_usage') or {}).get('cost', 0.0):.4f}",
     ]
 
 
@@ -57,6 +58,7 @@ def _means(rows: list[dict]) -> list[str]:
         _value(mean([r.get("effective_citations") for r in rows])),
         *(_share(mean([x.get(d) for x in races])) for d in DIMENSIONS),
         _share(mean([x.get("overall") for x in races])),
+        f"{sum((r.get('judge_usage') or {}).get('cost', 0.0) for r in rows):.4f}",
     ]
 
 

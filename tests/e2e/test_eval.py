@@ -57,6 +57,8 @@ def test_the_harness_scores_reports_with_the_judge_against_the_fake(
     # every fetched citation was put to the judge
     cited = sum(t["citations"] for t in results["tasks"])
     assert cited > 0 and names.count("Support") == cited
+    # the judge's calls are billed apart from the research's
+    assert sum(t["judge_usage"]["llm_calls"] for t in results["tasks"]) == len(judged)
     assert "| with | completed |" in printed and "RACE" in printed
 
 
