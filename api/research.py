@@ -35,6 +35,7 @@ from shared.core.errors import ConflictError
 from shared.core.payloads import NotifyIn
 from shared.core.session_models import Mode, SessionRecord, SessionStatus, StartInput
 from shared.tools.language import detect_language
+from shared.tools.telemetry.session_spans import emit_session
 from shared.usecases import quotas, sessions
 from shared.usecases.access import chat_key, session_for, write_owner_file
 from shared.usecases.policy_choice import choose_source_policy
@@ -198,6 +199,7 @@ async def cancel(client, principal: Principal, session_id: str) -> SessionRecord
     # after any event the run recorded before; the notify below sends them in order.
     record = await asyncio.to_thread(sessions.cancel_session, svc, session_id)
     await _terminate(client, record.instance_id, "cancelled by the user")
+    _trace_ended(record)
     if record.callback_url:
         note = NotifyIn(session_id=session_id, event="cancelled")
         await client.start_new(
@@ -212,6 +214,13 @@ async def _supersede(svc, client, chat_id: str, except_id: str) -> None:
     """A new question in a chat supersedes whatever else is still running there."""
     for old in await asyncio.to_thread(svc.sessions.supersede_active, chat_id, except_id):
         await _terminate(client, old.instance_id, "superseded by a newer request in the chat")
+        _trace_ended(old)
+
+
+def _trace_ended(record: SessionRecord) -> None:
+    """A run stopped from outside never completes: its trace gets its session span here."""
+    status, now = record.status.value, datetime.now(UTC)
+    emit_session(record.id, record.mode.value, status, record.created_at, now, [], record.usage)
 
 
 async def _terminate(client, instance_id: str, reason: str) -> None:

@@ -20,7 +20,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from shared.core.config import Settings
 from shared.tools.telemetry import ids
-from tests.e2e.polling import wait_terminal
+from tests.e2e.polling import wait_for, wait_terminal
 from tests.fakes.openai_server import FakeOpenAIServer, schema_aware_responder
 from tests.fakes.small_corpus import write_corpus
 
@@ -133,3 +133,22 @@ def _root(span_id: int, parent: dict[int, int | None]) -> int:
     while parent.get(span_id) in parent:
         span_id = parent[span_id]  # type: ignore[assignment]
     return span_id
+
+
+def test_a_cancelled_run_still_has_its_session_span(start_devhost, data_dir: Path) -> None:
+    """Cancelling terminates the orchestration: the API writes the session's span instead."""
+    exporter = in_memory_exporter()
+    host = start_devhost(Settings(data_dir=data_dir, reasoner="offline", search_provider="local"))
+    with httpx.Client(base_url=host.url, timeout=30) as api:
+        options = {"run_deep_search_first": False}
+        started = api.post("/api/research", json={"query": "GIL", "options": options})
+        session_id = started.json()["session_id"]
+        wait_for(api, session_id, {"waiting_clarification"}, 120)
+        assert api.post(f"/api/research/{session_id}/cancel").status_code == 202
+
+    trace_id = ids.trace_id(session_id)
+    spans = [s for s in exporter.get_finished_spans() if s.context.trace_id == trace_id]
+    (session,) = [s for s in spans if s.name == "session deep_research"]
+    assert session.attributes["research.status"] == "cancelled"
+    assert session.context.span_id == ids.session_span_id(session_id)
+    assert any(s.name == "activity clarify" for s in spans)
