@@ -31,6 +31,7 @@ from shared.core.payloads import (
 )
 from shared.core.source_models import PageSummary, TimeRange
 from shared.ports import Services
+from shared.usecases.research.answer_stream import streamed
 from shared.usecases.research.answers import SUMMARY_CHARS, add_follow_up_questions, save_answer
 from shared.usecases.research.page_cache import fetch_cached
 from shared.usecases.research.time_range import extract_time_range
@@ -107,9 +108,11 @@ def follow_up_queries(svc: Services, req: FollowUpIn) -> QueriesOut:
 def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
     summaries = load_summaries(svc, req.summary_refs)
     words = (req.min_words, req.max_words)
-    answer = svc.reasoner.synthesize(
-        req.query, summaries, req.language, *words, policy=req.policy, time_range=req.time_range
-    )
+    part = "deep_search" if req.name == "deep_search" else "answer"
+    with streamed(svc.sessions, req.session_id, part) as stream:
+        answer = svc.reasoner.synthesize(
+            req.query, summaries, req.language, *words, policy=req.policy, time_range=req.time_range
+        )
     answer = renumber_answer(answer)  # sources 1..N by first citation, as in a report
     answer.language = req.language
     answer.limitations = req.warnings
@@ -117,6 +120,7 @@ def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
         add_follow_up_questions(svc, req.query, answer)
     mode = "deep_search" if req.name == "deep_search" else "search"
     ref = save_answer(svc, req.session_id, req.name, answer, req.query, mode)
+    stream.settle(answer.answer)  # renumbered: may differ from what was streamed
     return AnswerOut(
         answer_ref=ref, source_count=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
     )
