@@ -46,6 +46,7 @@ class CosmosChunks:
                 "id": f"_chunk-{chunk.seq:09d}",
                 "type": "chunk",
                 "chat_id": partition,
+                "session_id": session_id,  # what a purge check looks for
                 **chunk.model_dump(mode="json"),
             }
             with self._call("create"):
