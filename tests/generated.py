@@ -26,6 +26,7 @@ from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
 from shared.core.limits import LIMITS, Limit
 from shared.core.report_models import FinalReport, SynthesizedAnswer
 from shared.core.session_models import AgentProgress, PolicyChoice, SessionStatus, Usage
+from shared.core.stream_models import AnswerChunk
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENAPI = ROOT / "api" / "openapi.json"
@@ -42,6 +43,7 @@ MODELS = [
     (AgentProgress, "serialization"),
     (PolicyChoice, "serialization"),
     (Usage, "serialization"),
+    (AnswerChunk, "serialization"),
 ]
 _BLOCK = re.compile(r"(<!-- generated: (\w+) -->\n)(.*?)(<!-- /generated -->)", re.DOTALL)
 
