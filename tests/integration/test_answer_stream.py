@@ -9,6 +9,7 @@ the chunks (the text after the last reset) must equal what was stored.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -22,7 +23,13 @@ from shared.core.stream_models import AnswerChunk
 from shared.tools.llm_endpoint.usage import metered
 from shared.usecases.research.answer_stream import streamed
 from tests.fakes import openai_server
-from tests.fakes.openai_server import FakeOpenAIServer, RecordedRequest, json_completion
+from tests.fakes.openai_server import (
+    FakeOpenAIServer,
+    RecordedRequest,
+    completion,
+    error,
+    json_completion,
+)
 
 fake_openai = openai_server.fake_openai  # the fixture, registered in this module
 
@@ -156,3 +163,80 @@ def test_the_offline_engine_streams_its_answer_sentence_by_sentence(store, tmp_p
     assert len(texts) >= 3, texts  # one write per sentence, not the whole at once
     assert all(t.strip() for t in texts)
     assert joined(chunks) == {"answer": answer.answer}
+
+
+def test_a_report_streams_section_by_section_across_continuations(
+    fake_openai: FakeOpenAIServer, store: SqliteSessionStore, tmp_path: Path
+) -> None:
+    """A report cut at the output cap is continued; the stream goes on where it stopped."""
+    from shared.core.report_models import ReportMaterial
+    from shared.core.research_models import ResearchContext
+    from shared.core.source_models import Source
+
+    whole = json.dumps(
+        {
+            "title": "Threads and the GIL",
+            "executive_summary": "One thread runs bytecode at a time [1].",
+            "sections": [
+                {"heading": f"Part {i}", "content": f"What part {i} says about threads [1]."}
+                for i in range(4)
+            ],
+            "conclusion": "Use processes for computing.",
+            "confidence_level": "medium",
+            "follow_up_questions": ["And asyncio?"],
+        }
+    )
+    cut = len(whole) // 2
+    first, second = completion(whole[:cut], finish_reason="length"), completion(whole[cut:])
+    first.chunk_delay = second.chunk_delay = 0.05
+    fake_openai.enqueue(first, second)
+    material = ReportMaterial(
+        context=ResearchContext(session_id="s-6", query="GIL and threads"),
+        sources=[Source(n=1, url="https://a.example/gil")],
+    )
+
+    with streamed(store, "s-6", "report"):
+        report = _reasoner(fake_openai, tmp_path).write_report(material)
+
+    assert [r.json.get("stream") for r in fake_openai.requests] == [True, True]
+    chunks = store.chunks_after("s-6", 0, 100)
+    assert [c.kind for c in chunks].count("reset") == 1  # the continuation appended
+    texts = [c.text for c in chunks if c.kind == "text"]
+    assert len(texts) >= 3, texts  # written as the sections came, not once at the end
+    assert all(t.endswith("\n") for t in texts), texts  # whole sections, never half of one
+    draft = joined(chunks)["report"]
+    assert draft.startswith("# Threads and the GIL\n\nOne thread runs bytecode")
+    for section in report.sections:
+        assert f"## {section.heading}\n\n" in draft
+    assert draft.endswith("Use processes for computing.\n")
+
+
+def test_an_endpoint_that_refuses_streaming_is_asked_again_unstreamed(
+    fake_openai: FakeOpenAIServer, store: SqliteSessionStore, tmp_path: Path
+) -> None:
+    """A local server without ``stream_options`` (say): the answer still comes, once."""
+    fake_openai.enqueue(error(400), reply(ANSWER), reply("Second answer."))
+    reasoner = _reasoner(fake_openai, tmp_path)
+
+    with streamed(store, "s-7", "answer") as stream:
+        answer = reasoner.answer("What does the GIL do?", [], "en")
+    stream.settle(answer.answer)
+    with streamed(store, "s-8", "answer"):
+        reasoner.answer("And asyncio?", [], "en")
+
+    assert answer.answer == ANSWER
+    assert [r.json.get("stream") for r in fake_openai.requests] == [True, None, None]
+    assert joined(store.chunks_after("s-7", 0, 100)) == {"answer": ANSWER}
+
+
+def test_streaming_can_be_switched_off(fake_openai: FakeOpenAIServer, store, tmp_path) -> None:
+    fake_openai.enqueue(reply(ANSWER))
+    settings = Settings(
+        openai_base_url=fake_openai.base_url,
+        openai_api_key="test",
+        data_dir=tmp_path,
+        llm_stream_answers=False,
+    )
+    with streamed(store, "s-9", "answer"):
+        LLMReasoner(settings).answer("What does the GIL do?", [], "en")
+    assert "stream" not in fake_openai.requests[0].json

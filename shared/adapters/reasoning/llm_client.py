@@ -138,7 +138,7 @@ class LLMClient:
         """A validated ``schema`` instance, repairing invalid replies a bounded number of times."""
         endpoint = self.endpoint
         mode = structured_mode.first_mode(self._settings.llm_structured_output, endpoint, model)
-        with llm_stream.relayed(schema.__name__):  # the answer's text, as it comes
+        with llm_stream.relayed(schema.__name__, self._settings.llm_stream_answers):
             while True:
                 try:
                     return self._structured_in(

@@ -14,6 +14,11 @@ reply is parsed leniently (``jiter``'s partial mode, at most every
 (``report_stream``). Every other call (queries, summaries, reviews, ...) is
 sent as before, unstreamed.
 
+An endpoint that refuses a streamed request (400/422) gets the same request
+unstreamed, and is not streamed to again (``LLM_STREAM_ANSWERS=false`` turns
+streaming off from the start); a refusal of the request itself (a schema it
+cannot take) then surfaces as before.
+
 Restarts: a repair attempt (``restart``) and a transport retry (the partial
 reply of the failed try is dropped) start the raw text again, so the offered
 text shrinks and the sink sends a reset; a continuation after the output cap
@@ -22,6 +27,7 @@ appends, as the client's join does.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,7 +41,11 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from shared.adapters.reasoning.report_stream import draft_parts
 from shared.tools import text_stream
 
+log = logging.getLogger(__name__)
 PARSE_EVERY_SECONDS = 0.1
+# Endpoints that answered a streamed request with 400/422 (a local server without
+# ``stream_options``, say): asked unstreamed from then on, for this process.
+_UNSTREAMED: set[str] = set()
 Extract = Callable[[dict[str, Any], bool], str | None]
 
 
@@ -90,9 +100,10 @@ _relay: ContextVar[Relay | None] = ContextVar("llm_stream_relay", default=None)
 
 
 @contextmanager
-def relayed(schema_name: str) -> Iterator[None]:
-    """Within: a call for ``schema_name`` streams, if a use case listens and it is streamed."""
-    extract = STREAMED.get(schema_name) if text_stream.active() else None
+def relayed(schema_name: str, enabled: bool = True) -> Iterator[None]:
+    """Within: a call for ``schema_name`` streams, if a use case listens and it is streamed
+    (and ``enabled``: ``LLM_STREAM_ANSWERS``)."""
+    extract = STREAMED.get(schema_name) if enabled and text_stream.active() else None
     token = _relay.set(Relay(extract) if extract else None)
     try:
         yield
@@ -110,16 +121,21 @@ def restart() -> None:
 def post(client: openai.OpenAI, body: dict[str, Any], timeout: float) -> ChatCompletion:
     """POST /chat/completions, streamed when a relay is active (see the module docstring)."""
     relay = _relay.get()
-    if relay is None:
-        return client.post(
-            "/chat/completions", body=body, cast_to=ChatCompletion, options={"timeout": timeout}
-        )
-    relay.begin_call()
-    try:
-        return _streamed(client, body, timeout, relay)
-    except BaseException:
-        relay.drop_call()
-        raise
+    endpoint = str(client.base_url)
+    if relay is not None and endpoint not in _UNSTREAMED:
+        relay.begin_call()
+        try:
+            return _streamed(client, body, timeout, relay)
+        except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
+            relay.drop_call()
+            _UNSTREAMED.add(endpoint)  # then asked unstreamed: a refusal of the request
+            log.warning("%s refused a streamed request (%s); not streaming", endpoint, exc)
+        except BaseException:
+            relay.drop_call()
+            raise
+    return client.post(
+        "/chat/completions", body=body, cast_to=ChatCompletion, options={"timeout": timeout}
+    )
 
 
 def _streamed(
