@@ -30,6 +30,7 @@ from shared.adapters.stores.sqlite import SqliteSessionStore
 from shared.bootstrap import AppServices
 from shared.core.config import Settings
 from shared.core.session_models import SessionRecord
+from shared.core.stream_models import AnswerChunk
 from tests.e2e.polling import TERMINAL, wait_for
 from tests.fakes.entra import TENANT, easy_auth_headers
 
@@ -302,15 +303,18 @@ def test_retention_goes_by_last_activity_spares_waiting_sessions_and_sweeps_late
     first.stop()
     age(settings, waiting, days=31)  # asked its question 31 days ago, still unanswered
     age(settings, touched, days=40, idle_days=10)  # old, but used 10 days ago
-    # A step that was still running when its session was deleted writes its file after.
-    AppServices(settings).memory.write(deleted, "items/item_9.md", "late", "text/markdown")
+    # A step that was still running when its session was deleted writes its file after,
+    # and the answer it streamed before that.
+    late = AppServices(settings)
+    late.sessions.append_chunks(deleted, [AnswerChunk(seq=1, part="answer", text="late")])
+    late.memory.write(deleted, "items/item_9.md", "late", "text/markdown")
     left = Leftovers(settings)
-    assert left.of(deleted)["memory files"] == 1
+    assert left.of(deleted)["memory files"] == 1 and left.of(deleted)["answer chunks"] == 1
 
     second = start_devhost(settings.model_copy(update={"session_retention_days": 30}))
     assert second.startup_done.wait(120), "the start-up timers did not finish"
 
-    assert left.of(deleted)["memory files"] == 0
+    assert left.of(deleted)["memory files"] == 0 and left.of(deleted)["answer chunks"] == 0
     assert left.of(touched)["session documents"] == 1
     spared = left.of(waiting)
     assert spared["session documents"] == 1 and spared["durable instances"] >= 1
