@@ -37,7 +37,11 @@ TOPICS = 4  # the spec's patterns name four topics per question shape
 SHALLOW_SCORE = 0.3
 PROSE_WORDS = 8  # a sentence this long is prose; menus and tables of contents are shorter
 
-_CODE = r"`[^`]+`|\b\w+(?:\.\w+)*\([^)]*\)|>>>|^\s*\$\s|\b(?:def|class|import|await|return)\s+\w"
+# code as written, not named in prose: a call with its parentheses, a prompt, a statement
+_CODE = (
+    r"`[^`]+`|\b\w+(?:\.\w+)*\([^()]*\)|>>>|^\s*\$\s|"
+    r"^\s*(?:async\s+def|def|class|import|from\s+\S+\s+import)\s+\w"
+)
 _CUES: Mapping[str, re.Pattern[str]] = {
     kind: re.compile(pattern, re.I | re.M)
     for kind, pattern in {
@@ -58,9 +62,11 @@ _CUES: Mapping[str, re.Pattern[str]] = {
 }
 _NEEDS: Mapping[Need, re.Pattern[str]] = {
     "definition": _CUES["definition"],
+    # an enumeration, a sequence word or an imperative opening the sentence (steps read so)
     "steps": re.compile(
-        r"^\s*(?:\d+[.)]|step\s+\d)|\bfirst(?:ly)?\b|\bthen\b|\bnext\b|\bfinally\b|"
-        r"^\s*(?:install|run|create|open|add|call|import|use|set|write|configure|pass|wrap)\b",
+        r"^\s*(?:\d+[.)]\s|step\s+\d|(?:first(?:ly)?|then|next|finally|after\s+that)\b|"
+        r"(?:install|run|create|open|add|call|import|use|set|write|configure|pass|wrap|"
+        r"click|type|enter|download|start)\s)",
         re.I | re.M,
     ),
     "code": re.compile(_CODE, re.M),
