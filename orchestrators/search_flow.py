@@ -20,8 +20,9 @@ calls for the synthesis and its follow-up questions.
 The source policy applies to every selection; inside a deep research
 (``as_phase``) strict never falls back to tiers 3-5, since the report must rest
 on tiers 1-2 alone (a standalone search falls back, with a warning, rather than
-answer nothing). The answer of a mode ends with follow-up questions; the phase's
-does not, since the report that follows has its own.
+answer nothing, and only while no page was read yet). The answer of a mode ends
+with follow-up questions; the phase's does not, since the report that follows
+has its own.
 """
 
 from __future__ import annotations
@@ -144,7 +145,9 @@ def _iteration(context: df.DurableOrchestrationContext, run: _Search, iteration:
         top_n=caps.scrape_top_n,
         rerank_top_k=caps.rerank_top_k,
         policy=caps.source_policy,
-        fallback=not run.inp.as_phase,
+        # strict falls back to tiers 3-5 only while nothing was read: a later round (a gap,
+        # missing content) that finds no official page adds nothing rather than a forum
+        fallback=not run.inp.as_phase and not run.summary_refs,
     )
     selected = SelectSourcesOut.model_validate(
         (yield from step(context, names.SELECT_SOURCES, select_in))

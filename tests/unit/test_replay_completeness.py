@@ -136,3 +136,12 @@ def test_replaying_a_checked_search_yields_the_same_actions() -> None:
 
     state = replay(ORCHESTRATORS[names.DEEP_SEARCH], json.dumps(inp), flow.history)
     assert state["isDone"] and state["output"] == flow.output
+
+
+def test_strict_falls_back_only_before_any_page_was_read() -> None:
+    """A gap round that finds no official page adds nothing rather than a forum page."""
+    inp = start_input("search", search_iterations=2, source_policy="strict")
+    flow = run(names.SEARCH, inp).run_activities(judged_by(gaps_then_covered))
+
+    selects = [s.input for s in flow.scheduled if s.name == names.SELECT_SOURCES]
+    assert [(s["policy"], s["fallback"]) for s in selects] == [("strict", True), ("strict", False)]
