@@ -78,7 +78,7 @@ def select_sources(svc: Services, req: SelectSourcesIn) -> SelectSourcesOut:
         blocked_keywords=settings.split_list(settings.search_blocked_keywords),
         top_k=req.rerank_top_k,
     )
-    if svc.reranker is not None:
+    if svc.reranker is not None and pipeline.needs_semantic_rerank(ranked):
         ranked = svc.reranker.rerank(req.query, ranked)
     kept, warnings = svc.tiers.apply_policy(ranked, req.policy, fallback=req.fallback)
     return SelectSourcesOut(
