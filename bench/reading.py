@@ -20,6 +20,7 @@ from bench.precision import ON_TOPIC
 from bench.scenarios import offline_settings, temp_dir
 from shared.bootstrap import AppServices
 from shared.core.completeness_payloads import CompletenessIn, CompletenessOut
+from shared.core.limits import SCRAPE_TOP_N
 from shared.core.payloads import FollowUpIn, PlanQueriesIn, ScrapeIn, SelectSourcesIn, WebSearchIn
 from shared.core.source_models import PageSummary, SearchResult
 from shared.usecases.research.completeness import evaluate_completeness
@@ -33,7 +34,7 @@ from shared.usecases.research.search_steps import (
 
 # rounds; pages read once: the spec's ranges (4-8 for search, 8-16 for deep search)
 MODES = {"search": (2, (4, 8)), "deep_search": (6, (8, 16))}
-PER_ROUND = 4  # DEEP_SEARCH_SCRAPE_TOP_N's default: pages read after each round
+PER_ROUND = SCRAPE_TOP_N.default  # pages read after each round
 SID = "bench"
 
 
