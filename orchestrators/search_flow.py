@@ -254,15 +254,16 @@ def _evaluate(context: df.DurableOrchestrationContext, run: _Search, iteration: 
         n=run.inp.caps.search_queries,
     )
     (result,) = yield from settle(context, [call(context, names.EVALUATE_COMPLETENESS, request)])
-    review = outcome(
-        names.EVALUATE_COMPLETENESS,
-        result,
-        CompletenessOut,
-        lambda e, used: CompletenessOut(review_ref="", usage=used),
-    )
+    errors: list[str] = []
+
+    def failed(error: str, used: Usage) -> CompletenessOut:
+        errors.append(error)
+        return CompletenessOut(usage=used)
+
+    review = outcome(names.EVALUATE_COMPLETENESS, result, CompletenessOut, failed)
     run.usage += review.usage
-    if not review.review_ref:
-        run.progress.warn("checking completeness", "the completeness check failed")
+    if errors:
+        run.progress.warn("checking completeness", f"the completeness check failed: {errors[0]}")
         return
     run.review = review
 
