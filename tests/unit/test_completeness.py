@@ -109,3 +109,15 @@ def test_a_model_quote_that_is_not_in_the_pages_proves_nothing() -> None:
     assert not pitfalls.covered and pitfalls.gaps == ["not judged"]
     assert review.content.missing == ["steps"]
     assert review.content_queries == ["pip install steps"]
+
+
+def test_another_language_gets_its_own_topic_titles_and_is_judged_on_relevance_alone() -> None:
+    question = "Что такое генератор в Python?"
+    page = summary("https://a.example/ru", "Генератор в Python возвращает значения по одному.")
+
+    review = evaluate(question, [], [page], "ru", {})
+
+    assert [t.topic for t in review.topics] == [title for _, title, _ in topics_for(question, "ru")]
+    assert any(t.topic.startswith("Определение") for t in review.topics), review.topics
+    assert all(t.covered for t in review.topics)  # no cue to ask for: relevance alone
+    assert review.content.missing == []  # no English cues to check content by
