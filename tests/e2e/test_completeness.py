@@ -5,7 +5,8 @@ devhost runs the real search orchestrations with the offline reasoner; SearXNG i
 is checked is what a client sees: the status's result and the answer carry a score,
 a quote or gaps for every topic; a topic left uncovered after a round was searched
 for on its own; a "how to" question whose pages give no steps gets one more round
-for them, and its answer says what is still missing.
+for them, and its answer says what is still missing. The last test runs the same with
+the LLM reasoner against the OpenAI-protocol fake, whose check finds a gap.
 """
 
 from __future__ import annotations
@@ -16,7 +17,15 @@ import httpx
 import pytest
 
 from shared.core.config import Settings
+from tests.e2e.llm_gate import schema_of
 from tests.e2e.polling import TERMINAL, wait_for
+from tests.fakes.openai_server import (
+    FakeOpenAIServer,
+    RecordedRequest,
+    Reply,
+    json_completion,
+    schema_aware_responder,
+)
 from tests.fakes.search_site import ARTICLES, SearchSite, running_search_site
 
 pytestmark = pytest.mark.e2e
@@ -97,4 +106,70 @@ def test_a_how_to_question_whose_pages_give_no_steps_searches_for_them_and_says_
     assert "steps" in answer["content"]["needs"]
     assert any("step by step" in q for q in queries), queries  # the one more round
     assert "steps" in answer["content"]["missing"]  # the site has none, even after it
+    assert any("step-by-step instructions" in note for note in answer["limitations"])
+
+
+GAP_QUERY = "asyncio cancellation pitfalls shield"
+STEPS_QUERY = "cancel asyncio task step by step"
+
+
+def a_model_that_finds_gaps(request: RecordedRequest) -> Reply:
+    """The schema-aware fake, with a completeness check that finds a gap and no steps."""
+    if schema_of(request) != "CompletenessReply":
+        return schema_aware_responder(request)
+    pitfalls = {
+        "topic": "Pitfalls",
+        "evidence": "",
+        "gaps": ["nothing on shielding a task from cancellation"],
+        "score": 0.2,
+        "covered": False,
+        "gap_query": GAP_QUERY,
+    }
+    return json_completion(
+        {
+            "topics": [pitfalls],
+            "needs": ["steps"],
+            "missing": ["steps"],
+            "navigation_only": False,
+            "content_queries": [STEPS_QUERY],
+        }
+    )
+
+
+def test_with_a_model_a_gap_and_missing_steps_are_searched_for(
+    start_devhost, data_dir, site: SearchSite
+) -> None:
+    with FakeOpenAIServer(a_model_that_finds_gaps) as llm:
+        host = start_devhost(
+            Settings(
+                data_dir=data_dir,
+                openai_base_url=llm.base_url,
+                openai_api_key="test",
+                search_provider="searxng",
+                searxng_url=site.origin,
+                fetch_allowed_hosts=site.host,
+                deep_search_scrape_top_n=2,  # pages left for the content round to read
+            )
+        )
+        with httpx.Client(base_url=host.url, timeout=30) as client:
+            view, queries = answered(client, site, HOW_TO, "search")
+        checks = [r for r in llm.requests if schema_of(r) == "CompletenessReply"]
+
+    # the second round searched the gap alone; then one round for the missing steps
+    assert GAP_QUERY in queries and STEPS_QUERY in queries
+    assert queries.index(GAP_QUERY) < queries.index(STEPS_QUERY)
+    assert len(checks) == 3  # after each of the two rounds and after the content round
+    assert "judge exactly these topics" in checks[1].prompt_text  # the first round's topics
+    answer = view["result"]["answer"]
+    assert answer["completeness"] == [
+        {
+            "topic_id": 0,
+            "topic": "Pitfalls",
+            "covered": False,
+            "score": 0.2,
+            "evidence": "",
+            "gaps": ["nothing on shielding a task from cancellation"],
+            "gap_query": GAP_QUERY,
+        }
+    ]
     assert any("step-by-step instructions" in note for note in answer["limitations"])
