@@ -144,6 +144,7 @@ class SynthesizeIn(BaseModel):
     policy: SourcePolicy = "discovery"  # said in the prompt
     follow_up_questions: bool = True  # not in a deep research's first phase: the report has them
     time_range: TimeRange | None = None  # the question's period: the answer weighs recency by it
+    completeness_ref: str | None = None  # the last completeness review: the answer carries it
 
 
 class AnswerOut(Metered):

@@ -22,6 +22,7 @@ from shared.adapters.reasoning import (
     relevance,
     report_stream,
 )
+from shared.adapters.reasoning.offline_completeness import OfflineCompleteness
 from shared.adapters.reasoning.offline_report import cite, source_questions
 from shared.adapters.reasoning.offline_text import leads, script_language
 from shared.adapters.reasoning.question_shape import subject_of
@@ -57,7 +58,7 @@ _PRONOUNS = frozenset(_PRONOUN_TEXT.split())
 CARRIED_MIN_IDF = 1.0
 
 
-class OfflineReasoner:
+class OfflineReasoner(OfflineCompleteness):
     """Reasoner over the local corpus and the pages handed in; see module docstring."""
 
     name = "offline"

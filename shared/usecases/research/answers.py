@@ -13,6 +13,7 @@ from __future__ import annotations
 from shared.adapters.report.markdown import render_answer_markdown
 from shared.core.payloads import AnswerOut, ChatIn
 from shared.core.report_models import SynthesizedAnswer
+from shared.core.source_models import PageSummary
 from shared.ports import Services
 from shared.usecases.research.answer_stream import streamed
 
@@ -29,6 +30,15 @@ def save_answer(
     return svc.memory.write(
         session_id, f"{name}.json", answer.model_dump_json(), "application/json"
     )
+
+
+def load_summaries(svc: Services, refs: list[str]) -> list[PageSummary]:
+    """The page summaries a search round wrote, by their references."""
+    out = []
+    for ref in refs:
+        session_id, _, name = ref.partition("/")
+        out.append(PageSummary.model_validate_json(svc.memory.read(session_id, name)))
+    return out
 
 
 def load_answer(svc: Services, ref: str) -> SynthesizedAnswer:
