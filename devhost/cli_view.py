@@ -3,7 +3,8 @@
 Split from ``devhost.cli`` so the research client (``devhost.cli_research``)
 holds the HTTP conversation and this module only what the user sees while a
 session runs: one panel per poll with status, phase, counters, one row per
-researcher agent and the model calls still writing.
+researcher agent, the model calls still writing and the end of the answer or
+report text as it arrives (``devhost.cli_stream``).
 """
 
 from __future__ import annotations
@@ -11,11 +12,16 @@ from __future__ import annotations
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 console = Console()
 
 
-def render(view: dict, elapsed: float) -> Panel:
+WRITING_TAIL_CHARS = 1200  # the end of a long report: what a terminal shows of it
+PART_TITLES = {"answer": "answer", "deep_search": "deep search answer", "report": "report"}
+
+
+def render(view: dict, elapsed: float, writing: tuple[str, str] | None = None) -> Panel:
     progress = view["progress"]
     table = Table(show_header=True, header_style="bold", expand=True)
     table.add_column("agent", width=6)
@@ -39,4 +45,8 @@ def render(view: dict, elapsed: float) -> Panel:
         parts.append(f"[dim]{progress['message']}[/]")
     for call in view.get("model_calls", []):
         parts.append(f"[dim]{call['model']} writing for {call['running_seconds']} s[/]")
+    if writing and writing[1].strip():
+        part, text = writing
+        tail = text if len(text) <= WRITING_TAIL_CHARS else "…" + text[-WRITING_TAIL_CHARS:]
+        parts += [f"[bold]{PART_TITLES.get(part, part)}[/]", Text(tail.strip())]
     return Panel(Group(*parts), title=view["query"][:80], subtitle=view["session_id"])

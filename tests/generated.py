@@ -32,6 +32,7 @@ from shared.core.session_models import (
     SessionStatus,
     Usage,
 )
+from shared.core.stream_models import AnswerChunk
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENAPI = ROOT / "api" / "openapi.json"
@@ -49,6 +50,7 @@ MODELS = [
     (PolicyChoice, "serialization"),
     (Usage, "serialization"),
     (PhaseFigures, "serialization"),
+    (AnswerChunk, "serialization"),
 ]
 _BLOCK = re.compile(r"(<!-- generated: (\w+) -->\n)(.*?)(<!-- /generated -->)", re.DOTALL)
 

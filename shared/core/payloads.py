@@ -13,7 +13,6 @@ from typing import Literal
 from pydantic import AliasChoices, BaseModel, Field
 
 from shared.core.limits import RERANK_TOP_K, SCRAPE_TOP_N, SourcePolicy
-from shared.core.phase_models import SessionPhases
 from shared.core.report_models import Critique
 from shared.core.research_models import (
     AgentProfile,
@@ -25,7 +24,7 @@ from shared.core.research_models import (
     ResearchPlan,
     Todo,
 )
-from shared.core.session_models import ChatMessage, Progress, SessionStatus, Usage
+from shared.core.session_models import ChatMessage, Progress, SessionPhases, SessionStatus, Usage
 from shared.core.source_models import SearchResult, TimeRange
 
 
@@ -145,6 +144,7 @@ class SynthesizeIn(BaseModel):
     policy: SourcePolicy = "discovery"  # said in the prompt
     follow_up_questions: bool = True  # not in a deep research's first phase: the report has them
     time_range: TimeRange | None = None  # the question's period: the answer weighs recency by it
+    completeness_ref: str | None = None  # the last completeness review: the answer carries it
 
 
 class AnswerOut(Metered):

@@ -1,18 +1,17 @@
-"""Where a session's time and money went: one record per phase it passed through.
+"""Where a session's time and money went, and how an activity joins its phase's span.
 
-The orchestrator keeps them (``orchestrators/phase_ledger.py``) from its own
-clock and the usage its activities returned, so they are the same on every
-replay; they add up to the session's duration and ``usage``. The session, its
+The records (``PhaseFigures``, ``SessionPhases``) live beside ``Usage`` in
+``session_models``: the orchestrator keeps them (``orchestrators/phase_ledger.py``)
+from its own clock and the usage its activities returned, so they are the same on
+every replay and add up to the session's duration and ``usage``. The session, its
 status and ``report.json`` carry them; the trace's phase spans are made from them.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from pydantic import BaseModel
 
-from pydantic import BaseModel, Field
-
-from shared.core.session_models import PhaseFigures
+from shared.core.session_models import PhaseFigures, SessionPhases
 
 __all__ = ["TRACE_KEY", "PhaseFigures", "SessionPhases", "TraceTag"]
 
@@ -27,10 +26,3 @@ class TraceTag(BaseModel):
 
 
 TRACE_KEY = "_trace"  # the activity input's key holding its TraceTag
-
-
-class SessionPhases(BaseModel):
-    """The run's phases, handed to the activity that completes the session."""
-
-    started_at: datetime
-    phases: list[PhaseFigures] = Field(default_factory=list)

@@ -94,6 +94,13 @@ class PhaseFigures(BaseModel):
     usage: Usage = Field(default_factory=Usage)
 
 
+class SessionPhases(BaseModel):
+    """The run's phases, handed to the activity that completes the session."""
+
+    started_at: datetime
+    phases: list[PhaseFigures] = Field(default_factory=list)
+
+
 # -- progress and sessions -----------------------------------------------------
 
 
