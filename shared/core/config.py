@@ -69,23 +69,11 @@ Caps = create_model(
 )
 
 
-def _blank_is_default(cls: type, value: object, info: Any) -> object:
-    """An app setting cannot be null: Core Tools and Azure pass "unset" as an empty string."""
-    if isinstance(value, str) and not value.strip():
-        return cls.model_fields[info.field_name].default
-    return value
-
-
 _LimitSettings = create_model(
     "_LimitSettings",
     __base__=BaseSettings,
     __doc__="The operator's values of the research limits (``shared.core.limits``).",
     __module__=__name__,
-    __validators__={
-        "_blank_is_default": field_validator(
-            *(lim.setting for lim in LIMITS if lim.env), mode="before"
-        )(_blank_is_default)
-    },
     **{lim.setting: (lim.kind, _field(lim, lim.default)) for lim in LIMITS if lim.env},
 )
 
@@ -195,8 +183,10 @@ class Settings(_LimitSettings):
     public_base_url: str | None = None
 
     # An app setting cannot be null: Core Tools and Azure pass "unset" as an empty
-    # string, which would otherwise fail int parsing or become Path(".").
+    # string, which would otherwise fail int parsing or become Path("."). Each of these
+    # settings takes its default (None for the optional ones) when blank.
     @field_validator(
+        *(lim.setting for lim in LIMITS if lim.env),
         "search_provider",
         "reasoner",
         "cosmos_read_timeout_seconds",
@@ -213,11 +203,18 @@ class Settings(_LimitSettings):
         "local_corpus_path",
         "source_tiers_file",
         "pdf_font_path",
+        "quota_concurrent_sessions_per_owner",
+        "quota_sessions_per_day_per_owner",
+        "quota_tokens_per_day_per_owner",
+        "quota_cost_per_day_per_owner_usd",
+        "quota_open_streams_per_owner",
         mode="before",
     )
     @classmethod
-    def _blank_is_unset(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
+    def _blank_is_default(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            raise PydanticUseDefault()
+        return value
 
     # -- derived -------------------------------------------------------------
 
@@ -286,21 +283,6 @@ class Settings(_LimitSettings):
     quota_cost_per_day_per_owner_usd: float = Field(0.0, ge=0)  # per UTC day
     # Open /events streams (and held long polls) per owner, per app instance.
     quota_open_streams_per_owner: int = Field(10, ge=0)
-
-    @field_validator(
-        "quota_concurrent_sessions_per_owner",
-        "quota_sessions_per_day_per_owner",
-        "quota_tokens_per_day_per_owner",
-        "quota_cost_per_day_per_owner_usd",
-        "quota_open_streams_per_owner",
-        mode="before",
-    )
-    @classmethod
-    def _blank_quota_is_default(cls, value: object) -> object:
-        """An empty app setting (how Azure passes "unset") keeps the quota's default."""
-        if isinstance(value, str) and not value.strip():
-            raise PydanticUseDefault()
-        return value
 
 
 def _above_ceiling(limit: Limit, requested: float, ceiling: float) -> InvalidInputError:
