@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bench import history
 from bench.fake_llm import LatencyLLM
-from bench.load import process_cpu
+from bench.load import LoadResult, count_actions, process_cpu
 from bench.results import Row, stolen_cpu_seconds, verdict
 from bench.scenarios import FAST_CAPS, Bench, llm_settings, temp_dir
 
@@ -44,6 +44,9 @@ def overhead_run(llm: LatencyLLM) -> dict:
         assert engine is not None
         chain = history.critical_chain(engine, sid, llm.intervals())
         events, largest = history.footprint(engine, sid)
+        one = LoadResult(1, seconds, cpu_seconds=cpu)
+        count_actions(bench, {sid}, one)
+        slots = history.activity_seconds(engine, sid) / seconds
         store = (*bench.memory.reads_writes(), *bench.sessions.reads_writes())
     finally:
         bench.close()
@@ -59,6 +62,10 @@ def overhead_run(llm: LatencyLLM) -> dict:
         "store": store,
         "stolen": None if before is None or after is None else after - before,
         "cpu": cpu,
+        "actions": one.actions,
+        "episodes": one.episodes,
+        "activities": one.activities,
+        "slots": slots,
     }
 
 
@@ -92,8 +99,8 @@ def bench_overhead(llm: LatencyLLM) -> tuple[list[Row], dict]:
         ),
         ("  tasks on the critical chain (by time beyond their LLM calls)", slowest(chain), "", "—"),
         (
-            "  worker CPU-seconds of that session (model calls answered by the fake)",
-            f"{mid['cpu']:.2f} s",
+            "  that session's worker CPU-seconds, durable actions, activities in flight (mean)",
+            f"{mid['cpu']:.2f} s; {mid['actions']} actions; {mid['slots']:.2f} activity slots",
             "",
             "—",
         ),

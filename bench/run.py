@@ -20,6 +20,7 @@ from pathlib import Path
 
 from bench import engine_app
 from bench.budgets import bench_budgets
+from bench.capacity import Measured, capacity_rows
 from bench.costs import bench_costs
 from bench.evidence import bench_evidence
 from bench.fake_llm import LatencyLLM
@@ -116,7 +117,7 @@ def bench_offline() -> list[Row]:
     ]
 
 
-def bench_load() -> list[Row]:
+def bench_load() -> tuple[list[Row], LoadResult]:
     """LOAD_SESSIONS offline deep research sessions at once; each must complete exactly once."""
     bench = Bench(offline_settings(temp_dir()))
     try:
@@ -128,7 +129,7 @@ def bench_load() -> list[Row]:
     n = r.sessions
     p95 = r.quantile_ms(95)
     retained_kb = max(r.rss_end_mb - r.rss_start_mb, 0.0) * 1024 / n
-    return [
+    rows = [
         (
             f"load: {LOAD_SESSIONS} concurrent deep research sessions (offline), each completed "
             "exactly once",
@@ -163,6 +164,22 @@ def bench_load() -> list[Row]:
             "—",
         ),
     ]
+    return rows, r
+
+
+def bench_capacity(deep: dict, load: LoadResult) -> list[Row]:
+    """The Azure capacity model (bench.capacity) from this run's measurements."""
+    measured = Measured(
+        cpu_s=deep["cpu"],
+        actions=deep["actions"],
+        activities=deep["activities"],
+        slots=deep["slots"],
+        chain_calls=deep["chain"].calls,
+        overhead=deep["ratio"],
+        session_mb=max(load.rss_peak_mb - load.rss_start_mb, 1.0) / load.sessions,
+        base_mb=load.rss_start_mb,
+    )
+    return capacity_rows(measured)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -231,7 +248,9 @@ def run_all() -> list[Row]:
     finally:
         fast.stop()
     step(f"{LOAD_SESSIONS} concurrent deep research sessions (offline)")
-    rows += bench_load()
+    load_rows, load = bench_load()
+    rows += load_rows
+    rows += bench_capacity(deep, load)
     return rows
 
 
