@@ -220,6 +220,14 @@ def mmr_select(
     return chosen
 
 
+@lru_cache(maxsize=32768)
+def sentence_tokens(sentence: str) -> tuple[str, ...]:
+    """:func:`content_tokens` of one sentence, cached: a researcher ranks the same page's
+    sentences for every query it reads the page with, and tokenizing them was most of
+    the cost of choosing passages (bench.profile)."""
+    return tuple(content_tokens(sentence))
+
+
 def rank_sentences(
     query: str,
     sentences: Sequence[str],
@@ -234,7 +242,7 @@ def rank_sentences(
     corpus index stores them) to skip re-tokenizing large pages.
     """
     if tokens is None:
-        tokens = [content_tokens(s) for s in sentences]
+        tokens = [sentence_tokens(s) for s in sentences]
     scores = bm25_scores(content_tokens(query), tokens)
     chosen = mmr_select(scores, [frozenset(t) for t in tokens], k, diversity=diversity)
     return [(i, scores[i]) for i in chosen]
