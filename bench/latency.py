@@ -97,6 +97,12 @@ def bench_overhead(llm: LatencyLLM) -> tuple[list[Row], dict]:
             "",
             "—",
         ),
+        (
+            "  floor: the ratio with no work in tasks but the model calls (engine, SDK replay)",
+            f"{(bound + chain.between) / bound:.3f}" if bound else "n/a",
+            "",
+            "—",
+        ),
         ("  tasks on the critical chain (by time beyond their LLM calls)", slowest(chain), "", "—"),
         (
             "  that session's worker CPU-seconds, durable actions, activities in flight (mean)",
