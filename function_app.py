@@ -15,7 +15,7 @@ import azure.functions as func
 from activities import research as research_activities
 from activities import search as search_activities
 from activities import session as session_activities
-from api import maintenance, mcp_tools, meta, page, plan, purge, reports, webhooks
+from api import ask, maintenance, mcp_tools, meta, page, plan, purge, reports, webhooks
 from api import research as research_api
 from orchestrators import chat, deep_research, notify, replay_timestamps, search
 from shared.tools import log_privacy
@@ -27,6 +27,7 @@ app = df.DFApp(http_auth_level=func.AuthLevel.FUNCTION)
 for blueprint in (
     research_api.bp,
     reports.bp,
+    ask.bp,
     plan.bp,
     meta.bp,
     maintenance.bp,

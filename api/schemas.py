@@ -100,3 +100,16 @@ class PlanDecision(BaseModel):
         if self.action != "edit" and changes:
             raise ValueError(f"'{self.action}' takes no 'topics' or 'num_agents'")
         return self
+
+
+class AskRequest(BaseModel):
+    """A question about a finished session's report, answered from its own sources."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(min_length=1, max_length=2000)
+
+    @field_validator("question")
+    @classmethod
+    def _question_has_text(cls, value: str) -> str:
+        return _user_text(value).strip()

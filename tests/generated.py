@@ -22,7 +22,8 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import models_json_schema
 
 from api.errors import MAX_BODY_BYTES
-from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
+from api.schemas import AskRequest, ClarificationReply, PlanDecision, ResearchRequest
+from shared.core.ask_models import AskExchange
 from shared.core.limits import LIMITS, Limit
 from shared.core.report_models import FinalReport, SynthesizedAnswer
 from shared.core.session_models import AgentProgress, PolicyChoice, SessionStatus, Usage
@@ -37,6 +38,8 @@ MODELS = [
     (ResearchRequest, "validation"),
     (ClarificationReply, "validation"),
     (PlanDecision, "validation"),
+    (AskRequest, "validation"),
+    (AskExchange, "serialization"),
     (SynthesizedAnswer, "serialization"),
     (FinalReport, "serialization"),
     (AgentProgress, "serialization"),

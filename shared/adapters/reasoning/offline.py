@@ -16,6 +16,7 @@ import re
 from datetime import date
 
 from shared.adapters.reasoning import (
+    offline_ask,
     offline_report,
     offline_research,
     offline_supervisor,
@@ -28,6 +29,7 @@ from shared.adapters.reasoning.templates import texts_for
 from shared.adapters.report.citations import CITATION_RE
 from shared.adapters.search.base import Corpus
 from shared.adapters.search.temporal import parse_time_range
+from shared.core.ask_models import Passage, SourcedAnswer
 from shared.core.limits import SourcePolicy
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
 from shared.core.research_models import (
@@ -324,6 +326,9 @@ class OfflineReasoner:
             for k in ("fq_generic_examples", "fq_generic_pitfalls", "fq_generic_alternatives")
         ]
         return lexical.unique_texts(questions)[: max(3, min(5, len(phrases) + 1))]
+
+    def answer_from(self, question: str, passages: list[Passage], language: str) -> SourcedAnswer:
+        return offline_ask.answer_from(question, passages, language)
 
 
 def _about_the_question(
