@@ -1,6 +1,7 @@
 // The page: ask, watch, answer, read. Every string from the service lands in
 // the DOM as text (textContent) or through report.js; nothing is parsed as HTML.
 
+import { hideAsk, initAsk, showAsk } from "./ask.js";
 import { ApiError, download, functionKey, request, requestJson, setFunctionKey } from "./client.js";
 import { follow } from "./events.js";
 import { CHAT_STORAGE, markOpenInHistory, newChatId, refreshHistory } from "./history.js";
@@ -74,6 +75,7 @@ export async function openSession(id, push = false, known = null) {
   $("report-note").hidden = true;
   $("clarification").hidden = true;
   $("plan").hidden = true;
+  hideAsk();
   clearTimeline();
   markOpenInHistory();
   let view = known;
@@ -149,6 +151,7 @@ async function showReport(view) {
     article.hidden = false;
     $("download-pdf").hidden = view.mode !== "deep_research";
     $("downloads").hidden = false;
+    if (view.mode !== "chat") showAsk(view.session_id);
   } catch (error) {
     if (current !== session) return;
     const note = $("report-note");
@@ -216,6 +219,7 @@ function init() {
   $("refresh-history").addEventListener("click", refreshHistory);
   $("notice-close").addEventListener("click", closeNotice);
   window.addEventListener("popstate", openFromUrl);
+  initAsk();
   showModeOptions();
   openFromUrl();
   refreshHistory();

@@ -9,6 +9,7 @@ sources" answer; Bob gets the 404 an unknown id gets.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterator
 
@@ -18,6 +19,7 @@ import pytest
 from devhost.host import DevHost
 from shared.core.config import Settings
 from tests.e2e.polling import TERMINAL, wait_for
+from tests.e2e.test_mcp_e2e import call, connect, follow
 from tests.e2e.test_ownership import PEOPLE, QUICK, assert_unknown, start
 
 pytestmark = pytest.mark.e2e
@@ -28,8 +30,8 @@ NOT_COVERED = "What is the boiling point of mercury at sea level?"
 
 
 @pytest.fixture
-def people(start_devhost, data_dir) -> Iterator[dict[str, httpx.Client]]:
-    host: DevHost = start_devhost(
+def host(start_devhost, data_dir) -> DevHost:
+    return start_devhost(
         Settings(
             data_dir=data_dir,
             reasoner="offline",
@@ -38,6 +40,10 @@ def people(start_devhost, data_dir) -> Iterator[dict[str, httpx.Client]]:
             website_auth_enabled=True,
         )
     )
+
+
+@pytest.fixture
+def people(host: DevHost) -> Iterator[dict[str, httpx.Client]]:
     clients = {
         name: httpx.Client(base_url=host.url, headers=PEOPLE[name], timeout=60)
         for name in ("alice", "bob")
@@ -102,3 +108,29 @@ def test_asking_refuses_what_it_cannot_answer_with_a_reason(
         response = alice.post(f"/api/research/{session_id}/ask", json=body)
         assert response.status_code == 422, response.text
         assert any(field in d["loc"] for d in response.json()["error"]["details"]), response.text
+
+
+def test_an_agent_asks_through_the_mcp_tool_and_a_person_cannot_ask_its_session(
+    host: DevHost, people: dict[str, httpx.Client]
+) -> None:
+    mcp_url = host.mcp_url
+
+    async def scenario() -> tuple[str, dict]:
+        async with connect(mcp_url) as session:
+            started = await call(
+                session, "start_research", query=QUESTION, mode="deep_research", options=QUICK
+            )
+            sid = started.structuredContent["session_id"]
+            done = await follow(session, sid, TERMINAL)
+            assert "ask_research" in done["next_step"]
+            asked = await call(session, "ask_research", session_id=sid, question=COVERED)
+            assert not asked.isError, asked.content
+            blank = await call(session, "ask_research", session_id=sid, question=" ")
+            assert blank.isError and blank.structuredContent["error"]["code"] == "validation_error"
+            return sid, asked.structuredContent
+
+    sid, answer = asyncio.run(scenario())
+    assert answer["answered"] is True and answer["sources"]
+    assert_unknown(
+        people["alice"].post(f"/api/research/{sid}/ask", json={"question": COVERED}), sid
+    )
