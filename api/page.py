@@ -46,6 +46,7 @@ ASSETS = {
     "ask.js": "text/javascript",
     "client.js": "text/javascript",
     "events.js": "text/javascript",
+    "followup.js": "text/javascript",
     "history.js": "text/javascript",
     "notices.js": "text/javascript",
     "progress.js": "text/javascript",

@@ -4,6 +4,7 @@
 import { hideAsk, initAsk, showAsk } from "./ask.js";
 import { ApiError, download, functionKey, request, requestJson, setFunctionKey } from "./client.js";
 import { follow } from "./events.js";
+import { hideFollowUps, initFollowUps, showFollowUps } from "./followup.js";
 import { CHAT_STORAGE, markOpenInHistory, newChatId, refreshHistory } from "./history.js";
 import { closeNotice, failed } from "./notices.js";
 import { TERMINAL, addTimeline, clearTimeline, renderView } from "./progress.js";
@@ -76,6 +77,7 @@ export async function openSession(id, push = false, known = null) {
   $("clarification").hidden = true;
   $("plan").hidden = true;
   hideAsk();
+  hideFollowUps();
   clearTimeline();
   markOpenInHistory();
   let view = known;
@@ -152,6 +154,7 @@ async function showReport(view) {
     $("download-pdf").hidden = view.mode !== "deep_research";
     $("downloads").hidden = false;
     if (view.mode !== "chat") showAsk(view.session_id);
+    showFollowUps(view, json);
   } catch (error) {
     if (current !== session) return;
     const note = $("report-note");
@@ -220,6 +223,7 @@ function init() {
   $("notice-close").addEventListener("click", closeNotice);
   window.addEventListener("popstate", openFromUrl);
   initAsk();
+  initFollowUps((view) => { openSession(view.session_id, true, view); refreshHistory(); });
   showModeOptions();
   openFromUrl();
   refreshHistory();

@@ -71,3 +71,31 @@ def test_the_ask_box_answers_from_the_reports_sources(host: DevHost, open_page):
         ]
     )
     seen.assert_clean()
+
+
+def test_a_follow_up_question_starts_a_research_that_links_its_parent(host: DevHost, open_page):
+    from playwright.sync_api import expect
+
+    question = "How do Python context managers release resources?"
+    parent = finished_session(host, question)
+    page, seen = open_page(f"{host.url}/api/ui?session={parent}")
+    expect(page.locator("#status")).to_have_text("completed", timeout=RUN_S)
+    further = page.get_by_role("region", name="Research further")
+    buttons = further.get_by_role("button")
+    expect(buttons.first).to_be_visible()
+    follow_up_question = buttons.first.inner_text()
+
+    buttons.first.click()
+    expect(page).not_to_have_url(f"{host.url}/api/ui?session={parent}")
+    expect(page.locator("#status")).to_have_text("completed", timeout=RUN_S)
+    child = page.url.rsplit("session=", 1)[1]
+    assert child != parent
+    expect(page.locator("#report")).to_contain_text(follow_up_question.rstrip("?"))
+    parent_link = further.get_by_role("link", name=question)
+    expect(parent_link).to_have_attribute("href", f"?session={parent}")
+    expect(page.locator("#report")).to_contain_text("Follows up")
+
+    parent_link.click()
+    expect(page).to_have_url(f"{host.url}/api/ui?session={parent}")
+    expect(page.locator("#status")).to_have_text("completed", timeout=RUN_S)
+    seen.assert_clean()
