@@ -118,7 +118,8 @@ def with_next_step(view: dict) -> dict:
     arg_name="options",
     description=f"Optional caps, as in the HTTP API: num_agents ({NUM_AGENTS.range_text()}), "
     "max_iterations, enable_clarifying_questions, source_policy, max_tokens, max_cost_usd "
-    "(a budget may lower the server's, never raise it), ...",
+    "(a budget may lower the server's, never raise it), ...; follow_up_of: the session_id of "
+    "a completed deep research to build on (its findings and fresh pages).",
     property_type=McpPropertyType.OBJECT,
     is_required=False,
 )
