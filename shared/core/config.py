@@ -197,6 +197,8 @@ class Settings(_LimitSettings):
     session_retention_days: int | None = Field(None, ge=1)
     # A follow-up research reuses its parent's pages read within this many hours.
     follow_up_page_max_age_hours: float = Field(168.0, gt=0)
+    # Two runs of a watch are never closer than this (tests set a short one).
+    watch_min_interval_seconds: int = Field(3600, ge=1)
 
     # Delivery.
     webhook_secret: SecretStr | None = None
