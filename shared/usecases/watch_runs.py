@@ -25,7 +25,7 @@ from shared.adapters.search.pipeline import normalize_url
 from shared.adapters.webhooks import WebhookEvent
 from shared.core import names
 from shared.core.config import ResearchOptions
-from shared.core.errors import ActiveSessionConflict, ConflictError, NotFoundError, QuotaExceeded
+from shared.core.errors import ConflictError, NotFoundError, QuotaExceeded
 from shared.core.session_models import SessionRecord, SessionStatus, StartInput
 from shared.core.watch_models import WatchChanges, WatchRun, WatchRunRef, WatchStep, WatchTick
 from shared.ports import Services
@@ -75,7 +75,7 @@ def start_run(svc: Services, tick: WatchTick) -> WatchStep:
         refused = WatchRun(n=tick.run, status="refused", started_at=now, reason=str(exc)[:300])
         svc.memory.write(record.id, name, refused.model_dump_json(), "application/json")
         return WatchStep(action="skip", next_due=next_due, next_run=tick.run + 1)
-    except (ActiveSessionConflict, ConflictError):
+    except ConflictError:
         session = svc.sessions.get(session_id)  # a retried start: the session exists
     write_owner_file(svc.memory, session)
     if not svc.memory.exists(record.id, name):
