@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 
 import azure.durable_functions as df
 import azure.functions as func
@@ -27,13 +28,15 @@ from shared.core.config import Settings
 from shared.core.errors import ConflictError
 from shared.core.session_models import Mode
 from shared.core.watch_models import WatchRecord, WatchTick
+from shared.ports import Services
 from shared.usecases import watches
 
 bp = df.Blueprint()
 log = logging.getLogger(__name__)
 
 
-def watch_view(svc, record: WatchRecord) -> dict:
+def watch_view(svc: Services, record: WatchRecord) -> dict:
+    """What the routes answer: the watch, its next run and its last run."""
     runs = watches.runs(svc, record.id)
     return {
         "watch_id": record.id,
@@ -50,7 +53,7 @@ def watch_view(svc, record: WatchRecord) -> dict:
     }
 
 
-def _iso(when) -> str | None:
+def _iso(when: datetime | None) -> str | None:
     return when.isoformat() if when else None
 
 
@@ -93,7 +96,8 @@ async def list_watches(req: func.HttpRequest) -> func.HttpResponse:
     return json_response({"watches": views})
 
 
-async def _owned(req: func.HttpRequest) -> tuple[object, WatchRecord]:
+async def _owned(req: func.HttpRequest) -> tuple[Services, WatchRecord]:
+    """The services and the ``{watch_id}`` watch, if it is the caller's (404 otherwise)."""
     svc = services()
     principal = await caller(req, svc)
     watch_id = req.route_params.get("watch_id", "")
