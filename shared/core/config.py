@@ -50,6 +50,16 @@ ResearchOptions = create_model(
     __doc__="Per-request overrides; anything out of bounds is a 422 naming the field.",
     __module__=__name__,
     **_option_fields(),
+    # Not a limit: the finished deep research a new one builds on (its findings and the
+    # pages it read that are not stale); shared/usecases/research/follow_up.py.
+    follow_up_of=(
+        str | None,
+        Field(
+            None,
+            pattern=r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,127}$",
+            description="session id of a finished deep research of yours to build on",
+        ),
+    ),
 )
 
 
@@ -175,6 +185,10 @@ class Settings(_LimitSettings):
     auth_admin_role: str = ""
     # Finished sessions idle this many days are deleted with their files and history.
     session_retention_days: int | None = Field(None, ge=1)
+    # A follow-up research reuses its parent's pages read within this many hours.
+    follow_up_page_max_age_hours: float = Field(168.0, gt=0)
+    # Two runs of a watch are never closer than this (tests set a short one).
+    watch_min_interval_seconds: int = Field(3600, ge=1)
 
     # Delivery.
     webhook_secret: SecretStr | None = None
