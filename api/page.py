@@ -43,8 +43,10 @@ _PLACEHOLDER = re.compile(r"\{\{(\w+)\.(min|max|range)\}\}")
 ASSETS = {
     "app.css": "text/css",
     "app.js": "text/javascript",
+    "ask.js": "text/javascript",
     "client.js": "text/javascript",
     "events.js": "text/javascript",
+    "followup.js": "text/javascript",
     "history.js": "text/javascript",
     "notices.js": "text/javascript",
     "phases.js": "text/javascript",

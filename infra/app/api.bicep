@@ -252,6 +252,8 @@ var codeSettings = {
   AUTH_JWKS_URL: ''
   AUTH_ADMIN_ROLE: authAdminRole
   SESSION_RETENTION_DAYS: sessionRetentionDays > 0 ? string(sessionRetentionDays) : ''
+  FOLLOW_UP_PAGE_MAX_AGE_HOURS: '168'
+  WATCH_MIN_INTERVAL_SECONDS: '3600'
   // The package directory is read-only on Flex; /tmp is the writable scratch space.
   DATA_DIR: '/tmp/deepresearch'
   COSMOS_ENDPOINT: cosmosEndpoint

@@ -43,6 +43,13 @@ class ReportSection(BaseModel):
     content: str
 
 
+class FollowUpOf(BaseModel):
+    """The finished research a follow-up builds on (``options.follow_up_of``)."""
+
+    session_id: str
+    query: str
+
+
 class FinalReport(BaseModel):
     title: str
     executive_summary: str
@@ -59,6 +66,8 @@ class FinalReport(BaseModel):
     quality_score: int | None = Field(default=None, ge=1, le=10)
     # pages the research read that the report never cites inline (it cites ``sources``)
     also_consulted: list[Source] = Field(default_factory=list)
+    # the research this one follows up; the Markdown names and links it
+    follow_up_of: FollowUpOf | None = None
 
 
 class ReportMaterial(BaseModel):
