@@ -89,6 +89,8 @@ def topic_sections(
         elif not _fresh_items(material, keys, [], gates(topic), citable):  # not a repeat
             gaps.append(topic)
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
+    if sections:  # the sections are about the subject: it is no open question
+        gaps = [g for g in gaps if not _names_only_subject(g, material.context.query, language)]
     deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
     if deep:
         items = _fresh_items(material, deep, seen, gates(""), citable)[:DEEP_SEARCH_ITEMS]
@@ -157,6 +159,13 @@ def _fresh_items(
         seen.append(tokens)
         items.append((key.text, ns))
     return items
+
+
+def _names_only_subject(topic: str, query: str, language: str) -> bool:
+    """Whether a topic names nothing but the question's own subject ("Key concepts: the
+    with statement" for a question on the with statement)."""
+    words = {relevance.stem(w) for w in lexical.content_tokens(topic_heading(topic, language))}
+    return words <= {relevance.stem(w) for w in lexical.content_tokens(query)}
 
 
 def _unique_heading(topic: str, sections: list[tuple[str, list[Cited]]], language: str) -> str:

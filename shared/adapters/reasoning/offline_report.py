@@ -59,8 +59,10 @@ def write_report(
         | {n for _, ns in summary_lead + closing for n in ns}
     )
     confidence = _confidence(support, gaps + material.gaps)
-    summary = (t["summary_intro"] if sections else t["summary_empty"]).format(
-        query=context.query, sources=len(cited), topics=len(sections)
+    # nothing cited: say whether nothing was read, or what was read had nothing to quote
+    empty = "summary_uncited" if material.sources else "summary_empty"
+    summary = t["summary_intro" if sections else empty].format(
+        query=context.query, sources=len(cited), topics=len(sections), read=len(material.sources)
     )
     conclusion = [cite(s, ns) for s, ns in closing]
     conclusion.append(_strongest(support, t))

@@ -28,6 +28,9 @@ import keyword
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import snowballstemmer
 
 from shared.tools import lexical
 
@@ -59,7 +62,6 @@ _CONSTRUCT_NOUN_TEXT = """statement statements loop loops clause clauses express
     schleifen ausdruck ausdrücke bloque bloques sentencia sentencias instrucción bucle bucles
     expresión bloc blocs instruction instructions boucle boucles expression"""
 _CONSTRUCT_NOUNS = frozenset(_CONSTRUCT_NOUN_TEXT.split())
-_SUFFIXES = ("ings", "ing", "ers", "er", "ions", "ion", "ed")
 _CONJUNCTION = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*", re.I)
 
 Weights = dict[str, float]
@@ -173,14 +175,15 @@ def foreign_to_corpus(language: str) -> bool:
     return (language or CORPUS_LANGUAGE).split("-")[0].lower() != CORPUS_LANGUAGE
 
 
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=65536)
 def stem(token: str) -> str:
-    """A word's stem for matching ("handling" and "handlers" both read "handl"): a few
-    English suffixes off a long enough word; the corpus's idf is kept per word."""
-    if len(token) > 5 and token.isascii():
-        for suffix in _SUFFIXES:
-            if token.endswith(suffix) and len(token) - len(suffix) >= 4:
-                return token[: -len(suffix)]
-    return token
+    """A word's stem for matching ("handling" and "handler" both read "handl"): the Snowball
+    English stemmer on ASCII words (identifiers and other scripts are kept as written); the
+    corpus's idf is kept per word."""
+    return _STEMMER.stemWord(token) if token.isascii() and token.isalpha() else token
 
 
 def _stems(text: str) -> set[str]:
