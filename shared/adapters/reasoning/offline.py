@@ -304,8 +304,14 @@ class OfflineReasoner:
         note = texts_for(material.context.language)["engine_note"].format(
             corpus=name, documents=documents
         )
+        pages = {p.url: p for p in self.corpus.best_documents(material.context.query, documents)}
+
+        def sentences(url: str) -> tuple[str, ...] | None:
+            cached = self.corpus.sentences_of(pages[url]) if url in pages else None
+            return tuple(cached[0]) if cached else None
+
         return offline_report.write_report(
-            material, note, self.follow_up_questions, self.corpus.idf
+            material, note, self.follow_up_questions, self.corpus.idf, sentences
         )
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:

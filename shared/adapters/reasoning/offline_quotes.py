@@ -17,7 +17,7 @@ depends on which agent finished first.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.templates import texts_for, topic_heading
@@ -36,6 +36,7 @@ DEEP_SEARCH_ITEMS = 6
 DEEP_SEARCH_AGENT = 0  # compress files the deep search answer as agent 0's finding
 
 Cited = tuple[str, list[int]]
+Sentences = Callable[[str], Sequence[str] | None]  # a corpus document's sentences, by URL
 
 
 def endorsed_sentences(primary: str) -> set[str]:
@@ -60,11 +61,12 @@ def is_deep_search(finding: Finding) -> bool:
 
 
 def topic_sections(
-    material: ReportMaterial, idf: Mapping[str, float]
+    material: ReportMaterial, idf: Mapping[str, float], sentences: Sentences = lambda _: None
 ) -> tuple[list[tuple[str, list[Cited]]], list[str]]:
     """Cited, globally de-duplicated key findings about the question, grouped by topic
     (endorsed ones first), then the deep search's most relevant sentences; and the topics
-    left empty."""
+    left empty. ``sentences`` gives a corpus document's whole text, which says better
+    than the quotes taken from it whether the document is about the question."""
     language = material.context.language
     t = texts_for(language)
     endorsed = endorsed_sentences(material.primary)
@@ -77,7 +79,7 @@ def topic_sections(
         order.setdefault(finding.topic, (finding.topic_id or 10_000, index))
     gates = _gates(material, list(groups), idf)
     question = relevance.question_gate(material.context.query, idf, material.context.language)
-    citable = _citable(material, groups, gates, question)
+    citable = _citable(material, groups, gates, question, sentences)
     seen: list[frozenset[str]] = []
     sections, gaps = [], []
     for topic in sorted(groups, key=order.__getitem__):
@@ -122,9 +124,11 @@ def _citable(
     groups: dict[str, list[Finding]],
     gates: Callable[[str], relevance.Gate],
     question: relevance.Gate,
+    sentences: Sentences,
 ) -> set[int]:
     """The sources a report may cite: those about the question (``relevance``), judged by
-    their title and by the quotes its topics' gates admit from them."""
+    their title and by their sentences: all of them for a corpus document, else the quotes
+    its topics' gates admit from it."""
     quotes: dict[str, set[str]] = {}
     topics = [(topic, f) for topic, fs in groups.items() for f in fs]
     topics += [("", f) for f in material.findings if is_deep_search(f)]
@@ -134,7 +138,15 @@ def _citable(
             if gate.admits(key.text):
                 for url in key.source_urls:
                     quotes.setdefault(url, set()).add(key.text)
-    return {s.n for s in material.sources if question.is_about(s.title, quotes.get(s.url, ()))}
+    whole = gates("")
+
+    def about(url: str, title: str) -> bool:
+        said = sentences(url)
+        if said is None:
+            return question.is_about(title, quotes.get(url, ()))
+        return url in quotes and whole.is_about(title, said)
+
+    return {s.n for s in material.sources if about(s.url, s.title)}
 
 
 def _fresh_items(

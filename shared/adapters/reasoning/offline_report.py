@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from shared.adapters.reasoning.offline_quotes import Cited, topic_sections
+from shared.adapters.reasoning.offline_quotes import Cited, Sentences, topic_sections
 from shared.adapters.reasoning.question_shape import subject_of
 from shared.adapters.reasoning.templates import fixed_headings, texts_for, topic_heading
 from shared.adapters.report.citations import CITATION_RE, cited_numbers
@@ -41,13 +41,15 @@ def write_report(
     engine_note: str,
     follow_up_questions: FollowUps,
     idf: Mapping[str, float],
+    sentences: Sentences = lambda _: None,
 ) -> FinalReport:
     """See module docstring. ``engine_note`` says how the report was made (it opens the
     Limitations); ``follow_up_questions(query, text, language)`` is the reasoner's fallback;
-    ``idf`` weighs the question's words when deciding what a quote is about."""
+    ``idf`` weighs the question's words when deciding what a quote is about; ``sentences``
+    gives a corpus document's sentences, to judge a whole document by."""
     context = material.context
     t = texts_for(context.language)
-    sections, gaps = topic_sections(material, idf)
+    sections, gaps = topic_sections(material, idf, sentences)
     subject = subject_of(context.query)
     # before sentences move to the summary and conclusion: what each section rests on
     support = {heading: _sources_of(items) for heading, items in sections}

@@ -39,8 +39,12 @@ QUOTE_FLOOR = 0.3  # ... and never less, however poorly the evidence matches
 BEST_SHARE = 0.9  # when no quote reaches QUOTE_MIN: this much of the best quote's share
 CONCEPT_MIN_WEIGHT = 2.0  # words weighing less together name nothing on their own
 SOURCE_MIN_QUOTES = 2  # a document whose title is not about the question needs this many
-TITLE_MIN_WEIGHT = 0.9  # a title word this distinctive says what the document is about;
-# the words many titles share ("statement", "expression", "name") weigh less
+# ... and this share of its sentences: a page about the subject keeps coming back to it; a
+# long page on something else (unittest, the debugger) mentions it in passing
+ABOUT_SHARE = 0.05
+TITLE_MIN_WEIGHT = 1.2  # a title word this distinctive says what the document is about;
+# the words many titles share ("statement" 1.08, "expression" 1.12 over the reference and
+# the standard library) weigh less
 # A word the corpus hardly uses ("load", "chained") is rare because the corpus is not
 # about it, not because it is the question's subject: its weight is capped.
 MAX_WEIGHT = 2.0
@@ -78,7 +82,7 @@ class Gate:
 
     def light(self) -> bool:
         """Whether the question's words weigh too little to say much on their own."""
-        return sum(self.weights.values()) < CONCEPT_MIN_WEIGHT
+        return sum(self.weights.values()) < TITLE_MIN_WEIGHT
 
     def judges(self) -> bool:
         """Whether the question can tell pages apart: enough weight, or a word that names a
@@ -112,8 +116,12 @@ class Gate:
 
     def names(self, title: str) -> bool:
         """Whether a document's title names the subject: a distinctive subject word, or a
-        Python keyword the question uses ("The for statement" for a question on loops)."""
-        return bool(self._naming_words() & _stems(title))
+        Python keyword the question uses, as a construct ("The for statement" for a question
+        on loops; not "Utility functions for copying")."""
+        distinctive = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
+        return bool(distinctive & _stems(title)) or bool(
+            set(_keywords(self.query)) & set(_keywords(title))
+        )
 
     def is_about(self, title: str, sentences: Iterable[str]) -> bool:
         """Whether a document is about the question (see the module docstring). Sentences
@@ -123,7 +131,9 @@ class Gate:
             return True
         if self.light():
             return False
-        return len({s for s in sentences if self.admits(s)}) >= SOURCE_MIN_QUOTES
+        said = set(sentences)
+        about = sum(1 for s in said if self.admits(s))
+        return about >= max(SOURCE_MIN_QUOTES, ABOUT_SHARE * len(said))
 
     def _naming_words(self) -> set[str]:
         named = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
@@ -136,11 +146,7 @@ def question_gate(query: str, idf: Mapping[str, float], language: str) -> Gate:
         return Gate(query, carried_weights(query, idf))
     weights = subject_weights(query, idf)
     parts = [subject_weights(part, idf) for part in _CONJUNCTION.split(query)]
-    concepts = tuple(
-        frozenset(part)
-        for part in parts
-        if len(part) >= 2 and sum(part.values()) >= CONCEPT_MIN_WEIGHT
-    )
+    concepts = tuple(frozenset(part) for part in parts if sum(part.values()) >= CONCEPT_MIN_WEIGHT)
     return Gate(query, weights, concepts=concepts)
 
 

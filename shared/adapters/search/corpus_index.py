@@ -7,8 +7,9 @@ standard library's docstrings (``stdlib_docs``); ``LOCAL_CORPUS_PATH`` is a
 folder of .md/.txt/.html files. Building the index (cleaning, pysbd sentences,
 BM25 statistics) takes seconds, so ``load_index`` pickles it under
 ``DATA_DIR/corpus-cache`` keyed by a hash of the raw corpus (for the standard
-library: the interpreter's version and the module list) and ``CACHE_VERSION``; a cache it cannot read (torn, or written when these classes
-lived in another module) is rebuilt.
+library: the interpreter's version and the module list) and ``CACHE_VERSION``;
+a cache it cannot read (torn, or written when these classes lived in another
+module) is rebuilt.
 """
 
 from __future__ import annotations

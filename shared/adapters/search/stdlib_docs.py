@@ -26,14 +26,68 @@ STDLIB_CORPUS = "python-stdlib"
 # Everyday modules: the ones tutorials and questions name. Platform-specific, GUI and
 # deprecated modules stay out; so do the ones whose docstrings are a pointer to the
 # online manual only.
-MODULES = (
-    "abc argparse array asyncio base64 bisect collections collections.abc concurrent.futures "
-    "contextlib contextvars copy csv dataclasses datetime decimal difflib enum fractions "
-    "functools gc glob graphlib hashlib heapq inspect io itertools json logging math "
-    "multiprocessing operator os pathlib pickle pprint queue random re secrets shutil "
-    "sqlite3 statistics string struct subprocess tempfile textwrap threading time timeit "
-    "traceback types typing unittest unittest.mock warnings weakref zipfile"
-).split()
+MODULES = [
+    "abc",
+    "argparse",
+    "array",
+    "asyncio",
+    "base64",
+    "bisect",
+    "collections",
+    "collections.abc",
+    "concurrent.futures",
+    "contextlib",
+    "contextvars",
+    "copy",
+    "csv",
+    "dataclasses",
+    "datetime",
+    "decimal",
+    "difflib",
+    "enum",
+    "fractions",
+    "functools",
+    "gc",
+    "glob",
+    "graphlib",
+    "hashlib",
+    "heapq",
+    "inspect",
+    "io",
+    "itertools",
+    "json",
+    "logging",
+    "math",
+    "multiprocessing",
+    "operator",
+    "os",
+    "pathlib",
+    "pickle",
+    "pprint",
+    "queue",
+    "random",
+    "re",
+    "secrets",
+    "shutil",
+    "sqlite3",
+    "statistics",
+    "string",
+    "struct",
+    "subprocess",
+    "tempfile",
+    "textwrap",
+    "threading",
+    "time",
+    "timeit",
+    "traceback",
+    "types",
+    "typing",
+    "unittest",
+    "unittest.mock",
+    "warnings",
+    "weakref",
+    "zipfile",
+]
 SYNOPSIS_CHARS = 90
 _GENERIC = re.compile(
     r"^(?:Initialize self|Implement |Return (?:repr|str|hash|self|getattr)|Create and return "
