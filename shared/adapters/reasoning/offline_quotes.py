@@ -23,7 +23,7 @@ from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.templates import texts_for, topic_heading
 from shared.adapters.report.citations import CITATION_RE, sentence_key
 from shared.core.report_models import ReportMaterial
-from shared.core.research_models import Finding, KeyFinding
+from shared.core.research_models import Finding, KeyFinding, ResearchContext
 from shared.tools import lexical
 
 MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")
@@ -91,8 +91,6 @@ def topic_sections(
         elif not _fresh_items(material, keys, [], gates(topic), citable):  # not a repeat
             gaps.append(topic)
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
-    if sections:  # the sections are about the subject: it is no open question
-        gaps = [g for g in gaps if not _names_only_subject(g, material.context.query, language)]
     deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
     if deep:
         items = _fresh_items(material, deep, seen, gates(""), citable)[:DEEP_SEARCH_ITEMS]
@@ -173,11 +171,13 @@ def _fresh_items(
     return items
 
 
-def _names_only_subject(topic: str, query: str, language: str) -> bool:
+def names_only_subject(topic: str, context: ResearchContext) -> bool:
     """Whether a topic names nothing but the question's own subject ("Key concepts: the
     with statement" for a question on the with statement)."""
-    words = {relevance.stem(w) for w in lexical.content_tokens(topic_heading(topic, language))}
-    return words <= {relevance.stem(w) for w in lexical.content_tokens(query)}
+    named = re.search(r"\((.+)\)", topic)  # a gap clause: "topic 2 (Examples: …) was …"
+    heading = topic_heading(named.group(1) if named else topic, context.language)
+    words = {relevance.stem(w) for w in lexical.content_tokens(heading)}
+    return words <= {relevance.stem(w) for w in lexical.content_tokens(context.query)}
 
 
 def _unique_heading(topic: str, sections: list[tuple[str, list[Cited]]], language: str) -> str:

@@ -14,7 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from shared.adapters.reasoning.offline_quotes import Cited, Sentences, topic_sections
+from shared.adapters.reasoning.offline_quotes import (
+    Cited,
+    Sentences,
+    names_only_subject,
+    topic_sections,
+)
 from shared.adapters.reasoning.question_shape import subject_of
 from shared.adapters.reasoning.templates import fixed_headings, texts_for, topic_heading
 from shared.adapters.report.citations import CITATION_RE, cited_numbers
@@ -50,6 +55,8 @@ def write_report(
     context = material.context
     t = texts_for(context.language)
     sections, gaps = topic_sections(material, idf, sentences)
+    if sections:  # the sections are about the subject: it is no open question
+        gaps = [g for g in gaps if not names_only_subject(g, context)]
     subject = subject_of(context.query)
     # before sentences move to the summary and conclusion: what each section rests on
     support = {heading: _sources_of(items) for heading, items in sections}
@@ -163,7 +170,8 @@ def _fixed_sections(
 ) -> list[ReportSection]:
     """Honest padding: open questions, method, scope, as needed to reach three sections."""
     out = []
-    gaps = gaps + material.gaps  # topics without evidence, then phases and agents that failed
+    # topics without evidence, then phases and agents that failed (not the subject itself)
+    gaps += [g for g in material.gaps if not (have and names_only_subject(g, material.context))]
     if gaps or have < 3:
         if gaps:
             body = t["open_questions_body"].format(gaps="; ".join(gaps))

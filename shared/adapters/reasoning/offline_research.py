@@ -295,6 +295,8 @@ def _concepts(subject: str) -> list[str]:
 
 
 def _lower_first(title: str) -> str:
-    """ "Compound statements" -> "compound statements" (keeps "PEP 8", "pdb")."""
+    """ "Compound statements" -> "compound statements" (keeps "PEP 8", "pdb"); a module's
+    synopsis is left out ("functools — Tools for working with functions" -> "functools")."""
+    title = title.split(" — ", 1)[0]
     head = title.split(" ", 1)[0]
     return title if head.isupper() or not head[:1].isupper() else title[:1].lower() + title[1:]
