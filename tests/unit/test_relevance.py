@@ -107,3 +107,11 @@ def test_words_are_matched_by_their_snowball_stems():
     assert stem("handling") == "handl" and stem("__init__") == "__init__"
     gate = question_gate("How are exceptions handled?", {"exception": 1.5, "handle": 1.4}, "en")
     assert gate.admits("An exception handler is selected by the handling code.")
+
+
+def test_a_page_whose_title_names_the_subject_needs_only_the_floor_share():
+    gate = question_gate("How do context managers and global names work?", IDF, "en")
+    quote = "A manager object is created first."  # two fifths of the question's weight
+    assert not gate.admits(quote)
+    assert gate.admits(quote, named=True)  # over the floor, on the page about managers
+    assert not gate.admits("Every name is bound somewhere.", named=True)  # an eighth

@@ -79,21 +79,23 @@ def topic_sections(
         order.setdefault(finding.topic, (finding.topic_id or 10_000, index))
     gates = _gates(material, list(groups), idf)
     question = relevance.question_gate(material.context.query, idf, material.context.language)
-    citable = _citable(material, groups, gates, question, sentences)
+    named = {s.url for s in material.sources if question.names(s.title)}
+    citable = _citable(material, groups, gates, question, sentences, named)
     seen: list[frozenset[str]] = []
     sections, gaps = [], []
     for topic in sorted(groups, key=order.__getitem__):
         keys = [k for f in groups[topic] for k in f.key_findings]
-        items = _fresh_items(material, keys, seen, gates(topic), citable)
+        items = _fresh_items(material, keys, seen, gates(topic), citable, named)
         items.sort(key=lambda item: sentence_key(item[0]) not in endorsed)  # stable
         if items:
             sections.append((_unique_heading(topic, sections, language), items[:ITEMS_PER_SECTION]))
-        elif not _fresh_items(material, keys, [], gates(topic), citable):  # not a repeat
+        elif not _fresh_items(material, keys, [], gates(topic), citable, named):  # no repeat
             gaps.append(topic)
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
     deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
     if deep:
-        items = _fresh_items(material, deep, seen, gates(""), citable)[:DEEP_SEARCH_ITEMS]
+        items = _fresh_items(material, deep, seen, gates(""), citable, named)
+        items = items[:DEEP_SEARCH_ITEMS]
         if items:
             sections.append((t["deep_search_heading"], items))
     return sections, gaps
@@ -123,6 +125,7 @@ def _citable(
     gates: Callable[[str], relevance.Gate],
     question: relevance.Gate,
     sentences: Sentences,
+    named: set[str],
 ) -> set[int]:
     """The sources a report may cite: those about the question (``relevance``), judged by
     their title and by their sentences: all of them for a corpus document, else the quotes
@@ -133,7 +136,7 @@ def _citable(
     for topic, finding in topics:
         gate = gates(topic)
         for key in finding.key_findings:
-            if gate.admits(key.text):
+            if gate.admits(key.text, bool(named.intersection(key.source_urls))):
                 for url in key.source_urls:
                     quotes.setdefault(url, set()).add(key.text)
     whole = gates("")
@@ -153,15 +156,17 @@ def _fresh_items(
     seen: list[frozenset[str]],
     gate: relevance.Gate,
     citable: set[int],
+    named: set[str],
 ) -> list[Cited]:
     """Key findings from a citable source, about the question (``relevance``: a quote that
     is not is off-topic however well it ranked in its document) and no near-duplicate
-    already used (``seen`` grows)."""
+    already used (``seen`` grows); ``named``: the URLs of pages whose title names it."""
     numbers = {s.url: s.n for s in material.sources if s.n in citable}
     items: list[Cited] = []
     for key in keys:
         ns = sorted({numbers[u] for u in key.source_urls if u in numbers})
-        if not ns or CITATION_RE.search(key.text) or not gate.admits(key.text):
+        on_named = bool(named.intersection(key.source_urls))
+        if not ns or CITATION_RE.search(key.text) or not gate.admits(key.text, on_named):
             continue
         tokens = frozenset(lexical.content_tokens(key.text))
         if any(lexical.jaccard(tokens, other) >= 0.6 for other in seen):

@@ -95,10 +95,13 @@ class Gate:
         carried = sum(v for w, v in self.weights.items() if w in present)
         return carried / total if total else 0.0
 
-    def admits(self, sentence: str) -> bool:
+    def admits(self, sentence: str, named: bool = False) -> bool:
         """About the question: enough of its weight, or every word of one of its parts
-        ("class definitions" in a question on class definitions and special methods)."""
-        if not self.judges() or self.share(sentence) >= self.minimum:
+        ("class definitions" in a question on class definitions and special methods). On a
+        page whose title ``names`` the subject, the floor's share is enough: the title says
+        what its sentences are about."""
+        bar = min(self.minimum, QUOTE_FLOOR) if named else self.minimum
+        if not self.judges() or self.share(sentence) >= bar:
             return True
         present = _stems(sentence)
         return any(concept <= present for concept in self.concepts)
