@@ -115,3 +115,9 @@ def test_a_page_whose_title_names_the_subject_needs_only_the_floor_share():
     assert not gate.admits(quote)
     assert gate.admits(quote, named=True)  # over the floor, on the page about managers
     assert not gate.admits("Every name is bound somewhere.", named=True)  # an eighth
+
+
+def test_a_module_title_names_the_module_not_its_synopsis():
+    gate = question_gate("How do generators and the yield expression work?", IDF, "en")
+    assert not gate.names("random — Random variable generators")
+    assert gate.names("Generator expressions")

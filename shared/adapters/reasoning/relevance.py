@@ -120,7 +120,10 @@ class Gate:
     def names(self, title: str) -> bool:
         """Whether a document's title names the subject: a distinctive subject word, or a
         Python keyword the question uses, as a construct ("The for statement" for a question
-        on loops; not "Utility functions for copying")."""
+        on loops; not "Utility functions for copying"). A module's title names the module,
+        not the everyday words of its synopsis ("random — Random variable generators")."""
+        head, dash, _ = title.partition(" — ")
+        title = head if dash and re.fullmatch(r"[\w.]+", head) else title
         distinctive = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
         return bool(distinctive & _stems(title)) or bool(
             set(_keywords(self.query)) & set(_keywords(title))
