@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from bench.precision import labelled
 from shared.adapters.report.citations import cited_numbers
 from shared.core.report_models import FinalReport
@@ -22,6 +24,11 @@ def report_files(host, session_id: str) -> tuple[FinalReport, dict, str]:
     return report, findings, (root / "report.md").read_text()
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 32 open: over the reference + stdlib corpus the demo question cites 3-4 "
+    "sources and one may be off topic (unittest); bench/precision.py tracks it",
+)
 def test_report_cites_only_evidence_and_many_sources(start_devhost):
     host = start_devhost()
     view = run_research(host, QUESTION)
@@ -107,6 +114,11 @@ HUB_QUESTIONS = [
 ]
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 32 open: the generators question cites 2 sources, one off topic "
+    "(exprlists); bench/precision.py tracks it",
+)
 def test_pages_that_only_mention_the_question_are_not_cited(start_devhost):
     """The debugger, identifiers and naming pages use these questions' words for other
     things ("list all breaks, including for each breakpoint"): at most one cited source in
