@@ -103,9 +103,9 @@ def test_a_german_question_answered_offline_gets_a_german_plan_and_report():
         session_id="s1", query="Wie funktioniert der with-Block in Python?", language="de"
     )
     plan = offline.plan(context, offline.analyze(context), 3)
-    # one topic per page about the with statement (the statement, context managers, contextlib)
-    assert len(plan.topics) == 3
-    assert plan.summary == "3 Themen zu „Wie funktioniert der with-Block in Python?“."
+    # one topic per page about the with statement (the with statement, context managers)
+    assert len(plan.topics) == 2
+    assert plan.summary == "2 Themen zu „Wie funktioniert der with-Block in Python?“."
     assert plan.topics[0].title == "Funktionsweise: der with-Block"
     assert plan.topics[1].title.split(": ")[0] == "Kernkonzepte"
 
