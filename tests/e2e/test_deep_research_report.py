@@ -26,8 +26,8 @@ def report_files(host, session_id: str) -> tuple[FinalReport, dict, str]:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 32 open: over the reference + stdlib corpus the demo question cites 3-4 "
-    "sources and one may be off topic (unittest); bench/precision.py tracks it",
+    reason="issue 32 open: over the reference + stdlib corpus the demo question cites 3 "
+    "sources, all on topic, where 4 are wanted; bench/precision.py tracks it",
 )
 def test_report_cites_only_evidence_and_many_sources(start_devhost):
     host = start_devhost()
