@@ -37,7 +37,8 @@ def render(view: dict, elapsed: float, writing: tuple[str, str] | None = None) -
         )
     line = (
         f"status [bold]{view['status']}[/] · phase [bold]{view['phase']}[/] · findings "
-        f"{progress['findings']} · sources {progress['source_count']} · supervisor calls "
+        f"{progress['findings']} · sources read {progress['source_count']}{_cited(view)}"
+        f" · supervisor calls "
         f"{progress['supervisor_calls']} · {elapsed:5.1f}s"
     )
     parts = [line] + ([table] if progress["agents"] else [])
@@ -50,3 +51,9 @@ def render(view: dict, elapsed: float, writing: tuple[str, str] | None = None) -
         tail = text if len(text) <= WRITING_TAIL_CHARS else "…" + text[-WRITING_TAIL_CHARS:]
         parts += [f"[bold]{PART_TITLES.get(part, part)}[/]", Text(tail.strip())]
     return Panel(Group(*parts), title=view["query"][:80], subtitle=view["session_id"])
+
+
+def _cited(view: dict) -> str:
+    """How many of the sources read the report cites, once there is a report."""
+    report = (view.get("result") or {}).get("report") or {}
+    return f" · cited {report['source_count']}" if "source_count" in report else ""

@@ -40,6 +40,9 @@ export function renderView(view) {
   $("phase").textContent = phaseText(view.phase);
   $("sources-count").textContent = String(progress.source_count ?? 0);
   $("findings-count").textContent = String(progress.findings ?? 0);
+  // read is not cited: the report cites only the sources with a passage about the question
+  const cited = view.result?.report?.source_count ?? view.result?.answer?.sources?.length;
+  $("cited-count").textContent = cited === undefined ? "—" : String(cited);
   const tokens = (usage.prompt_tokens || 0) + (usage.completion_tokens || 0);
   $("tokens").textContent = `${tokens.toLocaleString("en")} (${usage.llm_calls || 0} calls)`;
   $("cost").textContent = `$${(usage.cost || 0).toFixed(4)}`;
@@ -92,7 +95,7 @@ export function addTimeline(type, view) {
   time.textContent = now.toLocaleTimeString("en-GB");
   const text = document.createElement("span");
   text.textContent = ` ${type.replaceAll("_", " ")} — ${phaseText(view.phase)}: `
-    + `${progress.source_count ?? 0} sources, ${progress.findings ?? 0} findings`
+    + `${progress.source_count ?? 0} sources read, ${progress.findings ?? 0} findings`
     + (progress.message ? ` — ${progress.message}` : "");
   item.append(time, text);
   list.append(item);

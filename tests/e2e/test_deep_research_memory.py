@@ -15,6 +15,8 @@ from shared.core.config import Settings
 from tests.e2e.polling import TERMINAL
 
 QUESTION = "How do context managers and the with statement work in Python?"
+# planned wider than the default agents, so an agent gets a second todo after a review
+WIDE_QUESTION = "How do for loops and while loops work in Python, including break and continue?"
 TASK_SCHEDULED, TASK_COMPLETED = 4, 5
 
 
@@ -41,19 +43,19 @@ def folder(host, session_id: str) -> Path:
 def test_default_run_memory_files_caps_and_queue_order(start_devhost):
     """One default run (runs are the slow part), three observable properties."""
     host = start_devhost()
-    view = run_research(host, QUESTION)
+    view = run_research(host, WIDE_QUESTION)
     assert view["status"] == "completed", view
-    check_memory_files(host, view)
+    check_memory_files(host, view, WIDE_QUESTION)
     check_default_caps_and_next_todo_only_after_review(host, view)
 
 
-def check_memory_files(host, view: dict) -> None:
+def check_memory_files(host, view: dict, question: str = QUESTION) -> None:
     sid = view["session_id"]
     root = folder(host, sid)
 
     main = (root / "main.md").read_text()
     assert main.startswith("# Research Session - Main Index")
-    assert f"**Query:** {QUESTION}" in main and f"**Session ID:** {sid}" in main
+    assert f"**Query:** {question}" in main and f"**Session ID:** {sid}" in main
     planned = re.findall(
         r"(?m)^- \*\*(.+?)\*\*.* \(Priority: (?:high|medium|low), Estimated sources: \d+\)$", main
     )
@@ -82,7 +84,7 @@ def check_memory_files(host, view: dict) -> None:
 
     draft = (root / "draft_report.md").read_text()
     assert draft.startswith("# Research Report Draft")
-    assert f"**Query:** {QUESTION}" in draft
+    assert f"**Query:** {question}" in draft
     assert re.search(r"\*\*Started:\*\* \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", draft)
     overview = draft.partition("## Overview")[2].partition("<!-- entry:")[0]
     assert overview.strip() and not re.search(r"\[\d+\]", overview)  # no foreign numbering

@@ -181,3 +181,25 @@ def test_the_event_stream_reader_handles_long_polls_and_continuous_streams(
     ]
     # an event that never finished is not acknowledged: Last-Event-ID stays a.2
     assert out["lastId"] == "a.2" and out["afterReset"] == "a.2"
+
+
+CITED_JS = """
+async (view) => {
+  const { renderView } = await import('./ui/progress.js');
+  renderView(view);
+  return ['sources-count', 'cited-count'].map((id) => document.getElementById(id).textContent);
+}
+"""
+
+
+def test_the_status_panel_tells_sources_read_from_sources_cited(devhost: DevHost, open_page):
+    """Eleven sources read and none cited is what a report without citations says too."""
+    page, seen = open_page(f"{devhost.url}/api/ui")
+    view = {"query": "q", "status": "completed", "phase": "completed"}
+    view["progress"] = {"findings": 4, "source_count": 11, "agents": []}
+    running = {**view, "status": "researching", "phase": "researching"}
+
+    assert page.evaluate(CITED_JS, running) == ["11", "—"]  # no report yet
+    view["result"] = {"report": {"title": "t", "sections": 3, "source_count": 0}}
+    assert page.evaluate(CITED_JS, view) == ["11", "0"]
+    seen.assert_clean()

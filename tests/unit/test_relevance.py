@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.adapters.reasoning.relevance import Gate, question_gate
+from shared.adapters.reasoning.relevance import Gate, question_gate, stem
 
 IDF = {
     "generator": 2.2, "yield": 1.2, "expression": 0.7, "decide": 3.5, "name": 0.8,
@@ -86,3 +86,38 @@ def test_a_question_in_words_every_page_uses_filters_nothing():
     assert not gate.judges()
     assert gate.admits("Threads that wait for I/O release the lock.")
     assert gate.is_about("Threads and I/O", [])
+
+
+def test_a_long_page_that_mentions_the_subject_in_passing_is_not_about_it():
+    gate = question_gate("How do for loops and break work?", IDF, "en")
+    passing = ["A break ends the for loop.", "Use break in a for loop."]
+    passing += [f"Assertion helper number {n} compares two values." for n in range(60)]
+    assert not gate.is_about("unittest — Unit testing framework", passing)
+    assert gate.is_about("Notes", passing[:2] + passing[2:20])  # 2 of 20: a tenth
+
+
+def test_a_keyword_names_a_title_only_as_a_construct():
+    gate = question_gate("How do for loops and while loops work?", IDF, "en")
+    assert gate.names("The for statement")
+    assert not gate.names("shutil — Utility functions for copying files")
+
+
+def test_words_are_matched_by_their_snowball_stems():
+    assert stem("decorators") == stem("decorated") == stem("decorator")
+    assert stem("handling") == "handl" and stem("__init__") == "__init__"
+    gate = question_gate("How are exceptions handled?", {"exception": 1.5, "handle": 1.4}, "en")
+    assert gate.admits("An exception handler is selected by the handling code.")
+
+
+def test_a_page_whose_title_names_the_subject_needs_only_the_floor_share():
+    gate = question_gate("How do context managers and global names work?", IDF, "en")
+    quote = "A manager object is created first."  # two fifths of the question's weight
+    assert not gate.admits(quote)
+    assert gate.admits(quote, named=True)  # over the floor, on the page about managers
+    assert not gate.admits("Every name is bound somewhere.", named=True)  # an eighth
+
+
+def test_a_module_title_names_the_module_not_its_synopsis():
+    gate = question_gate("How do generators and the yield expression work?", IDF, "en")
+    assert not gate.names("random — Random variable generators")
+    assert gate.names("Generator expressions")

@@ -297,8 +297,7 @@ class OfflineReasoner(OfflineCompleteness, offline_ask.OfflineAsking):
         calls_left: int,
         draft: str = "",
     ) -> SupervisorReview:
-        # Each offline section is extracted from its own finding's sentences, which the
-        # compression step dedupes later; the draft so far cannot change what it picks.
+        # A section comes from its own finding's sentences: the draft cannot change it.
         return offline_supervisor.supervise(context, plan, finding, findings, todos, calls_left)
 
     def critique(self, report: FinalReport, material: ReportMaterial) -> Critique:
@@ -309,8 +308,9 @@ class OfflineReasoner(OfflineCompleteness, offline_ask.OfflineAsking):
         note = texts_for(material.context.language)["engine_note"].format(
             corpus=name, documents=documents
         )
+        sentences = offline_research.corpus_sentences(self.corpus, material.context.query)
         report = offline_report.write_report(
-            material, note, self.follow_up_questions, self.corpus.idf
+            material, note, self.follow_up_questions, self.corpus.idf, sentences
         )
         report_stream.offer_report(report)
         return report

@@ -17,13 +17,13 @@ depends on which agent finished first.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.templates import texts_for, topic_heading
 from shared.adapters.report.citations import CITATION_RE, sentence_key
 from shared.core.report_models import ReportMaterial
-from shared.core.research_models import Finding, KeyFinding
+from shared.core.research_models import Finding, KeyFinding, ResearchContext
 from shared.tools import lexical
 
 MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")
@@ -36,6 +36,7 @@ DEEP_SEARCH_ITEMS = 6
 DEEP_SEARCH_AGENT = 0  # compress files the deep search answer as agent 0's finding
 
 Cited = tuple[str, list[int]]
+Sentences = Callable[[str], Sequence[str] | None]  # a corpus document's sentences, by URL
 
 
 def endorsed_sentences(primary: str) -> set[str]:
@@ -60,11 +61,12 @@ def is_deep_search(finding: Finding) -> bool:
 
 
 def topic_sections(
-    material: ReportMaterial, idf: Mapping[str, float]
+    material: ReportMaterial, idf: Mapping[str, float], sentences: Sentences = lambda _: None
 ) -> tuple[list[tuple[str, list[Cited]]], list[str]]:
     """Cited, globally de-duplicated key findings about the question, grouped by topic
     (endorsed ones first), then the deep search's most relevant sentences; and the topics
-    left empty."""
+    left empty. ``sentences`` gives a corpus document's whole text, which says better
+    than the quotes taken from it whether the document is about the question."""
     language = material.context.language
     t = texts_for(language)
     endorsed = endorsed_sentences(material.primary)
@@ -77,21 +79,23 @@ def topic_sections(
         order.setdefault(finding.topic, (finding.topic_id or 10_000, index))
     gates = _gates(material, list(groups), idf)
     question = relevance.question_gate(material.context.query, idf, material.context.language)
-    citable = _citable(material, groups, gates, question)
+    named = {s.url for s in material.sources if question.names(s.title)}
+    citable = _citable(material, groups, gates, question, sentences, named)
     seen: list[frozenset[str]] = []
     sections, gaps = [], []
     for topic in sorted(groups, key=order.__getitem__):
         keys = [k for f in groups[topic] for k in f.key_findings]
-        items = _fresh_items(material, keys, seen, gates(topic), citable)
+        items = _fresh_items(material, keys, seen, gates(topic), citable, named)
         items.sort(key=lambda item: sentence_key(item[0]) not in endorsed)  # stable
         if items:
             sections.append((_unique_heading(topic, sections, language), items[:ITEMS_PER_SECTION]))
-        elif not _fresh_items(material, keys, [], gates(topic), citable):  # not a repeat
+        elif not _fresh_items(material, keys, [], gates(topic), citable, named):  # no repeat
             gaps.append(topic)
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
     deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
     if deep:
-        items = _fresh_items(material, deep, seen, gates(""), citable)[:DEEP_SEARCH_ITEMS]
+        items = _fresh_items(material, deep, seen, gates(""), citable, named)
+        items = items[:DEEP_SEARCH_ITEMS]
         if items:
             sections.append((t["deep_search_heading"], items))
     return sections, gaps
@@ -120,19 +124,30 @@ def _citable(
     groups: dict[str, list[Finding]],
     gates: Callable[[str], relevance.Gate],
     question: relevance.Gate,
+    sentences: Sentences,
+    named: set[str],
 ) -> set[int]:
     """The sources a report may cite: those about the question (``relevance``), judged by
-    their title and by the quotes its topics' gates admit from them."""
+    their title and by their sentences: all of them for a corpus document, else the quotes
+    its topics' gates admit from it."""
     quotes: dict[str, set[str]] = {}
     topics = [(topic, f) for topic, fs in groups.items() for f in fs]
     topics += [("", f) for f in material.findings if is_deep_search(f)]
     for topic, finding in topics:
         gate = gates(topic)
         for key in finding.key_findings:
-            if gate.admits(key.text):
+            if gate.admits(key.text, bool(named.intersection(key.source_urls))):
                 for url in key.source_urls:
                     quotes.setdefault(url, set()).add(key.text)
-    return {s.n for s in material.sources if question.is_about(s.title, quotes.get(s.url, ()))}
+    whole = gates("")
+
+    def about(url: str, title: str) -> bool:
+        said = sentences(url)
+        if said is None:
+            return question.is_about(title, quotes.get(url, ()))
+        return url in quotes and whole.is_about(title, said)
+
+    return {s.n for s in material.sources if about(s.url, s.title)}
 
 
 def _fresh_items(
@@ -141,15 +156,17 @@ def _fresh_items(
     seen: list[frozenset[str]],
     gate: relevance.Gate,
     citable: set[int],
+    named: set[str],
 ) -> list[Cited]:
     """Key findings from a citable source, about the question (``relevance``: a quote that
     is not is off-topic however well it ranked in its document) and no near-duplicate
-    already used (``seen`` grows)."""
+    already used (``seen`` grows); ``named``: the URLs of pages whose title names it."""
     numbers = {s.url: s.n for s in material.sources if s.n in citable}
     items: list[Cited] = []
     for key in keys:
         ns = sorted({numbers[u] for u in key.source_urls if u in numbers})
-        if not ns or CITATION_RE.search(key.text) or not gate.admits(key.text):
+        on_named = bool(named.intersection(key.source_urls))
+        if not ns or CITATION_RE.search(key.text) or not gate.admits(key.text, on_named):
             continue
         tokens = frozenset(lexical.content_tokens(key.text))
         if any(lexical.jaccard(tokens, other) >= 0.6 for other in seen):
@@ -157,6 +174,15 @@ def _fresh_items(
         seen.append(tokens)
         items.append((key.text, ns))
     return items
+
+
+def names_only_subject(topic: str, context: ResearchContext) -> bool:
+    """Whether a topic names nothing but the question's own subject ("Key concepts: the
+    with statement" for a question on the with statement)."""
+    named = re.search(r"\((.+)\)", topic)  # a gap clause: "topic 2 (Examples: …) was …"
+    heading = topic_heading(named.group(1) if named else topic, context.language)
+    words = {relevance.stem(w) for w in lexical.content_tokens(heading)}
+    return words <= {relevance.stem(w) for w in lexical.content_tokens(context.query)}
 
 
 def _unique_heading(topic: str, sections: list[tuple[str, list[Cited]]], language: str) -> str:

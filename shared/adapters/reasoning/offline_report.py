@@ -14,7 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from shared.adapters.reasoning.offline_quotes import Cited, topic_sections
+from shared.adapters.reasoning.offline_quotes import (
+    Cited,
+    Sentences,
+    names_only_subject,
+    topic_sections,
+)
 from shared.adapters.reasoning.question_shape import subject_of
 from shared.adapters.reasoning.templates import fixed_headings, texts_for, topic_heading
 from shared.adapters.report.citations import CITATION_RE, cited_numbers
@@ -41,13 +46,17 @@ def write_report(
     engine_note: str,
     follow_up_questions: FollowUps,
     idf: Mapping[str, float],
+    sentences: Sentences = lambda _: None,
 ) -> FinalReport:
     """See module docstring. ``engine_note`` says how the report was made (it opens the
     Limitations); ``follow_up_questions(query, text, language)`` is the reasoner's fallback;
-    ``idf`` weighs the question's words when deciding what a quote is about."""
+    ``idf`` weighs the question's words when deciding what a quote is about; ``sentences``
+    gives a corpus document's sentences, to judge a whole document by."""
     context = material.context
     t = texts_for(context.language)
-    sections, gaps = topic_sections(material, idf)
+    sections, gaps = topic_sections(material, idf, sentences)
+    if sections:  # the sections are about the subject: it is no open question
+        gaps = [g for g in gaps if not names_only_subject(g, context)]
     subject = subject_of(context.query)
     # before sentences move to the summary and conclusion: what each section rests on
     support = {heading: _sources_of(items) for heading, items in sections}
@@ -59,8 +68,10 @@ def write_report(
         | {n for _, ns in summary_lead + closing for n in ns}
     )
     confidence = _confidence(support, gaps + material.gaps)
-    summary = (t["summary_intro"] if sections else t["summary_empty"]).format(
-        query=context.query, sources=len(cited), topics=len(sections)
+    # nothing cited: say whether nothing was read, or what was read had nothing to quote
+    empty = "summary_uncited" if material.sources else "summary_empty"
+    summary = t["summary_intro" if sections else empty].format(
+        query=context.query, sources=len(cited), topics=len(sections), read=len(material.sources)
     )
     conclusion = [cite(s, ns) for s, ns in closing]
     conclusion.append(_strongest(support, t))
@@ -159,7 +170,8 @@ def _fixed_sections(
 ) -> list[ReportSection]:
     """Honest padding: open questions, method, scope, as needed to reach three sections."""
     out = []
-    gaps = gaps + material.gaps  # topics without evidence, then phases and agents that failed
+    # topics without evidence, then phases and agents that failed (not the subject itself)
+    gaps += [g for g in material.gaps if not (have and names_only_subject(g, material.context))]
     if gaps or have < 3:
         if gaps:
             body = t["open_questions_body"].format(gaps="; ".join(gaps))

@@ -295,6 +295,21 @@ def _concepts(subject: str) -> list[str]:
 
 
 def _lower_first(title: str) -> str:
-    """ "Compound statements" -> "compound statements" (keeps "PEP 8", "pdb")."""
+    """ "Compound statements" -> "compound statements" (keeps "PEP 8", "pdb"); a module's
+    synopsis is left out ("functools — Tools for working with functions" -> "functools")."""
+    title = title.split(" — ", 1)[0]
     head = title.split(" ", 1)[0]
     return title if head.isupper() or not head[:1].isupper() else title[:1].lower() + title[1:]
+
+
+def corpus_sentences(corpus: Corpus, query: str) -> Callable[[str], tuple[str, ...] | None]:
+    """The sentences the corpus index keeps for a document's URL (None for any other page):
+    the report quotes from them without splitting the documents again."""
+    _, documents = corpus.describe()
+    pages = {p.url: p for p in corpus.best_documents(query, documents)}
+
+    def sentences(url: str) -> tuple[str, ...] | None:
+        cached = corpus.sentences_of(pages[url]) if url in pages else None
+        return tuple(cached[0]) if cached else None
+
+    return sentences

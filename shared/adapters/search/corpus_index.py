@@ -2,12 +2,14 @@
 
 Split from ``shared.adapters.search.local`` (the adapter: search, fetch and focus over
 the index) because reading and indexing a corpus is its own concern. The
-default corpus is CPython's ``pydoc_data.topics``; ``LOCAL_CORPUS_PATH`` is a
+default corpus is CPython's language reference (``pydoc_data.topics``) and its
+standard library's docstrings (``stdlib_docs``); ``LOCAL_CORPUS_PATH`` is a
 folder of .md/.txt/.html files. Building the index (cleaning, pysbd sentences,
 BM25 statistics) takes seconds, so ``load_index`` pickles it under
-``DATA_DIR/corpus-cache`` keyed by a hash of the raw corpus and
-``CACHE_VERSION``; a cache it cannot read (torn, or written when these classes
-lived in another module) is rebuilt.
+``DATA_DIR/corpus-cache`` keyed by a hash of the raw corpus (for the standard
+library: the interpreter's version and the module list) and ``CACHE_VERSION``;
+a cache it cannot read (torn, or written when these classes lived in another
+module) is rebuilt.
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ from urllib.parse import quote
 
 from rank_bm25 import BM25Okapi
 
+from shared.adapters.search import stdlib_docs
 from shared.core.config import Settings
 from shared.tools import lexical
 
-DEFAULT_CORPUS = "python-reference"
-CACHE_VERSION = "local-corpus-v3"  # bump when cleaning or splitting changes (v3: module moved)
+DEFAULT_CORPUS = "python-reference"  # the language reference's documents (their URLs)
+DEFAULT_NAME = "python-docs"  # the default corpus: the reference and the standard library
+CACHE_VERSION = "local-corpus-v4"  # bump when cleaning or splitting changes (v4: stdlib)
 _SUFFIXES = (".md", ".markdown", ".txt", ".html", ".htm")
 _UNDERLINE_RE = re.compile(r"^\s*([*=\-~^#])\1{2,}\s*$")
 _EMPHASIS_RE = re.compile(r"\*{1,2}([^*\n]+?)\*{1,2}")
@@ -134,10 +138,16 @@ def _document(corpus: str, key: str, raw: str, is_default: bool) -> CorpusDocume
         title, text = _parse_html(raw)
     else:
         title, text = _parse_text(raw, suffix)
+    return _split(
+        f"corpus://{corpus}/{quote(key, safe='/')}", title or _readable(Path(key).stem), text
+    )
+
+
+def _split(url: str, title: str, text: str) -> CorpusDocument:
     sentences = lexical.split_sentences(text, "en")
     return CorpusDocument(
-        url=f"corpus://{corpus}/{quote(key, safe='/')}",
-        title=title or _readable(Path(key).stem),
+        url=url,
+        title=title,
         text=text,
         sentences=sentences,
         sentence_tokens=[lexical.content_tokens(s) for s in sentences],
@@ -146,6 +156,12 @@ def _document(corpus: str, key: str, raw: str, is_default: bool) -> CorpusDocume
 
 def _build(corpus: str, pairs: list[tuple[str, str]], is_default: bool) -> CorpusIndex:
     docs = [_document(corpus, key, raw, is_default) for key, raw in pairs]
+    if is_default:
+        prefix = f"corpus://{stdlib_docs.STDLIB_CORPUS}/"
+        docs += [
+            _split(prefix + name, title, text) for name, title, text in stdlib_docs.documents()
+        ]
+        corpus = DEFAULT_NAME
     body_tokens = [lexical.tokenize(d.title + "\n" + d.text) or ["\x00"] for d in docs]
     title_tokens = [lexical.tokenize(d.title) or ["\x00"] for d in docs]
     n = len(docs)
@@ -174,6 +190,8 @@ def load_index(settings: Settings) -> CorpusIndex:
     digest.update(corpus.encode())
     for key, raw in pairs:
         digest.update(b"\x00" + key.encode() + b"\x00" + raw.encode())
+    if settings.local_corpus_path is None:
+        digest.update(stdlib_docs.fingerprint().encode())
     cache = Path(settings.data_dir) / "corpus-cache" / f"{digest.hexdigest()[:32]}.pickle"
     if cache.is_file():
         try:

@@ -17,6 +17,7 @@ pickle a few ms.
 
 from __future__ import annotations
 
+import keyword
 import threading
 from collections.abc import Sequence
 from urllib.parse import quote, unquote, urlsplit
@@ -82,11 +83,24 @@ class LocalCorpusSearch:
         language."""
         ranked = self._rank_tokens(query)
         idf = self.index.idf
-        known = [w for w in lexical.latin_words(query) if lexical.normalize_token(w) in idf]
+        known = [  # keywords, and words of 3+ letters ("el", "en" are function words in many
+            w  # languages); not "Python": it names most documents of the standard library
+            for w in lexical.latin_words(query)
+            if keyword.iskeyword(w.lower())
+            or (lexical.normalize_token(w) in idf and len(w) > 2 and lexical.content_tokens(w))
+        ]
         carried = " ".join(known)
-        if not ranked and carried and carried != " ".join(query.split()):
-            ranked = self._rank_tokens(carried)
+        if carried and carried != " ".join(query.split()) and not self._shared(query, ranked):
+            ranked = self._rank_tokens(carried) or ranked
         return ranked
+
+    def _shared(self, query: str, ranked: list[tuple[int, float]]) -> bool:
+        """Whether some well-ranked document shares half the query's words: otherwise what
+        matched is a foreign word the corpus happens to hold ("en" in a docstring)."""
+        content = set(lexical.content_tokens(query))
+        freqs = self.index.body.doc_freqs
+        best = max((len(content.intersection(freqs[i])) for i, _ in ranked[:10]), default=0)
+        return best * 2 >= len(content)
 
     def _rank_tokens(self, query: str) -> list[tuple[int, float]]:
         tokens = lexical.tokenize(query)

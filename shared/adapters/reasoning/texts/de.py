@@ -28,6 +28,9 @@ TEXTS: Final[dict[str, str]] = {
     # report prose
     "summary_intro": "Dieser Bericht beantwortet „{query}“ anhand von {sources} Quellen zu "
     "{topics} Themen.",
+    "summary_uncited": "Zu „{query}“ wurden {read} Quellen gelesen, aber keine enthielt eine "
+    "Passage zur Frage selbst, die dieser extraktive Motor zitieren konnte; daher zitiert "
+    "dieser Bericht keine.",
     "summary_empty": "Zu „{query}“ konnte keine Quelle gelesen werden, daher enthält dieser "
     "Bericht keine Ergebnisse.",
     "conclusion_covered": "Am besten belegt sind: {topics}.",

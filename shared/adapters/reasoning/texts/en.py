@@ -27,6 +27,9 @@ TEXTS: Final[dict[str, str]] = {
     "report_title": "{subject}: research report",
     # report prose
     "summary_intro": "This report answers “{query}” from {sources} sources across {topics} topics.",
+    "summary_uncited": "{read} sources were read for “{query}”, but none had a passage about "
+    "the question itself that this extractive engine could quote, so this report cites "
+    "none.",
     "summary_empty": "No source could be read for “{query}”, so this report has no findings.",
     "conclusion_covered": "The evidence is strongest on: {topics}.",
     "conclusion_thin": "No section rests on more than one source.",

@@ -28,6 +28,9 @@ TEXTS: Final[dict[str, str]] = {
     # report prose
     "summary_intro": "Este informe responde a «{query}» con {sources} fuentes sobre "
     "{topics} temas.",
+    "summary_uncited": "Se leyeron {read} fuentes para «{query}», pero ninguna tenía un pasaje "
+    "sobre la pregunta misma que este motor extractivo pudiera citar, así que este informe "
+    "no cita ninguna.",
     "summary_empty": "No se pudo leer ninguna fuente para «{query}», así que este informe "
     "no tiene hallazgos.",
     "conclusion_covered": "La evidencia es más sólida en: {topics}.",

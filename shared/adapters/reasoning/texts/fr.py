@@ -29,6 +29,9 @@ TEXTS: Final[dict[str, str]] = {
     # report prose
     "summary_intro": "Ce rapport répond à « {query} » à partir de {sources} sources "
     "réparties sur {topics} thèmes.",
+    "summary_uncited": "{read} sources ont été lues pour « {query} », mais aucune ne contenait "
+    "de passage sur la question elle-même que ce moteur extractif pouvait citer : ce "
+    "rapport n'en cite aucune.",
     "summary_empty": "Aucune source n'a pu être lue pour « {query} », ce rapport ne contient "
     "donc aucun résultat.",
     "conclusion_covered": "Les éléments les plus solides portent sur : {topics}.",

@@ -1,0 +1,171 @@
+"""The standard library's own documentation, read through ``pydoc``: one document per module.
+
+The language reference (``pydoc_data.topics``) says how ``with`` or ``def`` work; the
+questions people ask every day name a module ("when should I use functools.wraps?").
+CPython carries that documentation too, as the docstrings ``help()`` shows, so the
+default corpus adds them for the modules below: the module's docstring, then each
+public function and class (``pydoc.visiblename``: the names ``help()`` lists) with its
+signature and ``pydoc.getdoc`` text, and each class's own public methods. Inherited
+members and slot wrappers ("Implement setattr(self, name, value)") are left out: they
+repeat in every class and say nothing about the module.
+
+The text depends on the interpreter that runs it, so the index cache is keyed by the
+Python version and ``MODULES``, not by the rendered text (rendering them all takes
+seconds, which is what the cache saves).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pydoc
+import re
+import sys
+
+STDLIB_CORPUS = "python-stdlib"
+# Everyday modules: the ones tutorials and questions name. Platform-specific, GUI and
+# deprecated modules stay out; so do the ones whose docstrings are a pointer to the
+# online manual only.
+MODULES = [
+    "abc",
+    "argparse",
+    "array",
+    "asyncio",
+    "base64",
+    "bisect",
+    "collections",
+    "collections.abc",
+    "concurrent.futures",
+    "contextlib",
+    "contextvars",
+    "copy",
+    "csv",
+    "dataclasses",
+    "datetime",
+    "decimal",
+    "difflib",
+    "enum",
+    "fractions",
+    "functools",
+    "gc",
+    "glob",
+    "graphlib",
+    "hashlib",
+    "heapq",
+    "inspect",
+    "io",
+    "itertools",
+    "json",
+    "logging",
+    "math",
+    "multiprocessing",
+    "operator",
+    "os",
+    "pathlib",
+    "pickle",
+    "pprint",
+    "queue",
+    "random",
+    "re",
+    "secrets",
+    "shutil",
+    "sqlite3",
+    "statistics",
+    "string",
+    "struct",
+    "subprocess",
+    "tempfile",
+    "textwrap",
+    "threading",
+    "time",
+    "timeit",
+    "traceback",
+    "types",
+    "typing",
+    "unittest",
+    "unittest.mock",
+    "warnings",
+    "weakref",
+    "zipfile",
+]
+SYNOPSIS_CHARS = 90
+_GENERIC = re.compile(
+    r"^(?:Initialize self|Implement |Return (?:repr|str|hash|self|getattr)|Create and return "
+    r"a new object|Helper for pickle|See PEP 585|Call self as a function|Return state information)"
+)
+
+
+def fingerprint() -> str:
+    """What the rendered documents depend on: the interpreter and the module list."""
+    return f"{sys.version}\x00{' '.join(MODULES)}"
+
+
+def documents() -> list[tuple[str, str, str]]:
+    """``(module name, title, text)`` per module that imports here, in ``MODULES`` order."""
+    out = []
+    for name in MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # a stripped-down interpreter (no sqlite3, no _ctypes): skip it
+            continue
+        out.append((name, _title(name, module), _text(module)))
+    return out
+
+
+def _title(name: str, module: object) -> str:
+    """ "functools — Tools for working with functions and callable objects"."""
+    doc = pydoc.getdoc(module)
+    synopsis, _ = pydoc.splitdoc(doc)
+    if not synopsis:  # no one-line summary: the docstring's first sentence
+        synopsis = re.split(r"(?<=\.)\s", " ".join(doc.split()), maxsplit=1)[0]
+    short = re.escape(name.rsplit(".", 1)[-1])
+    synopsis = re.sub(
+        rf"^(?:module\s+)?{short}(?:\.py|\s+module)?\s*(?:--|[-—:])\s*", "", synopsis, flags=re.I
+    )
+    synopsis = "" if synopsis.startswith("#") else synopsis.strip().rstrip(".")
+    if len(synopsis) > SYNOPSIS_CHARS:
+        synopsis = synopsis[:SYNOPSIS_CHARS].rsplit(" ", 1)[0] + "…"
+    return f"{name} — {synopsis}" if synopsis else f"The {name} module"
+
+
+def _text(module: object) -> str:
+    blocks = [pydoc.getdoc(module)]
+    names = getattr(module, "__all__", None)
+    for name, member in inspect.getmembers(module):
+        if not _documented(module, name, member, names):
+            continue
+        blocks.append(_entry(f"{module.__name__}.{name}", member))
+        if inspect.isclass(member):
+            for attr, value in sorted(vars(member).items()):
+                if not attr.startswith("_") and (inspect.isroutine(value) or callable(value)):
+                    blocks.append(_entry(f"{module.__name__}.{name}.{attr}", value))
+    seen: set[str] = set()
+    unique = []
+    for block in blocks:
+        if block and block not in seen:
+            seen.add(block)
+            unique.append(block)
+    return "\n\n".join(unique)
+
+
+def _documented(module: object, name: str, member: object, names: list[str] | None) -> bool:
+    """Public functions and classes of this module itself (not its imports)."""
+    if not (inspect.isroutine(member) or inspect.isclass(member)):
+        return False
+    if not pydoc.visiblename(name, names, member):
+        return False
+    home = getattr(member, "__module__", None) or ""
+    own = module.__name__
+    return names is not None or home == own or home.lstrip("_") == own.rsplit(".", 1)[-1]
+
+
+def _entry(qualified: str, member: object) -> str:
+    """The member's signature line, then its docstring (blank when there is none to say)."""
+    doc = pydoc.getdoc(member).strip()
+    if not doc or _GENERIC.match(doc):
+        return ""
+    try:
+        signature = f"{qualified}{inspect.signature(member)}"  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        signature = qualified
+    return f"{signature}\n\n{doc}"

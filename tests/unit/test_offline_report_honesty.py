@@ -1,0 +1,47 @@
+"""The offline report says what it rests on: no open question on its own subject, and a
+report that cites nothing says whether sources were read."""
+
+from __future__ import annotations
+
+from shared.adapters.reasoning.offline import OfflineReasoner
+from shared.adapters.reasoning.offline_quotes import names_only_subject
+from shared.core.research_models import Finding, ResearchContext
+from tests.contract.conftest import fixture_context, fixture_material, shared_corpus
+
+
+def test_a_topic_that_names_only_the_question_subject_is_no_open_question():
+    context = ResearchContext(
+        session_id="s", query="How do context managers and the with statement work in Python?"
+    )
+    assert names_only_subject("Key concepts: the with statement", context)
+    assert names_only_subject("topic 2 (Key concepts: context managers) was planned", context)
+    assert not names_only_subject("Examples: compound statements", context)
+
+
+def test_the_report_of_the_subject_does_not_list_the_subject_as_open():
+    material = fixture_material()
+    gap = f"Key concepts: {material.context.query.removeprefix('How do ').split(' work')[0]}"
+    report = OfflineReasoner(shared_corpus()).write_report(
+        material.model_copy(update={"gaps": [gap, "the deep search failed"]})
+    )
+    open_questions = [s.content for s in report.sections if s.heading == "Open questions"]
+    assert report.sources and open_questions
+    assert gap not in open_questions[0] and "the deep search failed" in open_questions[0]
+
+
+def test_a_report_citing_nothing_says_the_sources_read_had_nothing_to_quote():
+    material = fixture_material()
+    unrelated = [
+        Finding(agent_id=1, topic="Weather", topic_id=1, summary="Rain falls.", key_findings=[])
+    ]
+    report = OfflineReasoner(shared_corpus()).write_report(
+        material.model_copy(update={"findings": unrelated})
+    )
+    assert not report.sources
+    read = len(material.sources)
+    assert report.executive_summary.startswith(f"{read} sources were read for")
+    assert "No source could be read" not in report.executive_summary
+    empty = material.model_copy(update={"findings": unrelated, "sources": []})
+    nothing = OfflineReasoner(shared_corpus()).write_report(empty)
+    assert nothing.executive_summary.startswith("No source could be read")
+    assert fixture_context().query in nothing.executive_summary

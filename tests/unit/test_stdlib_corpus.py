@@ -1,0 +1,48 @@
+"""The default corpus's standard-library half: pydoc's documentation of everyday modules."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from shared.adapters.search import stdlib_docs
+from shared.adapters.search.local import LocalCorpusSearch
+from shared.core.config import Settings
+from tests.contract.conftest import shared_corpus
+
+WARM_UP_SECONDS = 5.0  # issue 32: a worker with the index on disk is ready this fast
+
+
+def test_a_question_naming_a_module_finds_its_documentation():
+    results = shared_corpus().search("when should I use functools.wraps in a decorator", 3)
+    assert results[0].url == "corpus://python-stdlib/functools"
+    page = shared_corpus().fetch("corpus://python-stdlib/functools")
+    assert page.title == "functools — Tools for working with functions and callable objects"
+    assert "update_wrapper" in page.text and "Decorator factory" in page.text
+
+
+def test_the_reference_and_the_standard_library_are_one_corpus():
+    name, documents = shared_corpus().describe()
+    assert name == "python-docs"
+    urls = {p.url for p in shared_corpus().documents()}
+    assert "corpus://python-reference/function" in urls
+    assert {f"corpus://python-stdlib/{m}" for m in ("asyncio", "typing", "itertools")} <= urls
+    assert documents == len(urls) > 100
+
+
+def test_inherited_and_slot_wrapper_docs_are_left_out():
+    text = dict((name, text) for name, _, text in stdlib_docs.documents())["functools"]
+    assert "Implement setattr" not in text and "Initialize self" not in text
+    assert "functools.lru_cache(maxsize=128, typed=False)" in text
+
+
+def test_the_cache_is_keyed_without_rendering_and_loads_within_the_warm_up_budget():
+    shared_corpus().describe()  # the shared cache holds the index (built once per run)
+    data_dir = Path(tempfile.gettempdir()) / "deep-research-test-corpus"
+    settings = Settings(data_dir=data_dir, local_corpus_path=None)
+    started = time.perf_counter()
+    corpus = LocalCorpusSearch(settings)
+    assert corpus.describe()[1] > 100
+    assert time.perf_counter() - started < WARM_UP_SECONDS
+    assert "3." in stdlib_docs.fingerprint()  # the interpreter's version is in the key
