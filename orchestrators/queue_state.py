@@ -36,6 +36,11 @@ class Run:
         self.deep_search_ref: str | None = None
         self.gaps: list[Gap] = []  # what could not be researched; the report names each
         self.failure: str | None = None
+        # what the queue leaves for the chain's extra round of searches (analysis_chain.py)
+        self.team: list[AgentProfile] = []
+        self.todos: list[Todo] = []
+        self.researcher_runs = 0
+        self.search_rounds = 0
 
     def set_phase(self, context: df.DurableOrchestrationContext, phase: str) -> None:
         self.progress.phase = phase

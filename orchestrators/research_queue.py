@@ -58,6 +58,8 @@ def research_queue(
             yield from _review(context, run, queue, finding)
         queue.fill(context)
     run.progress.agents = [a.model_copy(update={"todo": None}) for a in run.progress.agents]
+    run.team = [queue.profiles[a] for a in sorted(queue.profiles)]
+    run.todos, run.researcher_runs = queue.todos, queue.started
     yield from fold_late_findings(context, run, queue.reviewed)
 
 

@@ -330,9 +330,8 @@ class ReportOut(Metered):
     too_short: str | None = None  # a report under the minimum length, in English for the status
 
 
-class CritiqueOut(Metered):
-    verdict: Literal["PASS", "WARN", "REJECT"]
-    issues: list[str] = Field(default_factory=list)
+class CritiqueOut(Metered, Critique):
+    """The critic's whole assessment (the next rewrite reads it) and what it cost."""
 
 
 class PdfIn(BaseModel):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Protocol, runtime_checkable
 
+from shared.core.analysis_models import Analysis
 from shared.core.limits import SourcePolicy
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
 from shared.core.research_models import (
@@ -30,6 +31,7 @@ from shared.core.research_models import (
     QueryAnalysis,
     ResearchContext,
     ResearchPlan,
+    ResearchTopic,
     SupervisorReview,
     Todo,
 )
@@ -113,7 +115,17 @@ class Reasoner(Protocol):
         """``draft`` is draft_report.md so far: a new section must not repeat it."""
         ...
 
-    def critique(self, report: FinalReport, material: ReportMaterial) -> Critique: ...
+    def analyze_findings(
+        self, material: ReportMaterial, open_topics: list[ResearchTopic]
+    ) -> Analysis:
+        """The analyst, before the writer: what the findings establish and how, what is
+        missing (``open_topics``: planned topics no finding covered), and whether one more
+        round of searches (``new_queries``) is needed."""
+        ...
+
+    def critique(self, report: FinalReport, material: ReportMaterial) -> Critique:
+        """Assessment (logic, sources against the policy, what is missing), then verdict."""
+        ...
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
         """Sources of the report are a subset of ``material.sources``; ``[n]`` = their ``n``."""

@@ -12,7 +12,11 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from shared.adapters.reasoning.context_budget import truncate
-from shared.adapters.report.citations import dedupe_sentences, enforce_citations
+from shared.adapters.report.citations import (
+    dedupe_sentences,
+    enforce_citations,
+    strip_unknown_citations,
+)
 from shared.adapters.report.limits_text import say
 from shared.core.report_models import FinalReport, ReportMaterial, ReportSection
 from shared.core.research_models import (
@@ -44,6 +48,7 @@ class ReportDraft(BaseModel):
     conclusion: str
     confidence_level: Confidence
     follow_up_questions: list[str]
+    methodology_note: str = ""
 
 
 def cited_report(draft: ReportDraft, material: ReportMaterial) -> FinalReport:
@@ -57,6 +62,7 @@ def cited_report(draft: ReportDraft, material: ReportMaterial) -> FinalReport:
         confidence_level=draft.confidence_level,
         follow_up_questions=unique_texts(draft.follow_up_questions)[:5],
         language=material.context.language,
+        methodology_note=strip_unknown_citations(draft.methodology_note, set()),
     )
     checked, _problems = enforce_citations(dedupe_sentences(report), material.sources)
     if checked.sources:

@@ -6,8 +6,7 @@ public model carries fields only we may set, such as URLs, numbering or
 sources), then post-filters what a model could get wrong: URLs not handed in,
 unknown ``[n]`` citations, out of range ids, too many items.
 
-Roles and their parameters live in ``roles.ROLES`` (one table); models come from the
-``*_MODEL`` settings. The worst-case calls per deep research are in ``call_budget.py``.
+Roles (``roles.ROLES``) map to the ``*_MODEL`` settings; worst-case calls: ``call_budget.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from shared.adapters.reasoning import llm_report, llm_time
+from shared.adapters.reasoning import llm_analyst, llm_report, llm_time
 from shared.adapters.reasoning import llm_views as views
 from shared.adapters.reasoning.context_budget import (
     SourceText,
@@ -44,6 +43,7 @@ from shared.adapters.reasoning.llm_replies import (
 )
 from shared.adapters.reasoning.roles import ROLES, Role, answer_role, report_role
 from shared.adapters.report.citations import strip_unknown_citations
+from shared.core.analysis_models import Analysis
 from shared.core.config import Settings
 from shared.core.limits import SourcePolicy
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
@@ -56,6 +56,7 @@ from shared.core.research_models import (
     QueryAnalysis,
     ResearchContext,
     ResearchPlan,
+    ResearchTopic,
     SupervisorReview,
     Todo,
 )
@@ -167,11 +168,8 @@ class LLMReasoner:
 
     def clarify(self, context: ResearchContext) -> ClarificationRequest:
         brief = views.brief_of(context, self._budget("clarify"))
-        reply = self._ask(
-            ClarificationRequest,
-            "clarify",
-            clarify.build_clarify(brief, context.language, _today()),
-        )
+        messages = clarify.build_clarify(brief, context.language, _today())
+        reply = self._ask(ClarificationRequest, "clarify", messages)
         questions = unique_texts(reply.questions)[:5]
         if not (reply.needed and questions):
             return ClarificationRequest(needed=False, questions=[], reason=reply.reason)
@@ -295,6 +293,10 @@ class LLMReasoner:
         )
         review = self._ask(SupervisorReview, "supervise", messages)
         return checked_review(review, plan, self.settings.deep_research_num_agents)
+
+    def analyze_findings(self, material: ReportMaterial, open: list[ResearchTopic]) -> Analysis:
+        budget = self._budget("analyst")
+        return llm_analyst.analyze_findings(self._ask, budget, _today(), material, open)
 
     def critique(self, report_: FinalReport, material: ReportMaterial) -> Critique:
         budget = self._budget("critique")

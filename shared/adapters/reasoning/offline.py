@@ -16,6 +16,7 @@ import re
 from datetime import date
 
 from shared.adapters.reasoning import (
+    offline_analyst,
     offline_report,
     offline_research,
     offline_supervisor,
@@ -28,6 +29,7 @@ from shared.adapters.reasoning.templates import texts_for
 from shared.adapters.report.citations import CITATION_RE
 from shared.adapters.search.base import Corpus
 from shared.adapters.search.temporal import parse_time_range
+from shared.core.analysis_models import Analysis
 from shared.core.limits import SourcePolicy
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
 from shared.core.research_models import (
@@ -39,6 +41,7 @@ from shared.core.research_models import (
     QueryAnalysis,
     ResearchContext,
     ResearchPlan,
+    ResearchTopic,
     SupervisorReview,
     Todo,
 )
@@ -296,8 +299,11 @@ class OfflineReasoner:
         # compression step dedupes later; the draft so far cannot change what it picks.
         return offline_supervisor.supervise(context, plan, finding, findings, todos, calls_left)
 
+    def analyze_findings(self, material: ReportMaterial, open: list[ResearchTopic]) -> Analysis:
+        return offline_analyst.analyze_findings(material, open)
+
     def critique(self, report: FinalReport, material: ReportMaterial) -> Critique:
-        return offline_report.critique(report, material)
+        return offline_analyst.critique(report, material)
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
         name, documents = self.corpus.describe()
