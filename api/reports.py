@@ -190,6 +190,7 @@ def state_id(view: dict) -> str:
             p["supervisor_calls"],
             todos,
             len(p["agents"]),
+            len(p.get("chain", ())),
         )
     )
 

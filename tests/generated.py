@@ -23,6 +23,7 @@ from pydantic.json_schema import models_json_schema
 
 from api.errors import MAX_BODY_BYTES
 from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
+from shared.core.analysis_models import ChainStage
 from shared.core.limits import LIMITS, Limit
 from shared.core.report_models import FinalReport, SynthesizedAnswer
 from shared.core.session_models import AgentProgress, PolicyChoice, SessionStatus, Usage
@@ -40,6 +41,7 @@ MODELS = [
     (SynthesizedAnswer, "serialization"),
     (FinalReport, "serialization"),
     (AgentProgress, "serialization"),
+    (ChainStage, "serialization"),
     (PolicyChoice, "serialization"),
     (Usage, "serialization"),
 ]

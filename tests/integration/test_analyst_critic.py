@@ -85,8 +85,8 @@ def test_the_analyst_asks_for_searches_only_with_queries_and_caps_them(
     first = fake_openai.requests[0]
     assert schema_of(first) == "Analysis"
     fields = list(first.json["response_format"]["json_schema"]["schema"]["properties"])
-    assert fields.index("missing_information") < fields.index("verdict") < fields.index(
-        "new_queries"
+    assert (
+        fields.index("missing_information") < fields.index("verdict") < fields.index("new_queries")
     )
     assert "Free-threaded builds" in first.prompt_text  # the open topic is named
     assert analysis.verdict == "SEARCH_REQUIRED"
