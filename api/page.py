@@ -43,6 +43,7 @@ _PLACEHOLDER = re.compile(r"\{\{(\w+)\.(min|max|range)\}\}")
 ASSETS = {
     "app.css": "text/css",
     "app.js": "text/javascript",
+    "chain.js": "text/javascript",
     "client.js": "text/javascript",
     "events.js": "text/javascript",
     "history.js": "text/javascript",

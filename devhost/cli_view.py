@@ -3,12 +3,14 @@
 Split from ``devhost.cli`` so the research client (``devhost.cli_research``)
 holds the HTTP conversation and this module only what the user sees while a
 session runs: one panel per poll with status, phase, counters, one row per
-researcher agent and the model calls still writing.
+researcher agent, the model calls still writing, and a deep research's analyst,
+critic and writer stages ("critic_review_complete (iteration 1/3): PASS: ...").
 """
 
 from __future__ import annotations
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -37,6 +39,16 @@ def render(view: dict, elapsed: float) -> Panel:
     parts = [line] + ([table] if progress["agents"] else [])
     if progress.get("message"):
         parts.append(f"[dim]{progress['message']}[/]")
+    parts += [chain_line(stage) for stage in progress.get("chain", [])]
     for call in view.get("model_calls", []):
         parts.append(f"[dim]{call['model']} writing for {call['running_seconds']} s[/]")
     return Panel(Group(*parts), title=view["query"][:80], subtitle=view["session_id"])
+
+
+def chain_line(stage: dict) -> str:
+    """One stage of the analyst -> critic -> writer chain; its preview quotes a model."""
+    line = (
+        f"[bold]{stage['role']}[/] {stage['stage']} (iteration {stage['iteration']}/{stage['of']})"
+    )
+    preview = stage.get("preview")
+    return f"{line}: [dim]{escape(preview)}[/]" if preview else line

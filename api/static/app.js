@@ -2,6 +2,7 @@
 // the DOM as text (textContent) or through report.js; nothing is parsed as HTML.
 
 import { ApiError, download, functionKey, request, requestJson, setFunctionKey } from "./client.js";
+import { renderChain } from "./chain.js";
 import { follow } from "./events.js";
 import { CHAT_STORAGE, markOpenInHistory, newChatId, refreshHistory } from "./history.js";
 import { closeNotice, failed } from "./notices.js";
@@ -109,6 +110,7 @@ export function show(view, type) {
   const wasTerminal = TERMINAL.has(current.view?.status);
   current.view = view;
   renderView(view);
+  renderChain(view);
   addTimeline(type, view);
   showQuestions(view);
   showPlan(view);
