@@ -13,7 +13,13 @@ from orchestrators import budget
 from orchestrators.common import call, error_text, publish
 from shared.core import names
 from shared.core.payloads import Gap, ResearcherIn, SupervisorOut
-from shared.core.research_models import AgentProfile, ResearchContext, ResearchPlan, Todo
+from shared.core.research_models import (
+    AgentProfile,
+    HelpRequest,
+    ResearchContext,
+    ResearchPlan,
+    Todo,
+)
 from shared.core.session_models import Progress, StartInput, Usage
 
 
@@ -81,6 +87,7 @@ class Queue:
         self.idle_reviews = 0
         self.replans = 0
         self.reviewed: set[str] = set()  # finding refs a review read (the rest fold in late)
+        self.help_requests: list[HelpRequest] = []  # agents' questions the next review answers
         self.stopped = False
 
     def pending(self, agent_id: int) -> list[Todo]:

@@ -1,9 +1,8 @@
 """Activity inputs and outputs: small, JSON-safe, by reference for anything big.
 
-Orchestrators build these as dicts (``Model(...).model_dump(mode="json")``)
-and activities validate them back. Names of memory files (``*_ref``) travel
-instead of text; every model here stays far below Durable's 45 KB offload
-threshold (the bench checks the largest payload per mode).
+Orchestrators build these as dicts (``Model(...).model_dump(mode="json")``) and activities
+validate them back. Names of memory files (``*_ref``) travel instead of text; every model
+stays far below Durable's 45 KB offload threshold (the bench checks the largest per mode).
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from shared.core.limits import RERANK_TOP_K, SCRAPE_TOP_N, SourcePolicy
 from shared.core.report_models import Critique
 from shared.core.research_models import (
     AgentProfile,
+    HelpRequest,
     NewTodo,
     PlanApproval,
     PlanOutcome,
@@ -252,6 +252,7 @@ class ResearcherOut(Metered):
     confidence: str = "low"
     steps: int = 0
     error: str | None = None
+    help: HelpRequest | None = None  # the agent asked the supervisor (ask_supervisor)
 
 
 class SupervisorIn(ContextIn):
@@ -261,6 +262,7 @@ class SupervisorIn(ContextIn):
     todos: list[Todo]
     calls_left: int
     review_n: int
+    help_requests: list[HelpRequest] = Field(default_factory=list)  # unanswered, oldest first
 
 
 class SupervisorOut(Metered):
@@ -268,6 +270,7 @@ class SupervisorOut(Metered):
     new_todos: list[NewTodo] = Field(default_factory=list)
     covered_topics: int = 0
     notes: str = ""
+    answered: list[str] = Field(default_factory=list)  # todo ids whose help request it answered
 
 
 class CompressIn(BaseModel):

@@ -28,6 +28,8 @@ from shared.core.research_models import (
     AgentState,
     ClarificationRequest,
     Finding,
+    HelpAnswer,
+    HelpRequest,
     QueryAnalysis,
     ResearchContext,
     ResearchPlan,
@@ -121,6 +123,13 @@ class Reasoner(Protocol):
         """The analyst, before the writer: what the findings establish and how, what is
         missing (``open_topics``: planned topics no finding covered), and whether one more
         round of searches (``new_queries``) is needed."""
+        ...
+
+    def answer_help(
+        self, context: ResearchContext, plan: ResearchPlan, request: HelpRequest
+    ) -> HelpAnswer:
+        """The supervisor's answer to a researcher stuck on its todo: advice, and a todo
+        for the same agent and topic when a new attempt is worth it."""
         ...
 
     def critique(self, report: FinalReport, material: ReportMaterial) -> Critique:

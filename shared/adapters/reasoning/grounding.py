@@ -117,9 +117,10 @@ def checked_review(review: SupervisorReview, plan: ResearchPlan, agents: int) ->
 def safe_action(action: AgentAction, state: AgentState) -> AgentAction:
     """Scrape only URLs the searches returned (a page cannot steer the agent elsewhere).
 
-    The last allowed step is always ``done``.
+    The last allowed step is always ``done`` (or a question to the supervisor, which
+    ends the todo as ``done`` does).
     """
-    if state.step + 1 >= state.max_steps and action.tool != "done":
+    if state.step + 1 >= state.max_steps and action.tool not in ("done", "ask_supervisor"):
         # the last step: nothing after it could use a search or a page
         return AgentAction(thought=f"{action.thought} (last step)".strip(), tool="done")
     if action.tool == "web_search" and not action.argument.strip():

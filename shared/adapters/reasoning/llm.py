@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from shared.adapters.reasoning import llm_analyst, llm_report, llm_time
+from shared.adapters.reasoning import llm_report, llm_time
 from shared.adapters.reasoning import llm_views as views
 from shared.adapters.reasoning.context_budget import (
     SourceText,
@@ -33,6 +33,7 @@ from shared.adapters.reasoning.grounding import (
     grounded_finding,
     safe_action,
 )
+from shared.adapters.reasoning.llm_chain import LLMChainRoles
 from shared.adapters.reasoning.llm_client import LLMClient
 from shared.adapters.reasoning.llm_replies import (
     ChatReply,
@@ -43,7 +44,6 @@ from shared.adapters.reasoning.llm_replies import (
 )
 from shared.adapters.reasoning.roles import ROLES, Role, answer_role, report_role
 from shared.adapters.report.citations import strip_unknown_citations
-from shared.core.analysis_models import Analysis
 from shared.core.config import Settings
 from shared.core.limits import SourcePolicy
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
@@ -56,7 +56,6 @@ from shared.core.research_models import (
     QueryAnalysis,
     ResearchContext,
     ResearchPlan,
-    ResearchTopic,
     SupervisorReview,
     Todo,
 )
@@ -71,7 +70,7 @@ T = TypeVar("T", bound=BaseModel)
 MAX_THOUGHTS = 8  # a researcher's earlier thoughts on its todo, shown back to it
 
 
-class LLMReasoner:
+class LLMReasoner(LLMChainRoles):
     """The production mind; see the module docstring for the call budget."""
 
     name = "llm"
@@ -293,10 +292,6 @@ class LLMReasoner:
         )
         review = self._ask(SupervisorReview, "supervise", messages)
         return checked_review(review, plan, self.settings.deep_research_num_agents)
-
-    def analyze_findings(self, material: ReportMaterial, open: list[ResearchTopic]) -> Analysis:
-        budget = self._budget("analyst")
-        return llm_analyst.analyze_findings(self._ask, budget, _today(), material, open)
 
     def critique(self, report_: FinalReport, material: ReportMaterial) -> Critique:
         budget = self._budget("critique")

@@ -16,12 +16,12 @@ import re
 from datetime import date
 
 from shared.adapters.reasoning import (
-    offline_analyst,
     offline_report,
     offline_research,
     offline_supervisor,
     relevance,
 )
+from shared.adapters.reasoning.offline_chain import OfflineChainRoles
 from shared.adapters.reasoning.offline_report import cite, source_questions
 from shared.adapters.reasoning.offline_text import leads, script_language
 from shared.adapters.reasoning.question_shape import subject_of
@@ -29,9 +29,8 @@ from shared.adapters.reasoning.templates import texts_for
 from shared.adapters.report.citations import CITATION_RE
 from shared.adapters.search.base import Corpus
 from shared.adapters.search.temporal import parse_time_range
-from shared.core.analysis_models import Analysis
 from shared.core.limits import SourcePolicy
-from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
+from shared.core.report_models import FinalReport, ReportMaterial, SynthesizedAnswer
 from shared.core.research_models import (
     AgentAction,
     AgentProfile,
@@ -41,7 +40,6 @@ from shared.core.research_models import (
     QueryAnalysis,
     ResearchContext,
     ResearchPlan,
-    ResearchTopic,
     SupervisorReview,
     Todo,
 )
@@ -59,7 +57,7 @@ _PRONOUNS = frozenset(_PRONOUN_TEXT.split())
 CARRIED_MIN_IDF = 1.0
 
 
-class OfflineReasoner:
+class OfflineReasoner(OfflineChainRoles):
     """Reasoner over the local corpus and the pages handed in; see module docstring."""
 
     name = "offline"
@@ -298,12 +296,6 @@ class OfflineReasoner:
         # Each offline section is extracted from its own finding's sentences, which the
         # compression step dedupes later; the draft so far cannot change what it picks.
         return offline_supervisor.supervise(context, plan, finding, findings, todos, calls_left)
-
-    def analyze_findings(self, material: ReportMaterial, open: list[ResearchTopic]) -> Analysis:
-        return offline_analyst.analyze_findings(material, open)
-
-    def critique(self, report: FinalReport, material: ReportMaterial) -> Critique:
-        return offline_analyst.critique(report, material)
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
         name, documents = self.corpus.describe()
