@@ -50,5 +50,7 @@ def chain_line(stage: dict) -> str:
     line = (
         f"[bold]{stage['role']}[/] {stage['stage']} (iteration {stage['iteration']}/{stage['of']})"
     )
+    if stage.get("status"):
+        line += f" {escape(stage['status'])}"
     preview = stage.get("preview")
     return f"{line}: [dim]{escape(preview)}[/]" if preview else line

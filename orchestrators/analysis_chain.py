@@ -26,7 +26,7 @@ from orchestrators.queue_state import Run
 from orchestrators.replan import fold_late_findings
 from shared.core import names
 from shared.core.analysis_models import ChainRole, ChainStage
-from shared.core.chain_payloads import PREVIEW_CHARS, AnalystOut, AnalyzeIn
+from shared.core.chain_payloads import PREVIEW_CHARS, AnalystOut, AnalyzeIn, preview
 from shared.core.payloads import CompressIn, Gap, ResearcherIn, ResearcherOut
 from shared.core.research_models import Todo
 from shared.core.session_models import Usage
@@ -43,7 +43,8 @@ def stage(
     role: ChainRole,
     name: str,
     iteration: tuple[int, int] = (1, 1),
-    preview: str = "",
+    text: str = "",
+    **outcome: str | int,
 ) -> None:
     """Show one stage of the chain: in the chain list and as the phase (the writer's phase
     stays ``writing_report``, the name its failures and the report's Limitations use)."""
@@ -52,7 +53,8 @@ def stage(
         stage=name,
         iteration=iteration[0],
         of=iteration[1],
-        preview=preview[:PREVIEW_CHARS],
+        preview=text[: PREVIEW_CHARS + 3],
+        **outcome,
     )
     run.progress.chain = [*run.progress.chain, shown][-MAX_STAGES:]
     run.set_phase(context, "writing_report" if role == "writer" else name)
@@ -96,8 +98,17 @@ def _analyse(context: df.DurableOrchestrationContext, run: Run, iteration: int):
         run.progress.warn("analyst_analyzing", f"the analyst failed: {error_text(exc)}")
         return None
     run.usage += out.usage
-    done = "analyst_search_required" if out.verdict == "SEARCH_REQUIRED" else "analyst_complete"
-    stage(context, run, "analyst", done, rounds, out.preview)
+    done = "analyst_search_required" if out.verdict == "SEARCH_REQUIRED" else "analyst_draft_ready"
+    stage(
+        context,
+        run,
+        "analyst",
+        done,
+        rounds,
+        out.preview,
+        status=out.verdict,
+        citations=out.citations,
+    )
     return out
 
 
@@ -123,9 +134,8 @@ def search_round(
         )
         return False
     run.search_rounds += 1
-    stage(
-        context, run, "analyst", "analyst_searching", (1, SEARCH_ROUNDS), "; ".join(queries[:count])
-    )
+    searching = preview("; ".join(queries[:count]))
+    stage(context, run, "analyst", "analyst_searching", (1, SEARCH_ROUNDS), searching)
     tasks, todos = [], []
     for k, (query, profile) in enumerate(zip(queries[:count], run.team, strict=False)):
         why = missing[k] if k < len(missing) else query

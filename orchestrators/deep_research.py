@@ -32,6 +32,7 @@ from orchestrators.queue_state import Run
 from orchestrators.research_queue import research_queue
 from shared.core import names
 from shared.core.analysis_models import MAX_NEW_QUERIES
+from shared.core.chain_payloads import preview
 from shared.core.payloads import (
     AnswerOut,
     ClarifyOut,
@@ -235,7 +236,7 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
         )
         yield from step(context, names.COMPRESS_FINDINGS, request)
         yield from analyst_phase(context, run, request)
-        stage(context, run, "writer", "writer_drafting")
+        stage(context, run, "writer", "writer_composing")
         report = yield from _write(context, run, ReportIn(context=run.context, gaps=run.gaps))
         report, pdf = yield from _critic_rounds(context, run, report, request)
     except Exception as exc:
@@ -285,8 +286,9 @@ def _critic_rounds(
         reviewed, rendered = yield from settle(context, [critic, _render(context, run, report)])
         review = CritiqueOut.model_validate(checked(names.CRITIQUE_REPORT, reviewed))
         run.usage += review.usage
-        lead = (review.issues or review.logical_gaps or review.source_issues or [""])[0]
-        stage(context, run, "critic", "critic_review_complete", rounds, f"{review.verdict}: {lead}")
+        lead = " ".join([*review.issues, *review.logical_gaps, *review.source_issues][:2])
+        done = (context, run, "critic", "critic_review_complete", rounds, preview(lead))
+        stage(*done, status=review.verdict)
         if review.verdict != "REJECT":
             return report, _pdf_out(rendered)
         if not run.affords(budget.REWRITE_CALLS, reserve=0):

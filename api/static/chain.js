@@ -5,10 +5,10 @@
 const ROLE_TEXT = { analyst: "Analyst", critic: "Critic", writer: "Writer" };
 const STAGE_TEXT = {
   analyst_analyzing: "reading the findings",
-  analyst_complete: "analysis complete",
+  analyst_draft_ready: "analysis complete",
   analyst_search_required: "asks for more searches",
   analyst_searching: "one more round of searches",
-  writer_drafting: "writing the report",
+  writer_composing: "writing the report",
   writer_revising: "revising after the critique",
   critic_reviewing: "reviewing the report",
   critic_review_complete: "review complete",
@@ -16,10 +16,14 @@ const STAGE_TEXT = {
 
 const $ = (id) => document.getElementById(id);
 
+const VERDICT_MARK = { PASS: "✅", WARN: "⚠️", REJECT: "❌", READY: "✅", SEARCH_REQUIRED: "🔎" };
+
 export function stageText(stage) {
   const what = STAGE_TEXT[stage.stage] || (stage.stage || "").replaceAll("_", " ");
   const round = stage.of > 1 ? ` · iteration ${stage.iteration}/${stage.of}` : "";
-  return `${what}${round}`;
+  const cited = stage.citations ? ` · cited ${stage.citations} sources` : "";
+  const verdict = stage.status ? ` · ${VERDICT_MARK[stage.status] || ""} ${stage.status}` : "";
+  return `${what}${round}${cited}${verdict}`;
 }
 
 /** Show the chain of one session view; hidden until the chain has begun. */
@@ -30,6 +34,7 @@ export function renderChain(view) {
     const item = document.createElement("li");
     item.dataset.role = stage.role;
     item.dataset.stage = stage.stage;
+    if (stage.status) item.dataset.status = stage.status;
     if (index === chain.length - 1) item.setAttribute("aria-current", "step");
     const role = document.createElement("strong");
     role.textContent = ROLE_TEXT[stage.role] || stage.role;

@@ -38,8 +38,6 @@ class ChainStage(BaseModel):
     stage: str
     iteration: int = 1
     of: int = 1
+    status: str = ""  # the verdict a stage ends with: PASS/WARN/REJECT, READY/SEARCH_REQUIRED
+    citations: int = 0  # analyst_draft_ready: the sources its core findings cite
     preview: str = ""
-
-    @property
-    def label(self) -> str:
-        return f"{self.stage} (iteration {self.iteration}/{self.of})"

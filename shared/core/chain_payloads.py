@@ -14,7 +14,13 @@ from pydantic import Field
 from shared.core.analysis_models import ReasoningType
 from shared.core.payloads import ContextIn, Metered
 
-PREVIEW_CHARS = 160  # of an analysis or a critique, in the status and on the web page
+PREVIEW_CHARS = 150  # of an analysis or a critique, in the status and on the web page
+
+
+def preview(text: str) -> str:
+    """The first ``PREVIEW_CHARS`` characters, with "..." when cut."""
+    text = " ".join(text.split())
+    return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + "..."
 
 
 class AnalyzeIn(ContextIn):
@@ -27,4 +33,5 @@ class AnalystOut(Metered):
     missing_information: list[str] = Field(default_factory=list)
     reasoning_type: ReasoningType = "induction"
     core_findings: int = 0
-    preview: str = Field("", max_length=PREVIEW_CHARS)
+    citations: int = 0  # distinct sources the core findings cite
+    preview: str = ""

@@ -103,7 +103,7 @@ def test_an_analyst_search_required_runs_exactly_one_search_round(
         "analyst_search_required",
         "analyst_searching",
         "analyst_analyzing",
-        "analyst_complete",
+        "analyst_draft_ready",
     ]
     assert [(c["iteration"], c["of"]) for c in chain[:5]] == [
         (1, 2),
@@ -114,8 +114,4 @@ def test_an_analyst_search_required_runs_exactly_one_search_round(
     ]
     assert "critic_reviewing" in stages and "critic_review_complete" in stages
     review = next(c for c in chain if c["stage"] == "critic_review_complete")
-    assert review["role"] == "critic" and review["preview"].split(":")[0] in (
-        "PASS",
-        "WARN",
-        "REJECT",
-    )
+    assert review["role"] == "critic" and review["status"] in ("PASS", "WARN", "REJECT")

@@ -3,6 +3,7 @@ writer stages of a deep research, each with its iteration (issue 29 item 5)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,11 @@ def test_the_cli_prints_the_chain_stages(devhost: DevHost, tmp_path: Path) -> No
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "analyst analyst_analyzing (iteration 1/2)" in out
-    assert "writer writer_drafting (iteration 1/1)" in out
-    assert f"critic critic_review_complete (iteration 1/{CRITIC_ROUNDS}): " in out
+    assert "writer writer_composing (iteration 1/1)" in out
+    assert re.search(
+        r"analyst analyst_(draft_ready|search_required) \(iteration 1/2\) (READY|SEARCH_REQUIRED)",
+        out,
+    )
+    verdict = rf"critic critic_review_complete \(iteration 1/{CRITIC_ROUNDS}\) (PASS|WARN|REJECT)"
+    assert re.search(verdict, out), out
     assert out.index("analyst_analyzing") < out.index("critic_reviewing")

@@ -34,10 +34,13 @@ def test_the_page_shows_the_analyst_critic_and_writer_timeline(devhost: DevHost,
     roles = [stages.nth(i).get_attribute("data-role") for i in range(stages.count())]
     names = [stages.nth(i).get_attribute("data-stage") for i in range(stages.count())]
     assert roles[0] == "analyst" and {"analyst", "critic", "writer"} <= set(roles), roles
-    assert names.index("analyst_complete") < names.index("writer_drafting")
-    assert names.index("writer_drafting") < names.index("critic_reviewing")
+    assert names.index("analyst_draft_ready") < names.index("writer_composing")
+    assert names.index("writer_composing") < names.index("critic_reviewing")
     review = box.locator("li[data-stage='critic_review_complete']").first
     expect(review).to_contain_text(f"Critic review complete · iteration 1/{CRITIC_ROUNDS}")
+    verdict = review.get_attribute("data-status")
+    assert verdict in ("PASS", "WARN", "REJECT")
+    expect(review).to_contain_text(verdict)
     preview = review.locator("q.chain-preview")
     expect(preview).to_have_count(1)
     # the page shows what the status says, as text

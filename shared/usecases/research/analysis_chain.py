@@ -12,7 +12,8 @@ Idempotent: a retried activity rewrites the same files under the same keys.
 
 from __future__ import annotations
 
-from shared.core.chain_payloads import PREVIEW_CHARS, AnalystOut, AnalyzeIn
+from shared.adapters.report.citations import cited_numbers
+from shared.core.chain_payloads import AnalystOut, AnalyzeIn, preview
 from shared.core.errors import NotFoundError
 from shared.core.report_models import ReportMaterial
 from shared.ports import Services
@@ -43,13 +44,15 @@ def analyze_findings(svc: Services, req: AnalyzeIn) -> AnalystOut:
     svc.memory.write(sid, ANALYST_JSON, record.model_dump_json(), "application/json")
     svc.memory.append(sid, ANALYST_MD, f"analysis-{req.iteration}", _markdown(record))
     lead = analysis.core_findings[0] if analysis.core_findings else analysis.logical_inference
+    cited = {n for c in analysis.core_findings for n in cited_numbers(c)}
     return AnalystOut(
         verdict=analysis.verdict,
         new_queries=analysis.new_queries,
         missing_information=analysis.missing_information,
         reasoning_type=analysis.reasoning_type,
         core_findings=len(analysis.core_findings),
-        preview=f"{analysis.verdict}: {lead}"[:PREVIEW_CHARS],
+        citations=len(cited),
+        preview=preview(lead),
     )
 
 
