@@ -3,8 +3,8 @@
 deep search (sub-orchestration) ─► clarify (a wait for a person: orchestrators/person_wait.py)
   ─► analyze + plan ─► [plan approval: the same wait]
   ─► spawn agents ─► researcher queue with the supervisor
-  ─► compress ─► report (critic rounds, each with its PDF rendered alongside;
-      fallback chain) ─► finish
+  ─► compress ─► analyst (one bounded search round on SEARCH_REQUIRED: analysis_chain.py)
+  ─► report (critic rounds, each with its PDF rendered alongside; fallback chain) ─► finish
 
 Any failure before the report still ends in a report: the report phase runs
 on whatever findings exist, and falls back to a minimal report that says what
