@@ -18,6 +18,8 @@ goes on without the analysis.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import azure.durable_functions as df
 
 from orchestrators import budget
@@ -66,7 +68,8 @@ def analyst_phase(context: df.DurableOrchestrationContext, run: Run, compress: C
     if analysis is None or analysis.verdict != "SEARCH_REQUIRED":
         return
     why = analysis.missing_information
-    if (yield from search_round(context, run, analysis.new_queries, why, compress)):
+    asked = (analysis.new_queries, why, analysis.topic_ids)
+    if (yield from search_round(context, run, *asked, compress=compress)):
         yield from analyst_phase_after_search(context, run)
 
 
@@ -117,6 +120,8 @@ def search_round(
     run: Run,
     queries: list[str],
     missing: list[str],
+    topic_ids: Sequence[int] = (),
+    *,
     compress: CompressIn,
 ):
     """One bounded round of researchers on ``queries``; False when none could run."""
@@ -142,7 +147,7 @@ def search_round(
         todo = Todo(
             id=f"todo-{len(run.todos) + 1}",
             agent_id=profile.agent_id,
-            topic_id=0,
+            topic_id=topic_ids[k] if k < len(topic_ids) else 0,
             topic=query,
             instruction=f"Find what the analysis found missing: {why}",
             queries=[query],
@@ -190,7 +195,12 @@ def _record(run: Run, todo: Todo, result: object) -> None:
         result,
         ResearcherOut,
         lambda error, used: ResearcherOut(
-            ok=False, agent_id=todo.agent_id, todo_id=todo.id, topic_id=0, error=error, usage=used
+            ok=False,
+            agent_id=todo.agent_id,
+            todo_id=todo.id,
+            topic_id=todo.topic_id,
+            error=error,
+            usage=used,
         ),
     )
     run.usage += finding.usage

@@ -296,7 +296,7 @@ def _critic_rounds(
             return report, _pdf_out(rendered)
         if review.missing_information and run.search_rounds < SEARCH_ROUNDS:
             queries = review.missing_information[:MAX_NEW_QUERIES]
-            if (yield from search_round(context, run, queries, queries, compress)):
+            if (yield from search_round(context, run, queries, queries, compress=compress)):
                 yield from analyst_phase_after_search(context, run)
         critique = Critique.model_validate(review.model_dump(exclude={"usage"}))
         stage(context, run, "writer", "writer_revising", rounds)

@@ -30,6 +30,8 @@ class AnalyzeIn(ContextIn):
 class AnalystOut(Metered):
     verdict: Literal["READY", "SEARCH_REQUIRED"] = "READY"
     new_queries: list[str] = Field(default_factory=list)
+    # per new query, the planned topic it searches for (0: none), so its finding covers it
+    topic_ids: list[int] = Field(default_factory=list)
     missing_information: list[str] = Field(default_factory=list)
     reasoning_type: ReasoningType = "induction"
     core_findings: int = 0

@@ -30,6 +30,7 @@ def analyst_asking(name: str, request: Any) -> Any:
         out = AnalystOut(
             verdict="SEARCH_REQUIRED",
             new_queries=QUERIES,
+            topic_ids=[2, 0, 0],  # the first query searches for planned topic 2
             missing_information=MISSING,
             preview="SEARCH_REQUIRED: generators pause at yield [1]",
         )
@@ -54,6 +55,7 @@ def test_an_analyst_asking_for_searches_gets_exactly_one_bounded_round() -> None
     # one researcher per query, at most one per agent of the team (two agents)
     assert [r["todo"]["queries"] for r in extra] == [[QUERIES[0]], [QUERIES[1]]]
     assert MISSING[0] in extra[0]["todo"]["instruction"]
+    assert [r["todo"]["topic_id"] for r in extra] == [2, 0]  # its finding covers topic 2
     assert [r["item"] for r in extra] == ["items/item_3", "items/item_4"]
     assert [r["todo"]["id"] for r in extra] == ["todo-3", "todo-4"]
     first_analysis = order.index(names.ANALYZE_FINDINGS)

@@ -16,6 +16,7 @@ from shared.adapters.report.citations import cited_numbers
 from shared.core.chain_payloads import AnalystOut, AnalyzeIn, preview
 from shared.core.errors import NotFoundError
 from shared.core.report_models import ReportMaterial
+from shared.core.research_models import ResearchTopic
 from shared.ports import Services
 from shared.usecases.research import memory_files
 from shared.usecases.research.chain_notes import ANALYST_JSON, ANALYST_MD, AnalystRecord
@@ -48,12 +49,19 @@ def analyze_findings(svc: Services, req: AnalyzeIn) -> AnalystOut:
     return AnalystOut(
         verdict=analysis.verdict,
         new_queries=analysis.new_queries,
+        topic_ids=[_topic_of(q, open_topics) for q in analysis.new_queries],
         missing_information=analysis.missing_information,
         reasoning_type=analysis.reasoning_type,
         core_findings=len(analysis.core_findings),
         citations=len(cited),
         preview=preview(lead),
     )
+
+
+def _topic_of(query: str, open_topics: list[ResearchTopic]) -> int:
+    """The open topic a new query names (its title inside the query), else 0."""
+    words = query.casefold()
+    return next((t.id for t in open_topics if t.title.casefold() in words), 0)
 
 
 def _markdown(record: AnalystRecord) -> str:
