@@ -5,6 +5,7 @@ from __future__ import annotations
 import azure.durable_functions as df
 
 from activities.common import run_step
+from shared.core.completeness_payloads import CompletenessIn
 from shared.core.payloads import (
     ChatIn,
     FollowUpIn,
@@ -14,7 +15,7 @@ from shared.core.payloads import (
     SynthesizeIn,
     WebSearchIn,
 )
-from shared.usecases.research import answers, search_steps
+from shared.usecases.research import answers, completeness, search_steps
 
 bp = df.Blueprint()
 
@@ -47,6 +48,11 @@ def scrape_page(payload: dict) -> dict:
 @bp.activity_trigger(input_name="payload")
 def follow_up_queries(payload: dict) -> dict:
     return run_step(payload, FollowUpIn, search_steps.follow_up_queries)
+
+
+@bp.activity_trigger(input_name="payload")
+def evaluate_completeness(payload: dict) -> dict:
+    return run_step(payload, CompletenessIn, completeness.evaluate_completeness)
 
 
 @bp.activity_trigger(input_name="payload")

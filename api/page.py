@@ -51,6 +51,7 @@ ASSETS = {
     "progress.js": "text/javascript",
     "report.js": "text/javascript",
     "waits.js": "text/javascript",
+    "writing.js": "text/javascript",
     "markdown-it.min.mjs": "text/javascript",
 }
 CSP = "; ".join(

@@ -18,7 +18,8 @@ The progress stream is Server-Sent Events in one of two shapes, chosen by
   run): a response carries one event and ends as soon as the session
   changed, or after ~25 s with a keep-alive comment.
 
-Both send ``retry`` and event ids that encode the state the client has seen,
+Both send ``retry`` and event ids that encode the state the client has seen
+and the last answer chunk it holds (``answer_chunk`` events, ``api/answer_events.py``),
 so EventSource reconnects with ``Last-Event-ID`` and resumes without repeats;
 once the client has seen a terminal state the answer is 204, which tells
 EventSource to stop reconnecting. Each open response counts against its
@@ -35,6 +36,7 @@ from collections.abc import AsyncIterator, Callable
 import azure.durable_functions as df
 import azure.functions as func
 
+from api import answer_events
 from api.caller import caller, route_session
 from api.errors import HttpError, handled, route_session_id
 from api.streams import OpenStreams, PollBackoff
@@ -109,7 +111,7 @@ async def research_events(req: func.HttpRequest, client) -> func.HttpResponse:
     principal, owned = await route_session(req, svc)
     last = req.headers.get("Last-Event-ID") or req.params.get("last_event_id")
     record, view = await current_view(svc, client, owned.id)
-    if record.status.is_terminal and state_id(view) == last:
+    if record.status.is_terminal and state_id(view) == answer_events.parse_last(last)[0]:
         return func.HttpResponse(status_code=204)  # seen the end: EventSource stops here
     owner = principal.owner
     ticket = OPEN_STREAMS.open(owner, svc.settings.quota_open_streams_per_owner)
@@ -132,34 +134,37 @@ async def _stream(
         ends = loop.time() + STREAM_MAX_SECONDS
         quiet_since = loop.time()
         backoff = PollBackoff()
+        state, seq = answer_events.parse_last(last)
         yield f"retry: {RETRY_MS}\n\n"
         while loop.time() < ends:
             record, view = await current_view(svc, client, session_id)
-            event_id = state_id(view)
-            changed = event_id != last
-            if changed:
-                yield _event(view, event_id, last)
-                last, quiet_since = event_id, loop.time()
+            body, state, seq, caught_up = await _changes(svc, session_id, view, state, seq)
+            if body:
+                yield body
+                quiet_since = loop.time()
             elif record.status.is_terminal:
                 return
             elif loop.time() - quiet_since >= KEEPALIVE_SECONDS:
                 yield ": keep-alive\n\n"
                 quiet_since = loop.time()
-            await asyncio.sleep(backoff.pause(changed))
+            if caught_up:
+                await asyncio.sleep(backoff.pause(bool(body)))
     finally:
         closed()
 
 
 async def _long_poll(svc, client, session_id: str, last: str | None) -> func.HttpResponse:
-    """One event, as soon as the session changes, or a keep-alive after ``LONG_POLL_SECONDS``."""
+    """The changes since ``last`` as soon as there are any (the chunks written so far
+    and one state), or a keep-alive after ``LONG_POLL_SECONDS``."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + LONG_POLL_SECONDS
     backoff = PollBackoff()
+    state, seq = answer_events.parse_last(last)
     while True:
         record, view = await current_view(svc, client, session_id)
-        event_id = state_id(view)
-        if event_id != last:
-            body = f"retry: {RETRY_MS}\n" + _event(view, event_id, last)
+        body, *_ = await _changes(svc, session_id, view, state, seq)
+        if body:
+            body = f"retry: {RETRY_MS}\n" + body
             break
         if record.status.is_terminal:
             return func.HttpResponse(status_code=204)
@@ -172,8 +177,25 @@ async def _long_poll(svc, client, session_id: str, last: str | None) -> func.Htt
     )
 
 
+async def _changes(
+    svc, session_id: str, view: dict, state: str | None, seq: int
+) -> tuple[str, str | None, int, bool]:
+    """The events after (``state``, ``seq``): new answer chunks, then the view when it
+    changed and every chunk is sent (the chunks were read after the view, so a client
+    never sees the end before the text); the positions after them; whether caught up."""
+    chunks = await answer_events.chunks_after(svc, session_id, seq)
+    body = "".join(answer_events.chunk_event(c, state) for c in chunks)
+    seq = chunks[-1].seq if chunks else seq
+    caught_up = len(chunks) < answer_events.CHUNKS_PER_POLL
+    new_state = state_id(view)
+    if caught_up and new_state != state:
+        body += _event(view, answer_events.event_id(new_state, seq), state)
+        state = new_state
+    return body, state, seq, caught_up
+
+
 def _event(view: dict, event_id: str, last: str | None) -> str:
-    name = event_name(view, last)
+    name = event_name(view, last)  # ``last``: the state the client saw before
     return f"id: {event_id}\nevent: {name}\ndata: {json.dumps(view, default=str)}\n\n"
 
 

@@ -2,7 +2,8 @@
 
 Split from ``devhost.cli`` (argument parsing, ``serve`` and error lines) so
 this module reads as one research seen from a client: check the host, start a
-session, poll it while the panel (``devhost.cli_view``) shows progress, answer
+session, poll it while the panel (``devhost.cli_view``) shows progress and the
+text as it is written (``devhost.cli_stream``), answer
 clarifying questions and review the plan when the session waits for a person,
 then save the report in every format the API gives. Everything goes through
 the public HTTP API; a refusal becomes a ``CommandError``, one line for the user.
@@ -13,12 +14,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 import httpx
 from rich.live import Live
 from rich.panel import Panel
 
+from devhost.cli_stream import StreamedText
 from devhost.cli_view import console, render
 from shared.core.errors import ResearchError
 
@@ -115,10 +118,13 @@ def run_research(api: Api, args: argparse.Namespace) -> int:
 
 def _follow(api: Api, session_id: str, args: argparse.Namespace, t0: float) -> dict:
     answered = reviewed = False
-    with Live(console=console, refresh_per_second=4, transient=False) as live:
+    text = StreamedText(api.http, session_id)
+    with Live(console=console, refresh_per_second=4, transient=False) as live, closing(text):
         while True:
             view = api.json("GET", f"/research/{session_id}")
-            live.update(render(view, time.monotonic() - t0))
+            if view["status"] in TERMINAL:
+                text.settled(timeout=5)  # the last chunks come before the final event
+            live.update(render(view, time.monotonic() - t0, text.writing()))
             if view["status"] in TERMINAL:
                 return view
             if time.monotonic() - t0 > args.timeout:

@@ -3,8 +3,9 @@
 Split from ``devhost.cli`` so the research client (``devhost.cli_research``)
 holds the HTTP conversation and this module only what the user sees while a
 session runs: one panel per poll with status, phase, counters, one row per
-researcher agent, the model calls still writing, and a deep research's analyst,
-critic and writer stages ("critic_review_complete (iteration 1/3): PASS: ...").
+researcher agent, the model calls still writing, a deep research's analyst, critic
+and writer stages ("critic_review_complete (iteration 1/3) PASS: ...") and the end of
+the answer or report text as it arrives (``devhost.cli_stream``).
 """
 
 from __future__ import annotations
@@ -13,11 +14,16 @@ from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 console = Console()
 
 
-def render(view: dict, elapsed: float) -> Panel:
+WRITING_TAIL_CHARS = 1200  # the end of a long report: what a terminal shows of it
+PART_TITLES = {"answer": "answer", "deep_search": "deep search answer", "report": "report"}
+
+
+def render(view: dict, elapsed: float, writing: tuple[str, str] | None = None) -> Panel:
     progress = view["progress"]
     table = Table(show_header=True, header_style="bold", expand=True)
     table.add_column("agent", width=6)
@@ -42,6 +48,10 @@ def render(view: dict, elapsed: float) -> Panel:
     parts += [chain_line(stage) for stage in progress.get("chain", [])]
     for call in view.get("model_calls", []):
         parts.append(f"[dim]{call['model']} writing for {call['running_seconds']} s[/]")
+    if writing and writing[1].strip():
+        part, text = writing
+        tail = text if len(text) <= WRITING_TAIL_CHARS else "…" + text[-WRITING_TAIL_CHARS:]
+        parts += [f"[bold]{PART_TITLES.get(part, part)}[/]", Text(tail.strip())]
     return Panel(Group(*parts), title=view["query"][:80], subtitle=view["session_id"])
 
 

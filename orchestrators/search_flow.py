@@ -3,8 +3,14 @@ and the first phase of `deep_research`.
 
 plan queries ─► per iteration: one web_search activity per query (fan-out)
             ─► select sources (dedupe, filter, RRF, rerank, tiers)
-            ─► scrape + summarize the top N (fan-out) ─► follow-up queries
-            ─► synthesize the cited answer
+            ─► scrape + summarize the top N (fan-out)
+            ─► evaluate completeness (per topic: covered, score, evidence, gaps)
+            ─► next queries: a gap query per uncovered topic only; follow-up
+               queries when every topic is covered
+ ─► content check failed (no definition / steps / code, or only navigation)?
+    one more targeted round, once
+ ─► synthesize the cited answer, with the last review (per-topic completeness,
+    and what content is still missing, in its limitations)
 
 A search or page that still fails after its retries degrades the answer, never
 fails it: it becomes a warning in the live progress (and so in the status).
@@ -14,8 +20,9 @@ calls for the synthesis and its follow-up questions.
 The source policy applies to every selection; inside a deep research
 (``as_phase``) strict never falls back to tiers 3-5, since the report must rest
 on tiers 1-2 alone (a standalone search falls back, with a warning, rather than
-answer nothing). The answer of a mode ends with follow-up questions; the phase's
-does not, since the report that follows has its own.
+answer nothing, and only while no page was read yet). The answer of a mode ends
+with follow-up questions; the phase's does not, since the report that follows
+has its own.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import azure.durable_functions as df
 from orchestrators import budget
 from orchestrators.common import call, outcome, publish, settle, step
 from shared.core import names
+from shared.core.completeness_payloads import CompletenessIn, CompletenessOut
 from shared.core.payloads import (
     AnswerOut,
     FollowUpIn,
@@ -49,6 +57,7 @@ from shared.core.source_models import SearchResult, TimeRange
 SYNTHESIS_CALLS = 1
 FOLLOW_UP_CALLS = 1
 FOLLOW_UP_QUESTION_CALLS = 1  # after the answer (none in a deep research's phase)
+COMPLETENESS_CALLS = 1  # the check after each round that read pages
 
 
 @dataclass
@@ -64,9 +73,16 @@ class _Search:
     seen_urls: list[str] = field(default_factory=list)
     summary_refs: list[str] = field(default_factory=list)
     leftovers: list[SearchResult] = field(default_factory=list)  # ranked, unread
+    review: CompletenessOut | None = None  # the last completeness check
+    searched: list[str] = field(default_factory=list)  # every query sent, in order
+
+    def fresh(self, queries: list[str]) -> list[str]:
+        """``queries`` not searched yet: a gap whose search already ran would find the same."""
+        done = {" ".join(q.lower().split()) for q in self.searched}
+        return [q for q in queries if " ".join(q.lower().split()) not in done]
 
     def pages_affordable(self, wanted: int, more_iterations: bool) -> int:
-        reserve = SYNTHESIS_CALLS + (FOLLOW_UP_CALLS if more_iterations else 0)
+        reserve = SYNTHESIS_CALLS + COMPLETENESS_CALLS + (FOLLOW_UP_CALLS if more_iterations else 0)
         reserve += 0 if self.inp.as_phase else FOLLOW_UP_QUESTION_CALLS
         left = budget.calls_left(self.inp.caps, self.usage, reserve=reserve)
         return wanted if left is None else max(0, min(wanted, left))
@@ -88,8 +104,13 @@ def search_flow(
             read = yield from _iteration(context, run, iteration, more)
             if not read:
                 break
-            if more and run.summary_refs:
+            yield from _evaluate(context, run, iteration)
+            gaps = run.fresh(run.review.gap_queries) if run.review else []
+            if more and gaps:
+                run.queries = gaps  # only the topics still uncovered
+            elif more and run.summary_refs:  # all covered, or their searches already ran
                 yield from _follow_up(context, run)
+        yield from _content_round(context, run, iterations + 1)
         answer = yield from _synthesize(context, run, words, answer_name)
     except Exception as exc:  # the session is billed what the flow spent before the failure
         exc.usage = run.usage + (getattr(exc, "usage", None) or Usage())
@@ -124,7 +145,9 @@ def _iteration(context: df.DurableOrchestrationContext, run: _Search, iteration:
         top_n=caps.scrape_top_n,
         rerank_top_k=caps.rerank_top_k,
         policy=caps.source_policy,
-        fallback=not run.inp.as_phase,
+        # strict falls back to tiers 3-5 only while nothing was read: a later round (a gap,
+        # missing content) that finds no official page adds nothing rather than a forum
+        fallback=not run.inp.as_phase and not run.summary_refs,
     )
     selected = SelectSourcesOut.model_validate(
         (yield from step(context, names.SELECT_SOURCES, select_in))
@@ -148,6 +171,7 @@ def _iteration(context: df.DurableOrchestrationContext, run: _Search, iteration:
 
 def _search_all(context: df.DurableOrchestrationContext, run: _Search):
     caps = run.inp.caps
+    run.searched += run.queries
     tasks = [
         call(
             context,
@@ -218,6 +242,44 @@ def _follow_up(context: df.DurableOrchestrationContext, run: _Search):
     run.queries = more.queries or run.queries
 
 
+def _evaluate(context: df.DurableOrchestrationContext, run: _Search, iteration: int):
+    """The completeness check of everything read so far; a failure only loses the check."""
+    request = CompletenessIn(
+        session_id=run.inp.session_id,
+        query=run.rewritten,
+        language=run.inp.language,
+        summary_refs=run.summary_refs,
+        topics=run.review.topics if run.review else [],
+        name=f"completeness_{iteration}",
+        n=run.inp.caps.search_queries,
+    )
+    (result,) = yield from settle(context, [call(context, names.EVALUATE_COMPLETENESS, request)])
+    errors: list[str] = []
+
+    def failed(error: str, used: Usage) -> CompletenessOut:
+        errors.append(error)
+        return CompletenessOut(usage=used)
+
+    review = outcome(names.EVALUATE_COMPLETENESS, result, CompletenessOut, failed)
+    run.usage += review.usage
+    if errors:
+        run.progress.warn("checking completeness", f"the completeness check failed: {errors[0]}")
+        return
+    run.review = review
+
+
+def _content_round(context: df.DurableOrchestrationContext, run: _Search, iteration: int):
+    """One more round, targeted at the content the question needs and nothing read gave
+    (a definition, steps, code), or when the pages were only navigation. Once."""
+    review = run.review
+    queries = run.fresh(review.content_queries) if review else []
+    if review is None or review.content_ok or not queries:
+        return
+    run.queries = queries
+    if (yield from _iteration(context, run, iteration, False)):
+        yield from _evaluate(context, run, iteration)
+
+
 def _synthesize(
     context: df.DurableOrchestrationContext, run: _Search, words: tuple[int, int], name: str
 ):
@@ -235,5 +297,6 @@ def _synthesize(
         policy=run.inp.caps.source_policy,
         follow_up_questions=not run.inp.as_phase,
         time_range=run.time_range,
+        completeness_ref=run.review.review_ref if run.review else None,
     )
     return AnswerOut.model_validate((yield from step(context, names.SYNTHESIZE, request)))

@@ -27,6 +27,7 @@ from shared.core.analysis_models import ChainStage
 from shared.core.limits import LIMITS, Limit
 from shared.core.report_models import FinalReport, SynthesizedAnswer
 from shared.core.session_models import AgentProgress, PolicyChoice, SessionStatus, Usage
+from shared.core.stream_models import AnswerChunk
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENAPI = ROOT / "api" / "openapi.json"
@@ -44,6 +45,7 @@ MODELS = [
     (ChainStage, "serialization"),
     (PolicyChoice, "serialization"),
     (Usage, "serialization"),
+    (AnswerChunk, "serialization"),
 ]
 _BLOCK = re.compile(r"(<!-- generated: (\w+) -->\n)(.*?)(<!-- /generated -->)", re.DOTALL)
 

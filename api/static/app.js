@@ -9,6 +9,7 @@ import { closeNotice, failed } from "./notices.js";
 import { TERMINAL, addTimeline, clearTimeline, renderView } from "./progress.js";
 import { renderReport } from "./report.js";
 import { answer, approvePlan, decidePlan, showPlan, showQuestions } from "./waits.js";
+import { clearWriting, hideWriting, writeChunk } from "./writing.js";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -76,6 +77,7 @@ export async function openSession(id, push = false, known = null) {
   $("clarification").hidden = true;
   $("plan").hidden = true;
   clearTimeline();
+  clearWriting();
   markOpenInHistory();
   let view = known;
   try {
@@ -94,6 +96,7 @@ function followSession(session) {
   const id = session.id;
   session.stop = follow(`research/${encodeURIComponent(id)}/events`, {
     onEvent: (type, data) => {
+      if (type === "answer_chunk") { if (current === session) writeChunk(data); return; }
       let view;
       try { view = JSON.parse(data); } catch { return; }
       if (current === session && view && view.status) show(view, type);
@@ -148,6 +151,7 @@ async function showReport(view) {
     const article = $("report");
     article.lang = view.language || "";
     renderReport(article, markdown, json.sources);
+    hideWriting();
     article.hidden = false;
     $("download-pdf").hidden = view.mode !== "deep_research";
     $("downloads").hidden = false;

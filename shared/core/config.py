@@ -116,6 +116,8 @@ class Settings(_LimitSettings):
     embedding_model: str | None = None
     # auto: json_schema, falling back to what the endpoint accepts (reasoning/structured_mode.py)
     llm_structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = "auto"
+    # Answers and reports streamed from the model to the event stream (reasoning/llm_stream.py).
+    llm_stream_answers: bool = True
     llm_timeout_seconds: float = 60.0
     # A model call running longer is shown in the session's status (model_calls).
     llm_slow_call_seconds: float = Field(10.0, ge=0)

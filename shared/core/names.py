@@ -27,6 +27,7 @@ WEB_SEARCH = "web_search"
 SELECT_SOURCES = "select_sources"
 SCRAPE_PAGE = "scrape_page"
 FOLLOW_UP_QUERIES = "follow_up_queries"
+EVALUATE_COMPLETENESS = "evaluate_completeness"
 SYNTHESIZE = "synthesize"
 UPDATE_SESSION = "update_session"
 COMPLETE_SESSION = "complete_session"
@@ -52,6 +53,7 @@ ACTIVITIES = (
     SELECT_SOURCES,
     SCRAPE_PAGE,
     FOLLOW_UP_QUERIES,
+    EVALUATE_COMPLETENESS,
     SYNTHESIZE,
     UPDATE_SESSION,
     COMPLETE_SESSION,

@@ -144,6 +144,7 @@ class SynthesizeIn(BaseModel):
     policy: SourcePolicy = "discovery"  # said in the prompt
     follow_up_questions: bool = True  # not in a deep research's first phase: the report has them
     time_range: TimeRange | None = None  # the question's period: the answer weighs recency by it
+    completeness_ref: str | None = None  # the last completeness review: the answer carries it
 
 
 class AnswerOut(Metered):
@@ -327,8 +328,7 @@ class ReportOut(Metered):
     confidence: str
     basis: str  # reviewed | draft | main | findings | draft_fallback | minimal
     warnings: list[str] = Field(default_factory=list)  # the report's notes, in its language
-    # why only the draft or a minimal report exists, in English for the status
-    failure: str | None = None
+    failure: str | None = None  # why only the draft or a minimal report exists (English)
     unsourced: str | None = None  # why a real report lists no source, in English for the status
     too_short: str | None = None  # a report under the minimum length, in English for the status
 

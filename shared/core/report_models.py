@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from shared.core.analysis_models import Analysis
+from shared.core.completeness_models import ContentCheck, TopicCompleteness
 from shared.core.research_models import Confidence, Finding, QueryAnalysis, ResearchContext
 from shared.core.source_models import Source, SourceExcerpt
 
@@ -26,6 +27,9 @@ class SynthesizedAnswer(BaseModel):
     language: str = "en"
     # what the answer had to do without (a failed search, an unreadable page, a fallback)
     limitations: list[str] = Field(default_factory=list)
+    # per topic of the question: covered, score, evidence, gaps (the search modes' check)
+    completeness: list[TopicCompleteness] = Field(default_factory=list)
+    content: ContentCheck | None = None  # definition / steps / code the question needed
 
 
 ModeCompliance = Literal["compliant", "minor_deviations", "non_compliant"]

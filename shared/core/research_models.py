@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
 
+from shared.core.completeness_models import TopicCompleteness
 from shared.core.limits import AGENT_MAX_STEPS, NUM_AGENTS, SourcePolicy
 from shared.core.source_models import SearchResult, Source, SourceExcerpt, TimeRange
 
@@ -183,12 +184,6 @@ class Finding(BaseModel):
         return len(self.notes)
 
 
-class TopicCoverage(BaseModel):
-    topic_id: int
-    status: Literal["covered", "shallow", "missing"]
-    evidence: str = ""
-
-
 class NewTodo(BaseModel):
     topic_id: int
     instruction: str
@@ -200,7 +195,7 @@ class SupervisorReview(BaseModel):
     """Assess, then decide: a model writes structured fields in schema order, so the
     coverage, the draft and the todos come before the decision they justify."""
 
-    coverage: list[TopicCoverage] = Field(default_factory=list)
+    coverage: list[TopicCompleteness] = Field(default_factory=list)
     notes: str = ""
     key_insights: list[str] = Field(default_factory=list)
     draft_section_title: str = ""

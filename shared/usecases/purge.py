@@ -147,13 +147,16 @@ async def sweep_orphan_files(svc: Services) -> list[str]:
 
     A session's document is written before any of its files and deleted after
     them, so a folder without a document is what a step still running at the
-    delete wrote afterwards: never the files of a session being started. One
+    delete wrote afterwards: never the files of a session being started. Such a
+    step may have streamed answer chunks too (before the answer file it then
+    saved): the store's delete, which needs no document, takes those. One
     folder that fails is logged and left for the next run.
     """
     swept = []
     for session_id in await asyncio.to_thread(svc.memory.session_ids):
         try:
             if not await asyncio.to_thread(_session_exists, svc, session_id):
+                await asyncio.to_thread(svc.sessions.delete, session_id)
                 await asyncio.to_thread(svc.memory.delete_session, session_id)
                 swept.append(session_id)
         except Exception:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from shared.core.completeness_models import COVERED_SCORE, CompletenessReview
 from shared.core.report_models import Critique, FinalReport, SynthesizedAnswer
 from shared.core.research_models import (
     AgentAction,
@@ -225,3 +226,28 @@ def test_offline_report_cites_the_obvious_documents(offline_reasoner):
     reasoner = offline_reasoner
     report = reasoner.write_report(fixture_material())
     assert {s.url for s in report.sources} >= set(FIXTURE_URLS[:2])
+
+
+def test_completeness_judges_each_topic_on_quotes_it_was_given(reasoner):
+    summaries = fixture_summaries()
+    said = " ".join(" ".join([s.title, s.summary, *s.relevant_sentences]) for s in summaries)
+    read = " ".join(said.split()).lower()
+    review = reasoner.evaluate_completeness(DEFAULT_QUESTION, [], summaries, "en")
+
+    assert isinstance(review, CompletenessReview)
+    assert 1 <= len(review.topics) <= 6
+    for topic in review.topics:
+        assert topic.topic.strip() and 0.0 <= topic.score <= 1.0
+        assert not topic.evidence or " ".join(topic.evidence.split()).lower() in read
+        if topic.covered:  # covered means proven: a quote and a score at the threshold
+            assert topic.evidence and topic.score >= COVERED_SCORE and not topic.gaps
+        else:
+            assert topic.gaps and topic.gap_query.strip()
+    assert set(review.content.missing) <= set(review.content.needs)
+
+    titles = [t.topic for t in review.topics]
+    again = reasoner.evaluate_completeness(DEFAULT_QUESTION, titles, summaries, "en")
+    assert [t.topic for t in again.topics] == titles  # later rounds judge the same topics
+
+    nothing = reasoner.evaluate_completeness(DEFAULT_QUESTION, titles, [], "en")
+    assert not any(t.covered for t in nothing.topics)

@@ -241,3 +241,19 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path: Path) -> None:
 
     assert one_error_line(result) == "error: interrupted"
     assert result.returncode == 130
+
+
+def test_the_answer_shows_in_the_terminal_as_it_is_written(devhost: DevHost, tmp_path) -> None:
+    """The panel's text comes from the event stream's answer chunks (``devhost.cli_stream``),
+    not from the saved file: it is there before the report is fetched."""
+    result = run_cli(
+        "research", "What is a Python list?", "--mode", "chat", "--url", devhost.url,
+        "--out", "out", cwd=tmp_path,
+    )  # fmt: skip
+
+    assert result.returncode == 0, result.stderr
+    [saved] = (tmp_path / "out").glob("*/report.json")
+    answer = json.loads(saved.read_text(encoding="utf-8"))["answer"]
+    last_words = " ".join(answer.split()[-6:])
+    assert "answer" in result.stdout
+    assert last_words in " ".join(result.stdout.replace("│", " ").split())

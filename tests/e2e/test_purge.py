@@ -30,6 +30,7 @@ from shared.adapters.stores.sqlite import SqliteSessionStore
 from shared.bootstrap import AppServices
 from shared.core.config import Settings
 from shared.core.session_models import SessionRecord
+from shared.core.stream_models import AnswerChunk
 from tests.e2e.polling import TERMINAL, wait_for
 from tests.fakes.entra import TENANT, easy_auth_headers
 
@@ -75,12 +76,13 @@ class Leftovers:
         self.settings = settings
 
     def of(self, session_id: str) -> dict[str, int]:
-        documents, messages = (
+        documents, messages, chunks = (
             self._cosmos(session_id) if self.settings.use_cosmos else self._sqlite(session_id)
         )
         return {
             "session documents": documents,
             "chat messages": messages,
+            "answer chunks": chunks,
             "memory files": self._files(session_id),
             "durable instances": self._instances(session_id),
         }
@@ -120,16 +122,19 @@ class Leftovers:
         database = client.get_database_client(self.settings.cosmos_database)
         return database.get_container_client(self.settings.cosmos_container)
 
-    def _sqlite(self, session_id: str) -> tuple[int, int]:
+    def _sqlite(self, session_id: str) -> tuple[int, int, int]:
         with sqlite3.connect(self.settings.data_dir / "sessions.sqlite3") as db:
             sessions = db.execute("SELECT count(*) FROM sessions WHERE id=?", (session_id,))
             documents = sessions.fetchone()[0]
             messages = db.execute(
                 "SELECT count(*) FROM chat_messages WHERE session_id=?", (session_id,)
             ).fetchone()[0]
-        return documents, messages
+            chunks = db.execute(
+                "SELECT count(*) FROM answer_chunks WHERE session_id=?", (session_id,)
+            ).fetchone()[0]
+        return documents, messages, chunks
 
-    def _cosmos(self, session_id: str) -> tuple[int, int]:
+    def _cosmos(self, session_id: str) -> tuple[int, int, int]:
         docs = list(
             self._container().query_items(
                 "SELECT c.type FROM c WHERE c.id = @id OR c.session_id = @id",
@@ -138,7 +143,8 @@ class Leftovers:
             )
         )
         messages = sum(1 for d in docs if d["type"] == "message")
-        return sum(1 for d in docs if d["type"] == "session"), messages
+        chunks = sum(1 for d in docs if d["type"] == "chunk")
+        return sum(1 for d in docs if d["type"] == "session"), messages, chunks
 
     def _files(self, session_id: str) -> int:
         if not self.settings.use_blob:
@@ -193,6 +199,7 @@ def test_delete_purges_everything_of_the_session_and_nothing_of_others(
     before = left.of(research)
     assert before["session documents"] == 1 and before["memory files"] > 5
     assert before["durable instances"] == 2, "the run and its deep search"
+    assert before["answer chunks"] > 0, "the deep search answer and the report streamed"
     assert left.of(chat)["chat messages"] == 2
     alice_owner = {"id": "a11ce000-0000-4000-8000-000000000001", "tenant": TENANT}
     assert left.owner(research) == (alice_owner, alice_owner)
@@ -208,6 +215,7 @@ def test_delete_purges_everything_of_the_session_and_nothing_of_others(
     assert alice.get("/api/chats/c1/sessions").json()["sessions"] == []
     kept = left.of(bobs)
     assert kept["session documents"] == 1 and kept["chat messages"] == 2
+    assert kept["answer chunks"] > 0
     assert kept["memory files"] > 0 and kept["durable instances"] == 1
     assert bob.get(f"/api/research/{bobs}/report").status_code == 200
 
@@ -227,6 +235,7 @@ def test_deleting_a_waiting_session_stops_its_run_and_frees_the_chat(
     assert Leftovers(settings).of(session_id) == {
         "session documents": 0,
         "chat messages": 0,
+        "answer chunks": 0,
         "memory files": 0,
         "durable instances": 0,
     }
@@ -272,6 +281,7 @@ def test_retention_at_start_up_purges_sessions_older_than_the_setting(
         assert set(left.of(session_id).values()) == {0}, (session_id, left.of(session_id))
     kept = left.of(recent)
     assert kept["session documents"] == 1 and kept["chat messages"] == 2
+    assert kept["answer chunks"] > 0
     with httpx.Client(base_url=second.url, headers=ALICE, timeout=60) as alice:
         listed = alice.get("/api/chats/c3/sessions").json()["sessions"]
         assert [s["session_id"] for s in listed] == [recent]
@@ -293,15 +303,18 @@ def test_retention_goes_by_last_activity_spares_waiting_sessions_and_sweeps_late
     first.stop()
     age(settings, waiting, days=31)  # asked its question 31 days ago, still unanswered
     age(settings, touched, days=40, idle_days=10)  # old, but used 10 days ago
-    # A step that was still running when its session was deleted writes its file after.
-    AppServices(settings).memory.write(deleted, "items/item_9.md", "late", "text/markdown")
+    # A step that was still running when its session was deleted writes its file after,
+    # and the answer it streamed before that.
+    late = AppServices(settings)
+    late.sessions.append_chunks(deleted, [AnswerChunk(seq=1, part="answer", text="late")])
+    late.memory.write(deleted, "items/item_9.md", "late", "text/markdown")
     left = Leftovers(settings)
-    assert left.of(deleted)["memory files"] == 1
+    assert left.of(deleted)["memory files"] == 1 and left.of(deleted)["answer chunks"] == 1
 
     second = start_devhost(settings.model_copy(update={"session_retention_days": 30}))
     assert second.startup_done.wait(120), "the start-up timers did not finish"
 
-    assert left.of(deleted)["memory files"] == 0
+    assert left.of(deleted)["memory files"] == 0 and left.of(deleted)["answer chunks"] == 0
     assert left.of(touched)["session documents"] == 1
     spared = left.of(waiting)
     assert spared["session documents"] == 1 and spared["durable instances"] >= 1

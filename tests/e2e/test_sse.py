@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
@@ -62,9 +62,10 @@ class SseEvent:
 @dataclass
 class SseResponse:
     status_code: int
-    events: list[SseEvent]
+    events: list[SseEvent]  # the session's states (answer chunks are in ``chunks``)
     comments: list[str]
     retry_ms: int | None
+    chunks: list[SseEvent] = field(default_factory=list)
 
 
 def parse_sse(text: str) -> tuple[list[SseEvent], list[str], int | None]:
@@ -112,7 +113,9 @@ class EventSourceClient:
         for event in events:
             assert event.id != self.last_event_id, "a reconnect repeated the last event"
             self.last_event_id = event.id
-        return SseResponse(200, events, comments, retry)
+        states = [e for e in events if e.event != "answer_chunk"]
+        chunks = [e for e in events if e.event == "answer_chunk"]
+        return SseResponse(200, states, comments, retry, chunks)
 
 
 def rank(phase: str) -> int:

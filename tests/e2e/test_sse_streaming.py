@@ -42,6 +42,16 @@ def streaming_host(tmp_path: Path) -> Iterator[str]:
         host.kill()
 
 
+def joined_parts(chunks: list[dict]) -> dict[str, str]:
+    """What a client holds per part: the text after each part's last reset."""
+    texts: dict[str, str] = {}
+    for chunk in chunks:
+        if chunk["kind"] == "reset":
+            texts[chunk["part"]] = ""
+        texts[chunk["part"]] = texts.get(chunk["part"], "") + chunk["text"]
+    return texts
+
+
 def test_one_connection_carries_the_whole_run_and_ends_with_it(streaming_host: str) -> None:
     with httpx.Client(base_url=streaming_host, timeout=60) as api:
         session_id = start(api, AMBIGUOUS_QUERY)
@@ -57,7 +67,8 @@ def test_one_connection_carries_the_whole_run_and_ends_with_it(streaming_host: s
                     )
                     assert reply.status_code == 202, reply.text
                     answered = True
-        events, _, retry = parse_sse(text)
+        every, _, retry = parse_sse(text)
+        events = [e for e in every if e.event != "answer_chunk"]  # the session's states
 
         names = [e.event for e in events]
         assert answered and names[-1] == "completed", names
@@ -79,5 +90,13 @@ def test_one_connection_carries_the_whole_run_and_ends_with_it(streaming_host: s
         assert api.get(f"/api/research/{session_id}").json()["status"] == "completed"
         report = api.get(f"/api/research/{session_id}/report", params={"format": "md"})
         assert report.status_code == 200 and report.text.startswith("# ")
+        # the same connection carried the report as it was written, section by section,
+        # before the end; what a client joins from it is the stored report
+        chunks = [e.data for e in every if e.event == "answer_chunk"]
+        last_chunk = max(i for i, e in enumerate(every) if e.event == "answer_chunk")
+        assert last_chunk < len(every) - 1 and every[-1].event == "completed"
+        written = [c for c in chunks if c["part"] == "report" and c["kind"] == "text"]
+        assert len(written) >= 3, chunks
+        assert joined_parts(chunks)["report"] == report.text
         missing = api.get("/api/research/no-such-session/events")
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"

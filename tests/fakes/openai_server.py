@@ -17,6 +17,13 @@ request carries ``received_at``, the wall-clock time its request line was read.
 Usage in every completion: prompt_tokens = prompt chars // 4,
 completion_tokens = content chars // 4 (unless given).
 
+A request with ``"stream": true`` gets its reply as server-sent events, the
+content cut into word pieces (``chat.completion.chunk`` objects, then the usage
+when ``stream_options.include_usage`` asks for it, then ``[DONE]``); a reply's
+``chunk_delay`` is waited before each piece, and ``server.stream_hold(request, i)``,
+when set, is called before piece ``i`` (a test blocks it to hold a reply
+mid-stream).
+
 Start with ``with FakeOpenAIServer() as server:`` or the ``fake_openai`` fixture;
 stop is by the server object (no process is spawned).
 """
@@ -48,6 +55,7 @@ class Reply:
     body: Any = None  # dict -> JSON, str/bytes -> raw body
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    chunk_delay: float = 0.0  # streamed replies: before each piece
 
 
 @dataclass
@@ -128,6 +136,7 @@ class FakeOpenAIServer:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
+        self.stream_hold: Callable[[RecordedRequest, int], None] | None = None
         self._thread: threading.Thread | None = None
 
     @property
@@ -232,7 +241,47 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 received_at=self.received_at,
             )
             reply = server._reply_to(request)
-            self._send(reply, wait=reply.delay)
+            if request.json.get("stream") and reply.status == 200:
+                self._send_stream(reply, request)
+            else:
+                self._send(reply, wait=reply.delay)
+
+        def _send_stream(self, reply: Reply, request: RecordedRequest) -> None:
+            """The reply as ``chat.completion.chunk`` events (see the module docstring)."""
+            body = reply.body
+            choice = body["choices"][0]
+            content = choice["message"].get("content") or ""
+            base = {"id": body["id"], "object": "chat.completion.chunk", "created": 0}
+            base["model"] = body["model"]
+            if reply.delay:
+                server._wait(reply.delay)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            pieces = re.findall(r"\S+\s*|\s+", content)
+            finish = {"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}
+            events = [
+                {**base, "choices": [{"index": 0, "delta": {"content": p}, "finish_reason": None}]}
+                for p in pieces
+            ]
+            events.append({**base, "choices": [finish]})
+            if (request.json.get("stream_options") or {}).get("include_usage"):
+                events.append({**base, "choices": [], "usage": body.get("usage")})
+            try:
+                for i, event in enumerate(events):
+                    if i < len(pieces):
+                        if server.stream_hold is not None:
+                            server.stream_hold(request, i)
+                        if reply.chunk_delay:
+                            server._wait(reply.chunk_delay)
+                    self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
 
         def _send(self, reply: Reply, wait: float = 0.0) -> None:
             """Encode and buffer the status line and headers first, then wait, then send."""

@@ -10,9 +10,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from shared.adapters.search.embeddings import EmbeddingReranker
+from shared.bootstrap import AppServices
 from shared.core.config import Settings
+from shared.core.payloads import SelectSourcesIn
 from shared.core.source_models import SearchResult
 from shared.tools.llm_endpoint.usage import metered
+from shared.usecases.research.search_steps import select_sources
 
 VOCABULARY = ("context", "manager", "loop", "iterator")
 
@@ -97,3 +100,31 @@ def test_a_failing_endpoint_keeps_the_lexical_order(embeddings_server):
     _Embeddings.fail = True
     ranked = _reranker(embeddings_server).rerank("context manager", _results())
     assert [r.url for r in ranked] == ["https://a.example/loops", "https://b.example/ctx"]
+
+
+@pytest.mark.parametrize(
+    ("providers", "reranked"),
+    [(["tavily", "tavily"], False), (["searxng", "searxng"], True), (["tavily", "searxng"], True)],
+)
+def test_results_a_provider_ranked_already_are_not_reranked(
+    embeddings_server, tmp_path, providers: list[str], reranked: bool
+):
+    """The spec's rule: semantic rerank for SearXNG's results, not for Tavily's."""
+    svc = AppServices(
+        Settings(
+            data_dir=tmp_path,
+            reasoner="offline",
+            search_provider="local",
+            openai_base_url=embeddings_server,
+            openai_api_key="test",
+            embedding_model="text-embedding-3-small",
+        )
+    )
+    results = [
+        r.model_copy(update={"provider": p}) for r, p in zip(_results(), providers, strict=True)
+    ]
+
+    out = select_sources(svc, SelectSourcesIn(query="context manager", result_lists=[results]))
+
+    assert bool(_Embeddings.requests) is reranked
+    assert {r.url for r in out.selected} == {r.url for r in results}

@@ -115,7 +115,16 @@ def test_agent_step_follows_the_react_rules():
 def test_supervisor_asks_for_coverage_gaps_and_a_decision():
     text = BUILDERS["supervise"]("en")[1]["content"]
 
-    for ask in ("covered, shallow or missing", "new todo", "redirect", "continue", "finish"):
+    for ask in (
+        "covered (true when",
+        "score 0.0-1.0",
+        "gaps",
+        "gap_query",
+        "new todo",
+        "redirect",
+        "continue",
+        "finish",
+    ):
         assert ask in text
 
 

@@ -18,6 +18,7 @@ import function_app
 from devhost import history as h
 from devhost.registry import index
 from shared.core import names
+from shared.core.completeness_payloads import CompletenessOut
 from shared.core.config import ResearchOptions, Settings
 from shared.core.payloads import (
     FAILURE_KEY,
@@ -106,6 +107,9 @@ def respond(name: str, request: Any) -> Any:
         names.WEB_SEARCH: lambda: WebSearchOut(),
         names.SELECT_SOURCES: lambda: SelectSourcesOut(selected=[]),
         names.SCRAPE_PAGE: lambda: ScrapeOut(url="https://x", ok=True),
+        names.EVALUATE_COMPLETENESS: lambda: CompletenessOut(
+            review_ref=f"s1/{request['name']}.json", topics=["Basics", "Uses"], covered=2
+        ),
         names.SYNTHESIZE: lambda: AnswerOut(answer_ref="s1/answer.md", source_count=0, summary="s"),
     }
     made = outputs.get(name)

@@ -21,6 +21,7 @@ from devhost.registry import index
 from shared.bootstrap import AppServices
 from shared.core import names
 from shared.core.config import Caps, Settings
+from shared.core.research_models import SupervisorReview
 from shared.core.session_models import Progress, SessionRecord, StartInput
 from tests.fakes.durable_history import Replay
 from tests.unit.test_replay_orchestrators import respond, start_input
@@ -104,3 +105,25 @@ def test_a_session_stored_with_sources_shows_its_counts_under_both_names(tmp_pat
     assert view["progress"]["source_count"] == view["progress"]["sources"] == 3
     assert view["result"]["report"]["source_count"] == view["result"]["report"]["sources"] == 2
     assert Progress.model_validate({"sources": 4}).model_dump()["source_count"] == 4
+
+
+def test_a_review_stored_with_covered_shallow_missing_reads_with_scores() -> None:
+    """Supervisor reviews written before ``TopicCompleteness`` kept a three-word status."""
+    stored = {
+        "decision": "continue",
+        "coverage": [
+            {"topic_id": 1, "status": "covered", "evidence": "3 key findings"},
+            {"topic_id": 2, "status": "shallow", "evidence": "1 key finding"},
+            {"topic_id": 3, "status": "missing"},
+        ],
+    }
+
+    coverage = SupervisorReview.model_validate(stored).coverage
+
+    assert [(c.covered, c.status) for c in coverage] == [
+        (True, "covered"),
+        (False, "shallow"),
+        (False, "missing"),
+    ]
+    assert coverage[0].score == 1.0 > coverage[1].score > coverage[2].score == 0.0
+    assert "status" not in coverage[0].model_dump()  # written in the new shape only

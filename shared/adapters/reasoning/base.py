@@ -20,6 +20,7 @@ from datetime import date
 from typing import Protocol, runtime_checkable
 
 from shared.core.analysis_models import Analysis
+from shared.core.completeness_models import CompletenessReview
 from shared.core.limits import SourcePolicy
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
 from shared.core.research_models import (
@@ -69,6 +70,14 @@ class Reasoner(Protocol):
     ) -> list[str]: ...
 
     def summarize_page(self, query: str, page: Page, language: str) -> PageSummary: ...
+
+    def evaluate_completeness(
+        self, query: str, topics: list[str], summaries: list[PageSummary], language: str
+    ) -> CompletenessReview:
+        """Whether ``summaries`` answer ``query``: per topic (``topics``, or the question's
+        own when empty: its shape's 3-6 topics) with a score, a verbatim quote and the gaps,
+        and whether the content the question needs (definition, steps, code) is there."""
+        ...
 
     def synthesize(
         self,

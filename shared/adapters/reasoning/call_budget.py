@@ -17,10 +17,11 @@ R = 1 + MAX_STRUCTURED_OUTPUT_RETRIES and A = activity attempts::
                                                    round; each tries B bases twice, then
                                                    follow_up_questions
                          + K ) )                   critique calls
-    DS = 1 + R * (2 + I * P + (I - 1) + 1)         rewrite (text, only with history),
-                                                   search_queries, time_range, page summaries,
-                                                   follow-up queries between iterations,
-                                                   synthesize
+    DS = 1 + R * (2 + (I + 1) * (P + 1)           rewrite (text, only with history),
+                  + (I - 1) + 1)                   search_queries, time_range; per iteration
+                                                   and the one content round: page summaries
+                                                   and a completeness check; follow-up
+                                                   queries between iterations; synthesize
 
 with Q = 1 if clarifying questions are on, S = agent max steps, T = researcher
 runs (<= DEEP_RESEARCH_DEFAULT_MAX_ITERATIONS), V = min(T, DEEP_RESEARCH_MAX_SUPERVISOR_CALLS),
@@ -63,7 +64,8 @@ def max_llm_calls(caps: Caps, *, repairs: int = 0, activity_attempts: int = 1) -
     """
     r = 1 + repairs
     i, p = caps.deep_search_iterations, caps.scrape_top_n
-    deep_search = 1 + r * (2 + i * p + (i - 1) + 1) if caps.run_deep_search_first else 0
+    rounds = i + 1  # the iterations, and the one round for content the question lacks
+    deep_search = 1 + r * (2 + rounds * (p + 1) + (i - 1) + 1) if caps.run_deep_search_first else 0
     todos = caps.max_iterations
     report_writes = (CRITIC_ROUNDS + 1) * (REPORT_BASES * WRITES_PER_BASIS + 1)
     structured = (

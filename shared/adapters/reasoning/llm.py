@@ -35,6 +35,7 @@ from shared.adapters.reasoning.grounding import (
 )
 from shared.adapters.reasoning.llm_chain import LLMChainRoles
 from shared.adapters.reasoning.llm_client import LLMClient
+from shared.adapters.reasoning.llm_completeness import LLMCompleteness
 from shared.adapters.reasoning.llm_replies import (
     ChatReply,
     PageSummaryDraft,
@@ -70,7 +71,7 @@ T = TypeVar("T", bound=BaseModel)
 MAX_THOUGHTS = 8  # a researcher's earlier thoughts on its todo, shown back to it
 
 
-class LLMReasoner(LLMChainRoles):
+class LLMReasoner(LLMChainRoles, LLMCompleteness):
     """The production mind; see the module docstring for the call budget."""
 
     name = "llm"

@@ -47,7 +47,7 @@ from openai.types.chat import ChatCompletion
 from pydantic import BaseModel, ValidationError
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
-from shared.adapters.reasoning import structured_mode
+from shared.adapters.reasoning import llm_stream, structured_mode
 from shared.adapters.reasoning.reasoning_text import without_reasoning
 from shared.adapters.reasoning.wire_schema import schema_name, wire_schema
 from shared.core.config import Settings
@@ -138,23 +138,24 @@ class LLMClient:
         """A validated ``schema`` instance, repairing invalid replies a bounded number of times."""
         endpoint = self.endpoint
         mode = structured_mode.first_mode(self._settings.llm_structured_output, endpoint, model)
-        while True:
-            try:
-                return self._structured_in(
-                    mode,
-                    schema,
-                    messages,
-                    model=model,
-                    temperature=temperature,
-                    max_tokens=max_tokens,
-                )
-            except structured_mode.FormatRefused as exc:
-                if self._settings.llm_structured_output != "auto":
-                    raise PermanentError(
-                        f"LLM endpoint refused LLM_STRUCTURED_OUTPUT={mode} ({model}); "
-                        "set it to auto, json_object or prompt"
-                    ) from exc
-                mode = structured_mode.after_refusal(endpoint, model, mode)
+        with llm_stream.relayed(schema.__name__, self._settings.llm_stream_answers):
+            while True:
+                try:
+                    return self._structured_in(
+                        mode,
+                        schema,
+                        messages,
+                        model=model,
+                        temperature=temperature,
+                        max_tokens=max_tokens,
+                    )
+                except structured_mode.FormatRefused as exc:
+                    if self._settings.llm_structured_output != "auto":
+                        raise PermanentError(
+                            f"LLM endpoint refused LLM_STRUCTURED_OUTPUT={mode} ({model}); "
+                            "set it to auto, json_object or prompt"
+                        ) from exc
+                    mode = structured_mode.after_refusal(endpoint, model, mode)
 
     def _structured_in(self, mode: str, schema: type[T], messages: Messages, **params: Any) -> T:
         conversation = list(messages)
@@ -176,6 +177,7 @@ class LLMClient:
         attempts = 1 + max(0, self._settings.max_structured_output_retries)
         error = "no reply"
         for _ in range(attempts):
+            llm_stream.restart()
             reply = self._send(conversation, **params, **extra)
             message = reply.choices[0].message if reply.choices else None
             content = _content(reply)
@@ -253,11 +255,10 @@ class LLMClient:
         The typed ``chat.completions.create`` runs every message and the JSON
         schema through the SDK's TypedDict transform, ≈ 2.5 ms of CPU per call
         (a third of a researcher's CPU). The body here is plain JSON already, so
-        the SDK's client sends it unchanged, with the same timeouts and errors.
+        the SDK's client sends it unchanged, with the same timeouts and errors;
+        streamed where an answer is being relayed (``llm_stream``).
         """
-        return self._client.post(
-            "/chat/completions", body=body, cast_to=ChatCompletion, options={"timeout": timeout}
-        )
+        return llm_stream.post(self._client, body, timeout)
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None

@@ -20,8 +20,10 @@ from shared.adapters.reasoning import (
     offline_research,
     offline_supervisor,
     relevance,
+    report_stream,
 )
 from shared.adapters.reasoning.offline_chain import OfflineChainRoles
+from shared.adapters.reasoning.offline_completeness import OfflineCompleteness
 from shared.adapters.reasoning.offline_report import cite, source_questions
 from shared.adapters.reasoning.offline_text import leads, script_language
 from shared.adapters.reasoning.question_shape import subject_of
@@ -45,7 +47,7 @@ from shared.core.research_models import (
 )
 from shared.core.session_models import ChatMessage
 from shared.core.source_models import Page, PageSummary, Source, TimeRange
-from shared.tools import lexical
+from shared.tools import lexical, text_stream
 from shared.tools.language import detect_language
 
 _PRONOUN_TEXT = (
@@ -57,7 +59,7 @@ _PRONOUNS = frozenset(_PRONOUN_TEXT.split())
 CARRIED_MIN_IDF = 1.0
 
 
-class OfflineReasoner(OfflineChainRoles):
+class OfflineReasoner(OfflineChainRoles, OfflineCompleteness):
     """Reasoner over the local corpus and the pages handed in; see module docstring."""
 
     name = "offline"
@@ -109,6 +111,7 @@ class OfflineReasoner(OfflineChainRoles):
             terms = ", ".join(f"“{term}”" for term in carried)
             intro = t["answer_carried"].format(terms=terms) + "\n\n" + intro
         body = intro + "\n\n" + " ".join(sentences)
+        text_stream.offer_by_sentence(body)  # to the event stream, when a use case listens
         return SynthesizedAnswer(
             reasoning=t["answer_reasoning"].format(docs=len(titles)),
             answer=body,
@@ -241,6 +244,7 @@ class OfflineReasoner(OfflineChainRoles):
         paragraphs = [" ".join(picked[i : i + 3]) for i in range(0, len(picked), 3)]
         carried = self._carried_note(query, picked, language)
         answer = "\n\n".join([carried, *paragraphs] if carried else paragraphs)
+        text_stream.offer_by_sentence(answer)
         return SynthesizedAnswer(
             reasoning=t["synth_reasoning"].format(
                 sentences=len(picked), cited=len(cited), total=len(summaries)
@@ -302,9 +306,11 @@ class OfflineReasoner(OfflineChainRoles):
         note = texts_for(material.context.language)["engine_note"].format(
             corpus=name, documents=documents
         )
-        return offline_report.write_report(
+        report = offline_report.write_report(
             material, note, self.follow_up_questions, self.corpus.idf
         )
+        report_stream.offer_report(report)
+        return report
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
         t = texts_for(language)

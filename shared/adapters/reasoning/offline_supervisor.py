@@ -19,7 +19,7 @@ from shared.core.research_models import (
     ResearchTopic,
     SupervisorReview,
     Todo,
-    TopicCoverage,
+    TopicCompleteness,
 )
 
 COVERED_MIN_FINDINGS = 3
@@ -39,17 +39,15 @@ def supervise(
     queue lets agents complete their remaining todos unsupervised."""
     t = texts_for(context.language)
     everything = findings if finding in findings else [*findings, finding]
-    coverage: list[TopicCoverage] = []
+    coverage: list[TopicCompleteness] = []
     new_todos: list[NewTodo] = []
     for topic in plan.topics:
         count = sum(len(f.key_findings) for f in everything if _on_topic(f, topic))
-        status = "covered" if count >= COVERED_MIN_FINDINGS else "shallow" if count else "missing"
-        coverage.append(
-            TopicCoverage(topic_id=topic.id, status=status, evidence=f"{count} key findings")
-        )
+        judged = _completeness(topic, count, t["todo_instruction"].format(topic=topic.title))
+        coverage.append(judged)
         topic_todos = [d for d in todos if d.topic_id == topic.id]
         busy = any(d.status in ("pending", "in_progress") for d in topic_todos)
-        if status == "covered" or busy or len(topic_todos) >= MAX_TODOS_PER_TOPIC:
+        if judged.covered or busy or len(topic_todos) >= MAX_TODOS_PER_TOPIC:
             continue
         if calls_left > 0:
             used = {q for d in topic_todos for q in d.queries}
@@ -57,7 +55,7 @@ def supervise(
             queries = queries or [f"{topic.title} {subject_of(context.query)}"]
             instruction = t["todo_instruction"].format(topic=topic.title)
             new_todos.append(NewTodo(topic_id=topic.id, instruction=instruction, queries=queries))
-    covered = sum(c.status == "covered" for c in coverage)
+    covered = sum(c.covered for c in coverage)
     idle = not new_todos and not any(d.status in ("pending", "in_progress") for d in todos)
     decision = "finish" if covered == len(coverage) or idle else "continue"
     titles = {s.url: s.title or s.url for s in finding.sources}
@@ -74,6 +72,20 @@ def supervise(
         key_insights=[k.text for k in finding.key_findings[:3]],
         coverage=coverage,
         new_todos=new_todos,
+    )
+
+
+def _completeness(topic: ResearchTopic, count: int, gap: str) -> TopicCompleteness:
+    """Covered at COVERED_MIN_FINDINGS key findings; the score is the share of that."""
+    score = min(1.0, count / COVERED_MIN_FINDINGS)
+    return TopicCompleteness(
+        topic_id=topic.id,
+        topic=topic.title,
+        covered=count >= COVERED_MIN_FINDINGS,
+        score=round(score, 2),
+        evidence=f"{count} key findings",
+        gaps=[] if count >= COVERED_MIN_FINDINGS else [gap],
+        gap_query=topic.queries[0] if topic.queries else topic.title,
     )
 
 

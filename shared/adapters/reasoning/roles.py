@@ -28,6 +28,7 @@ ROLES: dict[str, Role] = {
     "time_range": Role("fast", 0.0, 200),
     "follow_up_queries": Role("strategic", 0.5, 400),
     "summarize_page": Role("fast", 0.2, 1000),
+    "completeness": Role("fast", 0.1, 1500),  # per-topic coverage after each search round
     "answer": Role("fast", 0.3, 2000),  # synthesize; grows with the requested length
     "clarify": Role("strategic", 0.3, 800),
     "analyze": Role("strategic", 0.2, 600),

@@ -22,6 +22,9 @@ from rank_bm25 import BM25Plus
 from shared.core.source_models import SearchResult
 
 RRF_K = 60
+# Tavily ranks its results for an LLM's question already; SearXNG, Brave, DuckDuckGo and the
+# local corpus rank by engine or keywords, which an embedding rerank improves on
+RANKED_BY_PROVIDER = frozenset({"tavily"})
 _TRACKING_PARAMS = frozenset(
     {
         "gclid",
@@ -217,6 +220,12 @@ def process(
     fused = rrf_fuse(cleaned, k=k)
     reranked = rerank(query, fused, top_k=len(fused))
     return diversify(reranked, min_domains=min_domains, top_k=top_k)
+
+
+def needs_semantic_rerank(results: Iterable[SearchResult]) -> bool:
+    """Whether an embedding rerank can improve on the providers' order: some result was
+    ranked by no provider that ranks semantically already (``RANKED_BY_PROVIDER``)."""
+    return any(not set(r.provider.split(",")) & RANKED_BY_PROVIDER for r in results)
 
 
 def _is_tracking(name: str) -> bool:

@@ -13,7 +13,10 @@ SessionStore guarantees:
 - moving a session to a terminal status frees the chat's active slot, and so
   does ``delete`` (which also removes the session's chat messages);
 - ``create`` with a ``StartQuota`` also holds the owner to their quotas, as
-  part of the create (``quota.py`` says what is counted and when it frees).
+  part of the create (``quota.py`` says what is counted and when it frees);
+- answer chunks (``shared.core.stream_models``) are numbered per session: an
+  existing seq is refused (``ConflictError``), ``chunks_after`` reads in seq
+  order, and ``delete`` removes them with the session.
 
 MemoryStore guarantees:
 - names are ``{session_id}/{relative path}``; ids and paths are validated and
@@ -34,6 +37,7 @@ from typing import Protocol, runtime_checkable
 from shared.adapters.stores.quota import StartQuota
 from shared.core.errors import InvalidInputError, MemoryFileTooLarge
 from shared.core.session_models import ChatMessage, Owner, SessionRecord, SessionStatus, Usage
+from shared.core.stream_models import AnswerChunk
 
 MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024
 """Default cap on one memory file: far above a report with its PDF (≈ 1-5 MB), far
@@ -176,6 +180,19 @@ class SessionStore(Protocol):
 
         Idempotent: a session that is already gone is not an error (a retried delete).
         """
+        ...
+
+    def append_chunks(self, session_id: str, chunks: list[AnswerChunk]) -> None:
+        """Store ``chunks`` (their seqs follow ``last_chunk_seq``); ``ConflictError`` when a
+        seq is taken, a prefix of ``chunks`` may then be stored."""
+        ...
+
+    def chunks_after(self, session_id: str, after: int, limit: int) -> list[AnswerChunk]:
+        """Up to ``limit`` chunks with ``seq > after``, in seq order."""
+        ...
+
+    def last_chunk_seq(self, session_id: str) -> int:
+        """The highest seq stored for the session, 0 when none."""
         ...
 
     def append_message(self, chat_id: str, message: ChatMessage) -> None: ...

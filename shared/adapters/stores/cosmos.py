@@ -10,7 +10,7 @@ by ``type``:
   the chat's active deep research session (``cosmos_slots.py``);
 - ``owner_slot`` / ``owner_day``: an owner's quota counts, in a partition of
   the owner's own (``cosmos_quotas.py``);
-- ``message``: one chat message (``cosmos_history.py``).
+- ``message``: a chat message; ``chunk``: an answer's piece (``cosmos_history``, ``_chunks``).
 
 System ids start with ``_``, which a session id never does, so they cannot
 collide. Session ids are unique per chat (Cosmos ids are unique per
@@ -29,7 +29,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import datetime
 from itertools import islice
-from typing import Any, TypeVar
+from typing import Any
 
 from azure.core import MatchConditions
 from azure.cosmos import exceptions as cosmos_errors
@@ -40,6 +40,7 @@ from shared.adapters.stores.base import (
     supersede_each,
     validate_session_id,
 )
+from shared.adapters.stores.cosmos_chunks import CosmosChunks
 from shared.adapters.stores.cosmos_history import ChatHistory
 from shared.adapters.stores.cosmos_quotas import OwnerQuotas, holds_owner_slot
 from shared.adapters.stores.cosmos_sdk import open_container, translated
@@ -48,11 +49,10 @@ from shared.adapters.stores.quota import StartQuota
 from shared.core.config import Settings
 from shared.core.errors import ConfigurationError, ConflictError, NotFoundError, TransientError
 from shared.core.session_models import ChatMessage, Mode, Owner, SessionRecord, Usage
+from shared.core.stream_models import AnswerChunk
 
 MAX_UPDATE_ATTEMPTS = 10
 MAX_REMEMBERED_CHATS = 10_000
-
-_T = TypeVar("_T")
 _ACTIVE_SQL = ", ".join(f"'{status.value}'" for status in ACTIVE_STATUSES)
 
 
@@ -69,6 +69,7 @@ class CosmosSessionStore:
         self._slots = ChatSlots(self._container, self._call, self._read)
         self._owners = OwnerQuotas(self._container, self._call, self._read)
         self._history = ChatHistory(self._container, self._call, self._query)
+        self._chunks = CosmosChunks(self._container, self._call, self._query)
         self._chat_of: dict[str, str] = {}  # session id -> chat id, see get()
         # SDK calls by kind (read, query, create, replace, delete): they drive the
         # request-unit bill in Azure. Failed calls count too; Cosmos bills them.
@@ -249,8 +250,9 @@ class CosmosSessionStore:
         """The chat messages, the chat's lock if it names the session, then the session.
 
         Each step is idempotent; a failure part-way leaves the session document, so
-        deleting again finishes the job.
+        deleting again finishes the job. Answer chunks go first: they need no document.
         """
+        self._chunks.delete(session_id)
         try:
             record = self.get(session_id)
         except NotFoundError:
@@ -272,13 +274,22 @@ class CosmosSessionStore:
         except NotFoundError:
             pass
 
-    # -- chat history (cosmos_history.py) --------------------------------------------
+    # -- chat history and answer chunks (cosmos_history.py, cosmos_chunks.py) ---------
 
     def append_message(self, chat_id: str, message: ChatMessage) -> None:
         self._history.append(chat_id, message)
 
     def history(self, chat_id: str, limit: int) -> list[ChatMessage]:
         return self._history.last(chat_id, limit)
+
+    def append_chunks(self, session_id: str, chunks: list[AnswerChunk]) -> None:
+        self._chunks.append(session_id, chunks)
+
+    def chunks_after(self, session_id: str, after: int, limit: int) -> list[AnswerChunk]:
+        return self._chunks.after(session_id, after, limit)
+
+    def last_chunk_seq(self, session_id: str) -> int:
+        return self._chunks.last_seq(session_id)
 
     def ping(self) -> None:
         with self._call("read"):

@@ -28,7 +28,7 @@ from contextlib import contextmanager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 
-from shared.adapters.stores import sqlite_quotas
+from shared.adapters.stores import sqlite_chunks, sqlite_quotas
 from shared.adapters.stores.base import (
     ACTIVE_STATUSES,
     mutated_copy,
@@ -83,7 +83,7 @@ CREATE INDEX IF NOT EXISTS chat_messages_by_session ON chat_messages (session_id
 """
 
 
-class SqliteSessionStore:
+class SqliteSessionStore(sqlite_chunks.SqliteChunks):
     """Sessions and chat history in one SQLite file (created with its folder if missing)."""
 
     kind = "sqlite"
@@ -98,7 +98,7 @@ class SqliteSessionStore:
         with self._errors():
             connection = self._connection()
             self._use_wal(connection)
-            connection.executescript(SCHEMA)
+            connection.executescript(SCHEMA + sqlite_chunks.SCHEMA)
             sqlite_quotas.migrate(connection)
 
     def _use_wal(self, connection: sqlite3.Connection) -> None:
@@ -285,13 +285,14 @@ class SqliteSessionStore:
         return [_record(row) for row in rows]
 
     def delete(self, session_id: str) -> None:
-        """One transaction: the session row (and with it its slots) and its chat messages;
-        what it spent stays on its owner's day (``sqlite_quotas``)."""
+        """One transaction: the session row (its slots), its chat messages and answer
+        chunks; what it spent stays on its owner's day (``sqlite_quotas``)."""
         validate_session_id(session_id)
         with self._errors():
             connection = self._connection()
             with write_transaction(connection):
                 connection.execute("DELETE FROM chat_messages WHERE session_id = ?", (session_id,))
+                sqlite_chunks.delete_chunks(connection, session_id)
                 sqlite_quotas.keep_spend_of(connection, session_id)
                 connection.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
 

@@ -12,8 +12,10 @@ SUPERVISE = """An agent just finished a task. Review its finding against the pla
 draft so far and everything found so far, then steer the team. You have {calls_left}
 reviews left after this one. Assess first, decide last, in this order:
 
-1. coverage: for every plan topic, covered, shallow or missing, with the evidence
-   (which findings, which sources) in one sentence.
+1. coverage: for every plan topic (topic_id and its title as topic): covered (true when
+   the findings answer it well enough), score 0.0-1.0 (how completely), evidence (which
+   findings, which sources, in one sentence), gaps (what is still missing, one line each;
+   none when covered) and gap_query (the search that would fill them).
 2. notes: what you checked, what is still weak or contradictory, and which way you lean.
 3. key_insights: 1-3 one-line insights worth sharing with every agent.
 4. draft_section_title and draft_section: what this finding adds to the draft below, as

@@ -41,7 +41,9 @@ from shared.core.report_models import FinalReport, ReportMaterial
 from shared.core.research_models import ResearchContext
 from shared.core.source_models import Source
 from shared.ports import Services
+from shared.tools import text_stream
 from shared.usecases.research import memory_files
+from shared.usecases.research.answer_stream import ChunkWriter
 from shared.usecases.research.answers import MAX_FOLLOW_UP_QUESTIONS
 from shared.usecases.research.chain_notes import capped, methodology_note, read_analyst
 from shared.usecases.research.compress import COMPRESSED, Compressed, compressed_items
@@ -69,12 +71,14 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
     ctx = req.context
     evidence = _evidence(svc, ctx.session_id)
     failure = req.failure
+    stream = ChunkWriter(svc.sessions, ctx.session_id, "report")
     if failure and not _writer_can_go_on(req):
         failed = [g for g in req.gaps if g.kind == "phase_failed"]
         causes = [gap_clause(g, ctx.language) for g in failed] or [failure]
         report, basis = _salvaged(svc, ctx, evidence, causes)
     else:
-        report, basis, failure = _write_with_fallback(svc, ctx, evidence, req)
+        with text_stream.streaming_to(stream):
+            report, basis, failure = _write_with_fallback(svc, ctx, evidence, req)
     report = _finalize(svc, ctx, report, evidence, req)
     validation = validate_report(
         report,
@@ -84,7 +88,7 @@ def generate_final_report(svc: Services, req: ReportIn) -> ReportOut:
         critique=req.critique,
     )
     report.quality_score = validation.quality_score
-    _store(svc, ctx, report, req.mode)
+    stream.settle(_store(svc, ctx, report, req.mode))  # the draft streamed, report.md stays
     ref = f"{ctx.session_id}/{REPORT_JSON}"
     unsourced = None if basis == "minimal" else unsourced_cause(svc, ctx, report, evidence)
     return ReportOut(
@@ -332,8 +336,9 @@ def _limitations(gaps: list[Gap], req: ReportIn, language: str) -> list[str]:
     return lines
 
 
-def _store(svc: Services, ctx: ResearchContext, report: FinalReport, mode: str) -> None:
+def _store(svc: Services, ctx: ResearchContext, report: FinalReport, mode: str) -> str:
     sid = ctx.session_id
     svc.memory.write(sid, REPORT_JSON, report.model_dump_json(), "application/json")
     markdown_text = render_report_markdown(report, ctx.query, mode)
     svc.memory.write(sid, REPORT_MD, markdown_text, "text/markdown")
+    return markdown_text

@@ -213,7 +213,9 @@ def append_review(
 ) -> None:
     sid, stamp = context.session_id, now_text()
     coverage = "\n".join(
-        f"- topic {c.topic_id}: {c.status} — {c.evidence}" for c in review.coverage
+        f"- topic {c.topic_id}: {c.status} ({c.score:.1f}) — {c.evidence}"
+        + (f" Gaps: {'; '.join(c.gaps)}" if c.gaps else "")
+        for c in review.coverage
     )
     todos = "\n".join(f"- new todo (topic {t.topic_id}): {t.instruction}" for t in review.new_todos)
     entry = (

@@ -31,7 +31,14 @@ from shared.core.payloads import (
 )
 from shared.core.source_models import PageSummary, TimeRange
 from shared.ports import Services
-from shared.usecases.research.answers import SUMMARY_CHARS, add_follow_up_questions, save_answer
+from shared.usecases.research.answer_stream import streamed
+from shared.usecases.research.answers import (
+    SUMMARY_CHARS,
+    add_follow_up_questions,
+    load_summaries,
+    save_answer,
+)
+from shared.usecases.research.completeness import load_review, shortfalls
 from shared.usecases.research.page_cache import fetch_cached
 from shared.usecases.research.time_range import extract_time_range
 
@@ -72,7 +79,7 @@ def select_sources(svc: Services, req: SelectSourcesIn) -> SelectSourcesOut:
         blocked_keywords=settings.split_list(settings.search_blocked_keywords),
         top_k=req.rerank_top_k,
     )
-    if svc.reranker is not None:
+    if svc.reranker is not None and pipeline.needs_semantic_rerank(ranked):
         ranked = svc.reranker.rerank(req.query, ranked)
     kept, warnings = svc.tiers.apply_policy(ranked, req.policy, fallback=req.fallback)
     return SelectSourcesOut(
@@ -107,27 +114,26 @@ def follow_up_queries(svc: Services, req: FollowUpIn) -> QueriesOut:
 def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
     summaries = load_summaries(svc, req.summary_refs)
     words = (req.min_words, req.max_words)
-    answer = svc.reasoner.synthesize(
-        req.query, summaries, req.language, *words, policy=req.policy, time_range=req.time_range
-    )
+    part = "deep_search" if req.name == "deep_search" else "answer"
+    with streamed(svc.sessions, req.session_id, part) as stream:
+        answer = svc.reasoner.synthesize(
+            req.query, summaries, req.language, *words, policy=req.policy, time_range=req.time_range
+        )
     answer = renumber_answer(answer)  # sources 1..N by first citation, as in a report
     answer.language = req.language
     answer.limitations = req.warnings
+    if req.completeness_ref:  # the last round's check: per topic, and what content is missing
+        review = load_review(svc, req.completeness_ref)
+        answer.completeness, answer.content = review.topics, review.content
+        answer.limitations = [*req.warnings, *shortfalls(review)]
     if req.follow_up_questions:
         add_follow_up_questions(svc, req.query, answer)
     mode = "deep_search" if req.name == "deep_search" else "search"
     ref = save_answer(svc, req.session_id, req.name, answer, req.query, mode)
+    stream.settle(answer.answer)  # renumbered: may differ from what was streamed
     return AnswerOut(
         answer_ref=ref, source_count=len(answer.sources), summary=answer.answer[:SUMMARY_CHARS]
     )
-
-
-def load_summaries(svc: Services, refs: list[str]) -> list[PageSummary]:
-    out = []
-    for ref in refs:
-        session_id, _, name = ref.partition("/")
-        out.append(PageSummary.model_validate_json(svc.memory.read(session_id, name)))
-    return out
 
 
 def _item_markdown(summary: PageSummary) -> str:

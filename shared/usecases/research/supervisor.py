@@ -30,7 +30,7 @@ def supervisor_review(svc: Services, req: SupervisorIn) -> SupervisorOut:
     known_topics = {t.id for t in req.plan.topics}
     review.new_todos = [t for t in review.new_todos if t.topic_id in known_topics][:4]
     memory_files.append_review(svc.memory, req.context, review, req.review_n)
-    covered = sum(1 for c in review.coverage if c.status == "covered")
+    covered = sum(1 for c in review.coverage if c.covered)
     helped, answered = help_requests.answer_requests(svc, req)  # questions since the last one
     return SupervisorOut(
         decision=review.decision,
