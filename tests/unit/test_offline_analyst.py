@@ -58,6 +58,7 @@ def test_the_offline_critic_fills_the_assessment_a_model_would() -> None:
     assert open_.mode_compliance == "compliant"
     assert len(open_.logical_gaps) == 1 and "'Pausing'" in open_.logical_gaps[0]
     assert open_.suggestions  # a fix for the gap
+    assert open_.verdict == "WARN" and strict.verdict == "WARN"  # noted, not rewritten
 
 
 def test_the_methodology_note_is_a_section_of_the_report() -> None:

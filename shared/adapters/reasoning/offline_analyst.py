@@ -10,12 +10,16 @@ the topic's title is the new query (``SEARCH_REQUIRED``); nothing missing is REA
 Critic: ``offline_report.critique`` (citations outside the material REJECT, thin or
 uncited sections WARN) plus the fields a model fills: a section resting on one
 source is an induction from a sample of one (a logical gap); under the strict
-policy a cited source below tier 2 breaks the mode; each issue gets a suggestion.
+policy a cited source below tier 2 breaks the mode; each issue gets a suggestion. A
+logical gap or a policy deviation makes a PASS a WARN; only citations outside the
+material REJECT.
 The offline critic names no missing information: what it rejects (a citation
 outside the material) no new search can fix.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from shared.adapters.reasoning import offline_report
 from shared.adapters.reasoning.question_shape import subject_of
@@ -96,5 +100,13 @@ def critique(report: FinalReport, material: ReportMaterial) -> Critique:
         mode_compliance=compliance,
         logical_gaps=logical_gaps,
         source_issues=source_issues,
-        verdict=base.verdict,
+        verdict=_verdict(base.verdict, bool(logical_gaps), compliance),
     )
+
+
+def _verdict(base: str, gaps: bool, compliance: str) -> Literal["PASS", "WARN", "REJECT"]:
+    """A REJECT stands; a logical gap or a policy deviation is worth noting (WARN), since
+    a rewrite from the same sources cannot add the second source it lacks."""
+    if base == "REJECT":
+        return "REJECT"
+    return "WARN" if base == "WARN" or gaps or compliance != "compliant" else "PASS"
