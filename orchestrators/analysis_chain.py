@@ -18,6 +18,7 @@ goes on without the analysis.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import azure.durable_functions as df
@@ -36,7 +37,10 @@ from shared.core.session_models import Usage
 SEARCH_ROUNDS = 1  # per session: the analyst or the critic may ask once
 ANALYST_ROUNDS = 1 + SEARCH_ROUNDS  # the analysis, and again after the search round
 ANALYST_CALLS = 1
-MAX_STAGES = 16  # kept in the status (its custom status stays far below 16 KB)
+MAX_STAGES = 16  # kept in the status
+# The previews' share of the custom status (16 KB in all), as JSON escapes them: a CJK
+# character takes six bytes. The newest stages keep theirs; older ones drop it first.
+PREVIEW_BYTES = 3000
 
 
 def stage(
@@ -58,8 +62,17 @@ def stage(
         preview=text[: PREVIEW_CHARS + 3],
         **outcome,
     )
-    run.progress.chain = [*run.progress.chain, shown][-MAX_STAGES:]
+    run.progress.chain = within_budget([*run.progress.chain, shown][-MAX_STAGES:])
     run.set_phase(context, "writing_report" if role == "writer" else name)
+
+
+def within_budget(chain: list[ChainStage]) -> list[ChainStage]:
+    """The chain with previews kept newest first while they fit ``PREVIEW_BYTES``."""
+    spent, kept = 0, []
+    for shown in reversed(chain):
+        spent += len(json.dumps(shown.preview))
+        kept.append(shown if spent <= PREVIEW_BYTES else shown.model_copy(update={"preview": ""}))
+    return kept[::-1]
 
 
 def analyst_phase(context: df.DurableOrchestrationContext, run: Run, compress: CompressIn):

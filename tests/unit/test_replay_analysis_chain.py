@@ -12,9 +12,16 @@ import json
 from typing import Any
 
 from devhost import history as h
-from orchestrators.analysis_chain import ANALYST_ROUNDS, SEARCH_ROUNDS
+from orchestrators.analysis_chain import (
+    ANALYST_ROUNDS,
+    MAX_STAGES,
+    PREVIEW_BYTES,
+    SEARCH_ROUNDS,
+    within_budget,
+)
 from orchestrators.deep_research import CRITIC_ROUNDS
 from shared.core import names
+from shared.core.analysis_models import ChainStage
 from shared.core.chain_payloads import AnalystOut
 from shared.core.payloads import CritiqueOut
 from tests.fakes.durable_history import function_names, replay
@@ -156,3 +163,13 @@ def test_replaying_a_history_with_the_search_round_yields_the_same_actions() -> 
     assert recorded.count(names.ANALYZE_FINDINGS) == 2
     assert function_names(state, kinds=ACTIVITY_CALLS) == recorded
     assert state["isDone"] and state["output"] == flow.output
+
+
+def test_the_chain_keeps_the_custom_status_small_whatever_the_previews_language() -> None:
+    stage = ChainStage(role="critic", stage="critic_review_complete", preview="批" * 153)
+    chain = within_budget([stage.model_copy(update={"iteration": i}) for i in range(MAX_STAGES)])
+
+    previews = [c.preview for c in chain]
+    assert previews[-1] == "批" * 153  # the newest stage keeps its preview
+    assert sum(len(json.dumps(p)) for p in previews) <= PREVIEW_BYTES
+    assert previews[0] == "" and [c.iteration for c in chain] == list(range(MAX_STAGES))
