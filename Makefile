@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 QUERY ?= How do context managers and the with statement work in Python?
 PYTEST_ARGS ?=
 
-.PHONY: setup demo test test-unit test-contract test-integration test-e2e lint format bench bench-record profile \
+.PHONY: setup demo test test-unit test-contract test-integration test-e2e lint format bench bench-record profile eval \
         serve serve-azure-local demo-azure-local infra-check system-deps node-deps clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
@@ -67,6 +67,13 @@ bench: setup
 
 bench-record: setup
 	$(PY) -m bench.run --record
+
+# Report quality (bench/eval): RACE-style judge scores and FACT-style citation checks over the
+# shipped tasks (EVAL_ARGS="--drb-queries query.jsonl --drb-references reference.jsonl" for
+# DeepResearch Bench); prints the table and writes out/eval/results.json. docs/evaluation.md.
+EVAL_ARGS ?=
+eval: setup
+	$(PY) -m bench.eval $(EVAL_ARGS)
 
 # cProfile of one deep research against the fake LLM: where the researcher's CPU time goes.
 profile: setup

@@ -15,9 +15,10 @@ import azure.functions as func
 from activities import research as research_activities
 from activities import search as search_activities
 from activities import session as session_activities
-from api import maintenance, mcp_tools, meta, page, plan, purge, reports, webhooks
+from activities import watch as watch_activities
+from api import ask, maintenance, mcp_tools, meta, page, plan, purge, reports, watches, webhooks
 from api import research as research_api
-from orchestrators import chat, deep_research, notify, replay_timestamps, search
+from orchestrators import chat, deep_research, notify, replay_timestamps, search, watch
 from shared.tools import log_privacy
 
 replay_timestamps.install()
@@ -27,6 +28,8 @@ app = df.DFApp(http_auth_level=func.AuthLevel.FUNCTION)
 for blueprint in (
     research_api.bp,
     reports.bp,
+    ask.bp,
+    watches.bp,
     plan.bp,
     meta.bp,
     maintenance.bp,
@@ -38,8 +41,10 @@ for blueprint in (
     search.bp,
     deep_research.bp,
     notify.bp,
+    watch.bp,
     search_activities.bp,
     research_activities.bp,
     session_activities.bp,
+    watch_activities.bp,
 ):
     app.register_functions(blueprint)

@@ -38,10 +38,10 @@ import azure.durable_functions as df
 from azure.functions import McpPropertyType
 from mcp.types import CallToolResult, TextContent
 
-from api import plan, reports, research
+from api import ask, plan, reports, research
 from api.caller import tool_caller
 from api.errors import ClientError, classify, known_session_id
-from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
+from api.schemas import AskRequest, ClarificationReply, PlanDecision, ResearchRequest
 from api.views import current_view, session_view
 from shared.bootstrap import services
 from shared.core.limits import NUM_AGENTS
@@ -54,7 +54,7 @@ NEXT_STEP = {
     "waiting_clarification": "Answer the clarification questions with answer_clarification.",
     "waiting_plan_approval": "Show the user the plan (topics, queries, num_agents) and call "
     "review_plan with action approve, edit (with topics and/or num_agents) or cancel.",
-    "completed": "Read the result with get_research_report.",
+    "completed": "Read the result with get_research_report; ask about it with ask_research.",
     "failed": "Read what could be written with get_research_report; 'error' says what failed.",
     "cancelled": "Nothing more will happen in this session.",
     "superseded": "A newer request in the chat replaced this session; nothing more will happen.",
@@ -118,7 +118,8 @@ def with_next_step(view: dict) -> dict:
     arg_name="options",
     description=f"Optional caps, as in the HTTP API: num_agents ({NUM_AGENTS.range_text()}), "
     "max_iterations, enable_clarifying_questions, source_policy, max_tokens, max_cost_usd "
-    "(a budget may lower the server's, never raise it), ...",
+    "(a budget may lower the server's, never raise it), ...; follow_up_of: the session_id of "
+    "a completed deep research to build on (its findings and fresh pages).",
     property_type=McpPropertyType.OBJECT,
     is_required=False,
 )
@@ -263,3 +264,18 @@ async def review_plan(
     svc = services()
     record = await plan.review(client, tool_caller(svc), known_session_id(session_id), decision)
     return with_next_step(session_view(svc, record))
+
+
+@bp.function_name("mcp_ask_research")  # the HTTP route has the plain name
+@bp.mcp_tool(use_result_schema=True)
+@bp.mcp_tool_property(arg_name="session_id", description=SESSION_ID)
+@bp.mcp_tool_property(arg_name="question", description="The question (1-2000 chars).")
+@tool_result
+async def ask_research(session_id: str, question: str) -> dict:
+    """
+    Ask a finished research a question. The answer comes from that session's own sources
+    only (nothing new is searched), cites them as [n] with the report's numbering (the
+    cited ones are in 'sources'), and has answered=false when the sources do not say.
+    It spends the session's budget; for something new, start a follow-up research."""
+    body = AskRequest.model_validate({"question": question})
+    return await ask.ask_session(tool_caller(services()), known_session_id(session_id), body)

@@ -31,13 +31,15 @@ from shared.adapters.webhooks import validate_callback_url
 from shared.bootstrap import services
 from shared.core import names
 from shared.core.config import Settings
-from shared.core.errors import ConflictError
+from shared.core.errors import ConflictError, InvalidInputError
 from shared.core.payloads import NotifyIn
 from shared.core.session_models import Mode, SessionRecord, SessionStatus, StartInput
 from shared.tools.language import detect_language
+from shared.tools.telemetry.session_spans import emit_session
 from shared.usecases import quotas, sessions
 from shared.usecases.access import chat_key, session_for, write_owner_file
 from shared.usecases.policy_choice import choose_source_policy
+from shared.usecases.research import follow_up
 
 bp = df.Blueprint()
 log = logging.getLogger(__name__)
@@ -72,8 +74,11 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
     if body.callback_url:
         allowed = Settings.split_list(svc.settings.webhook_allowed_hosts)
         await asyncio.to_thread(validate_callback_url, body.callback_url, allowed)
+    parent = await _parent(svc, principal, body)
     session_id = uuid.uuid4().hex
     chat_id = chat_key(owner, body.chat_id or session_id)
+    if parent is not None and body.chat_id is None:
+        chat_id = parent.chat_id  # the parent's chat: its one-active rule holds
     now = datetime.now(UTC)
     record = SessionRecord(
         id=session_id,
@@ -102,6 +107,9 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
     if body.mode != Mode.deep_research:
         await _supersede(svc, client, chat_id, except_id=session_id)
     await asyncio.to_thread(write_owner_file, svc.memory, record)
+    if parent is not None:
+        seeded = await asyncio.to_thread(follow_up.seed, svc, parent, session_id, now)
+        log.info("follow-up %s of %s starts with %s", session_id, parent.id, seeded)
     start_input = StartInput(
         session_id=session_id,
         chat_id=chat_id,
@@ -198,6 +206,7 @@ async def cancel(client, principal: Principal, session_id: str) -> SessionRecord
     # after any event the run recorded before; the notify below sends them in order.
     record = await asyncio.to_thread(sessions.cancel_session, svc, session_id)
     await _terminate(client, record.instance_id, "cancelled by the user")
+    _trace_ended(record)
     if record.callback_url:
         note = NotifyIn(session_id=session_id, event="cancelled")
         await client.start_new(
@@ -212,6 +221,13 @@ async def _supersede(svc, client, chat_id: str, except_id: str) -> None:
     """A new question in a chat supersedes whatever else is still running there."""
     for old in await asyncio.to_thread(svc.sessions.supersede_active, chat_id, except_id):
         await _terminate(client, old.instance_id, "superseded by a newer request in the chat")
+        _trace_ended(old)
+
+
+def _trace_ended(record: SessionRecord) -> None:
+    """A run stopped from outside never completes: its trace gets its session span here."""
+    status, now = record.status.value, datetime.now(UTC)
+    emit_session(record.id, record.mode.value, status, record.created_at, now, [], record.usage)
 
 
 async def _terminate(client, instance_id: str, reason: str) -> None:
@@ -235,6 +251,19 @@ async def _wait(svc, session_id: str, seconds: float) -> SessionRecord:
         if record.status.is_terminal or needs_user or loop.time() >= deadline:
             return record
         await asyncio.sleep(POLL_SECONDS)
+
+
+async def _parent(svc, principal: Principal, body: ResearchRequest) -> SessionRecord | None:
+    """The finished research ``options.follow_up_of`` names, if any (404 for another's)."""
+    parent_id = body.options.follow_up_of
+    if parent_id is None:
+        return None
+    if body.mode != Mode.deep_research:
+        raise InvalidInputError(
+            "options.follow_up_of starts a deep research; mode must be deep_research",
+            [{"loc": ["options", "follow_up_of"], "msg": "only with mode deep_research"}],
+        )
+    return await asyncio.to_thread(follow_up.parent_of, svc, principal, parent_id)
 
 
 def _check_configuration(svc, mode: Mode, webhook: bool) -> None:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from shared.core.config import ResearchOptions
 from shared.core.limits import NUM_AGENTS
 from shared.core.session_models import Mode
+from shared.core.watch_models import WatchMode
 from shared.usecases.plan_review import MAX_TOPICS, TopicEdit
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,127}$"
@@ -100,3 +101,34 @@ class PlanDecision(BaseModel):
         if self.action != "edit" and changes:
             raise ValueError(f"'{self.action}' takes no 'topics' or 'num_agents'")
         return self
+
+
+class AskRequest(BaseModel):
+    """A question about a finished session's report, answered from its own sources."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(min_length=1, max_length=2000)
+
+    @field_validator("question")
+    @classmethod
+    def _question_has_text(cls, value: str) -> str:
+        return _user_text(value).strip()
+
+
+class WatchRequest(BaseModel):
+    """A question to research again on a schedule (``POST /api/watches``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(min_length=1, max_length=4000)
+    mode: WatchMode = "deep_research"
+    every: str = Field(
+        min_length=1, max_length=100, description="daily, weekly or a cron expression (UTC)"
+    )
+    callback_url: str | None = Field(None, max_length=2000)
+
+    @field_validator("question")
+    @classmethod
+    def _question_has_text(cls, value: str) -> str:
+        return _user_text(value).strip()

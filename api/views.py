@@ -94,6 +94,8 @@ def session_view(
         "updated_at": record.updated_at.isoformat(),
         "links": session_links(svc, record.id),
     }
+    if record.phases:  # where time and money went, once the run has ended
+        view["phases"] = [p.model_dump(mode="json") for p in record.phases]
     if record.source_policy is not None:  # which sources count, and why (the question's word)
         view["source_policy"] = record.source_policy.model_dump(mode="json")
     if record.clarification_questions:

@@ -143,3 +143,18 @@ def activity_phase_span(engine: Engine, instance_id: str, name: str) -> float:
         if ev["EventType"] == TASK_DONE and ev.get("TaskScheduledId") in sched
     ]
     return max(done) - min(sched.values()) if sched and done else 0.0
+
+
+def activity_seconds(engine: Engine, instance_id: str) -> float:
+    """Seconds its activities ran (scheduled → completed), sub-orchestrations included:
+    over the session's wall time, the activity slots a session holds on average."""
+    inst = engine.get(instance_id)
+    assert inst is not None
+    scheduled = {ev["EventId"]: _ts(ev) for ev in inst.history if ev["EventType"] == SCHEDULED}
+    total = 0.0
+    for ev in inst.history:
+        if ev["EventType"] in (TASK_DONE, E.TASK_FAILED) and ev.get("TaskScheduledId") in scheduled:
+            total += _ts(ev) - scheduled[ev["TaskScheduledId"]]
+        elif ev["EventType"] == SUB_CREATED:
+            total += activity_seconds(engine, ev["InstanceId"])
+    return total

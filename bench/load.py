@@ -12,11 +12,23 @@ do. Then every session is checked, not sampled:
 - ``complete_session`` ran once per session (nothing retried or redone).
 
 Status-poll latency is measured at the client (p50 / p95), total time from the
-first start request to the last terminal instance.
+first start request to the last terminal instance. For the capacity model
+(docs/benchmarks.md) it also measures what one session costs the worker:
+
+- CPU-seconds per session: the process's CPU time during the run, less the
+  CPU the bench's own client threads (starters, pollers) spent;
+- durable actions per session, counted from the histories the way the Durable
+  Task Scheduler bills them (an orchestration or sub-orchestration start 1, an
+  activity 2: scheduled and its result, a timer or an external event 1, a
+  sub-orchestration's result 1);
+- memory: the peak RSS while it runs, and what stays after all sessions have
+  finished (it must not grow with the number of finished sessions).
 """
 
 from __future__ import annotations
 
+import gc
+import resource
 import statistics
 import threading
 import time
@@ -33,6 +45,17 @@ from shared.core import names
 POLLERS = 4
 POLL_PAUSE_S = 0.02
 STARTERS = 16
+RSS_SAMPLE_S = 0.25
+# What the Durable Task Scheduler bills per history event ("actions"); the events not
+# listed (completions of an episode, of an activity: counted with their start) cost none.
+ACTIONS_PER_EVENT = {
+    EventType.EXECUTION_STARTED: 1,
+    EventType.TASK_SCHEDULED: 2,
+    EventType.TIMER_FIRED: 1,
+    EventType.EVENT_RAISED: 1,
+    EventType.SUB_ORCHESTRATION_INSTANCE_COMPLETED: 1,
+    EventType.SUB_ORCHESTRATION_INSTANCE_FAILED: 1,
+}
 
 
 @dataclass
@@ -41,6 +64,13 @@ class LoadResult:
     seconds: float
     latencies: list[float] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    cpu_seconds: float = 0.0  # the worker's, client threads excluded
+    actions: int = 0  # durable actions of all sessions (see ACTIONS_PER_EVENT)
+    episodes: int = 0  # orchestrator work items (replays) of all sessions
+    activities: int = 0
+    rss_start_mb: float = 0.0
+    rss_peak_mb: float = 0.0
+    rss_end_mb: float = 0.0  # after every session finished and a garbage collection
 
     @property
     def ok(self) -> bool:
@@ -53,34 +83,57 @@ class LoadResult:
         return statistics.quantiles(self.latencies, n=20)[q // 5 - 1] * 1000
 
 
+class _ClientCpu:
+    """CPU seconds the bench's own client threads spent (not the worker's to pay)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._lock = threading.Lock()
+
+    def add(self, seconds: float) -> None:
+        with self._lock:
+            self.seconds += seconds
+
+
 def run_load(bench: Bench, n: int, options: dict) -> LoadResult:
     """Start ``n`` deep research sessions in ``n`` chats at once; poll; check each one."""
     assert bench.host.engine is not None
     run = uuid.uuid4().hex[:8]
     chats = [f"load-{run}-{i}" for i in range(n)]
+    client_cpu = _ClientCpu()
+    gc.collect()
+    rss = _RssSampler().start()
+    cpu_before = process_cpu()
     started = time.perf_counter()
     with ThreadPoolExecutor(STARTERS) as pool:
-        ids = list(pool.map(lambda i: _start(bench, chats[i], i, options), range(n)))
+        ids = list(pool.map(lambda i: _start(bench, chats[i], i, options, client_cpu), range(n)))
     latencies: list[float] = []
     stop = threading.Event()
     pollers = [
-        threading.Thread(target=_poll, args=(bench.host.url, ids[k::POLLERS], latencies, stop))
+        threading.Thread(
+            target=_poll, args=(bench.host.url, ids[k::POLLERS], latencies, stop, client_cpu)
+        )
         for k in range(POLLERS)
     ]
     for poller in pollers:
         poller.start()
     for session_id in ids:
-        bench.host.engine.wait(session_id, 900)
+        bench.host.engine.wait(session_id, 3600)
     seconds = time.perf_counter() - started
     stop.set()
     for poller in pollers:
         poller.join(60)
-    result = LoadResult(n, seconds, latencies)
+    cpu = process_cpu() - cpu_before - client_cpu.seconds
+    gc.collect()
+    result = LoadResult(n, seconds, latencies, cpu_seconds=cpu)
+    result.rss_start_mb, result.rss_peak_mb, result.rss_end_mb = rss.stop()
     result.problems = _check(bench, dict(zip(ids, chats, strict=True)))
+    count_actions(bench, set(ids), result)
     return result
 
 
-def _start(bench: Bench, chat_id: str, i: int, options: dict) -> str:
+def _start(bench: Bench, chat_id: str, i: int, options: dict, cpu: _ClientCpu) -> str:
+    begun = time.thread_time()
     body = {
         "query": f"{QUERY} (variant {i})",
         "mode": "deep_research",
@@ -90,11 +143,15 @@ def _start(bench: Bench, chat_id: str, i: int, options: dict) -> str:
     with httpx.Client(base_url=bench.host.url, timeout=120) as client:
         response = client.post("/api/research", json=body)
     response.raise_for_status()
+    cpu.add(time.thread_time() - begun)
     return response.json()["session_id"]
 
 
-def _poll(base_url: str, ids: list[str], latencies: list[float], stop: threading.Event) -> None:
+def _poll(
+    base_url: str, ids: list[str], latencies: list[float], stop: threading.Event, cpu: _ClientCpu
+) -> None:
     """One user-like client: poll its sessions' status round-robin until told to stop."""
+    begun_cpu = time.thread_time()
     with httpx.Client(base_url=base_url, timeout=60) as client:
         k = 0
         while ids and not stop.is_set():
@@ -103,6 +160,57 @@ def _poll(base_url: str, ids: list[str], latencies: list[float], stop: threading
             latencies.append(time.perf_counter() - begun)  # list.append is atomic
             k += 1
             stop.wait(POLL_PAUSE_S)
+    cpu.add(time.thread_time() - begun_cpu)
+
+
+def process_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _rss_mb() -> float:
+    for line in open("/proc/self/status", encoding="utf-8"):  # noqa: SIM115 (a /proc read)
+        if line.startswith("VmRSS"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class _RssSampler:
+    """The process's resident memory, sampled while the load runs: (start, peak, end)."""
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self.start_mb = self.peak_mb = _rss_mb()
+
+    def start(self) -> _RssSampler:
+        self._thread.start()
+        return self
+
+    def _sample(self) -> None:
+        while not self._stop.wait(RSS_SAMPLE_S):
+            self.peak_mb = max(self.peak_mb, _rss_mb())
+
+    def stop(self) -> tuple[float, float, float]:
+        self._stop.set()
+        self._thread.join(5)
+        end = _rss_mb()
+        return self.start_mb, max(self.peak_mb, end), end
+
+
+def count_actions(bench: Bench, session_ids: set[str], result: LoadResult) -> None:
+    """Durable actions, episodes and activities of the sessions' instance trees."""
+    engine = bench.host.engine
+    assert engine is not None
+    for inst in engine.store.query():
+        root = inst.id.split(names.INSTANCE_SEPARATOR, 1)[0]
+        if inst.id not in session_ids and root not in session_ids:
+            continue
+        for e in inst.history:
+            kind = e["EventType"]
+            result.actions += ACTIONS_PER_EVENT.get(kind, 0)
+            result.episodes += kind == EventType.ORCHESTRATOR_STARTED
+            result.activities += kind == EventType.TASK_SCHEDULED
 
 
 def _check(bench: Bench, chats_by_id: dict[str, str]) -> list[str]:

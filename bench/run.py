@@ -20,11 +20,12 @@ from pathlib import Path
 
 from bench import engine_app
 from bench.budgets import bench_budgets
+from bench.capacity import Measured, capacity_rows
 from bench.costs import bench_costs
 from bench.evidence import bench_evidence
 from bench.fake_llm import LatencyLLM
 from bench.latency import LATENCY, OVERHEAD_RUNS, bench_fanout, bench_overhead
-from bench.load import POLLERS, run_load
+from bench.load import POLLERS, LoadResult, count_actions, process_cpu, run_load
 from bench.modes import bench_modes
 from bench.passages import bench_passages
 from bench.precision import bench_precision
@@ -46,7 +47,8 @@ from bench.scenarios import (
 from bench.status_reads import bench_status_reads
 
 SMALL_LATENCY = 0.02
-LOAD_SESSIONS = 100
+LOAD_SESSIONS = 1000
+STATUS_P95_TARGET_MS = 100
 LOAD_CAPS = {
     **FAST_CAPS,
     "run_deep_search_first": False,
@@ -84,7 +86,10 @@ def bench_offline() -> list[Row]:
     before = peak_rss_mb()
     bench = Bench(offline_settings(temp_dir()))
     try:
-        _, seconds, view = bench.run("deep_research")
+        cpu = process_cpu()
+        session_id, seconds, view = bench.run("deep_research")
+        one = LoadResult(1, seconds, cpu_seconds=process_cpu() - cpu)
+        count_actions(bench, {session_id}, one)
     finally:
         bench.close()
     peak = peak_rss_mb()
@@ -97,6 +102,13 @@ def bench_offline() -> list[Row]:
         ),
         ("offline deep research, defaults (wall)", f"{seconds:.1f} s ({view['status']})", "", "—"),
         (
+            "  its CPU-seconds and durable actions (default caps)",
+            f"{one.cpu_seconds:.2f} s; {one.actions} actions ({one.episodes} episodes, "
+            f"{one.activities} activities)",
+            "",
+            "—",
+        ),
+        (
             "peak RSS of devhost process during it",
             f"{peak:.0f} MB (start {before:.0f} MB)",
             "",
@@ -105,7 +117,7 @@ def bench_offline() -> list[Row]:
     ]
 
 
-def bench_load() -> list[Row]:
+def bench_load() -> tuple[list[Row], LoadResult]:
     """LOAD_SESSIONS offline deep research sessions at once; each must complete exactly once."""
     bench = Bench(offline_settings(temp_dir()))
     try:
@@ -114,21 +126,60 @@ def bench_load() -> list[Row]:
         bench.close()
     for problem in r.problems[:10]:
         print(f"  load problem: {problem}", flush=True)
-    return [
+    n = r.sessions
+    p95 = r.quantile_ms(95)
+    retained_kb = max(r.rss_end_mb - r.rss_start_mb, 0.0) * 1024 / n
+    rows = [
         (
             f"load: {LOAD_SESSIONS} concurrent deep research sessions (offline), each completed "
             "exactly once",
-            f"{r.sessions} sessions, {len(r.problems)} problems; total {r.seconds:.1f} s",
+            f"{n} sessions, {len(r.problems)} problems; total {r.seconds:.1f} s",
             "0 problems",
             verdict(r.ok),
         ),
         (
             "load: status-poll latency p50 / p95 during it",
-            f"{r.quantile_ms(50):.0f} / {r.quantile_ms(95):.0f} ms ({len(r.latencies)} polls)",
+            f"{r.quantile_ms(50):.0f} / {p95:.0f} ms ({len(r.latencies)} polls)",
+            f"p95 ≤ {STATUS_P95_TARGET_MS} ms",
+            verdict(p95 <= STATUS_P95_TARGET_MS),
+        ),
+        (
+            "load: worker CPU-seconds per session (process CPU less the bench's clients)",
+            f"{r.cpu_seconds / n:.3f} s ({r.cpu_seconds:.0f} s in all)",
+            "",
+            "—",
+        ),
+        (
+            "load: durable actions per session (as the Durable Task Scheduler bills them)",
+            f"{r.actions / n:.1f} actions; {r.episodes / n:.1f} orchestrator episodes, "
+            f"{r.activities / n:.1f} activities",
+            "",
+            "—",
+        ),
+        (
+            "load: memory (RSS) at start / peak / after all finished",
+            f"{r.rss_start_mb:.0f} / {r.rss_peak_mb:.0f} / {r.rss_end_mb:.0f} MB "
+            f"({retained_kb:.0f} KB kept per finished session)",
             "",
             "—",
         ),
     ]
+    return rows, r
+
+
+def bench_capacity(deep: dict, load: LoadResult) -> list[Row]:
+    """The Azure capacity model (bench.capacity) from this run's measurements."""
+    measured = Measured(
+        cpu_s=deep["cpu"],
+        actions=deep["actions"],
+        activities=deep["activities"],
+        slots=deep["slots"],
+        chain_calls=deep["chain"].calls,
+        overhead=deep["ratio"],
+        session_mb=max(load.rss_peak_mb - load.rss_start_mb, 1.0) / load.sessions,
+        base_mb=load.rss_start_mb,
+    )
+    return capacity_rows(measured)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -197,7 +248,9 @@ def run_all() -> list[Row]:
     finally:
         fast.stop()
     step(f"{LOAD_SESSIONS} concurrent deep research sessions (offline)")
-    rows += bench_load()
+    load_rows, load = bench_load()
+    rows += load_rows
+    rows += bench_capacity(deep, load)
     return rows
 
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import azure.durable_functions as df
 
 from orchestrators import budget
-from orchestrators.common import call, error_text, outcome, settle, step
+from orchestrators.common import call, error_text, outcome, publish, settle, step
 from orchestrators.queue_state import Run
 from orchestrators.replan import fold_late_findings
 from shared.core import names
@@ -37,6 +37,7 @@ from shared.core.session_models import Usage
 SEARCH_ROUNDS = 1  # per session: the analyst or the critic may ask once
 ANALYST_ROUNDS = 1 + SEARCH_ROUNDS  # the analysis, and again after the search round
 ANALYST_CALLS = 1
+OUTCOMES = frozenset({"analyst_draft_ready", "analyst_search_required", "critic_review_complete"})
 MAX_STAGES = 16  # kept in the status
 # The previews' share of the custom status (16 KB in all), as JSON escapes them: a CJK
 # character takes six bytes. The newest stages keep theirs; older ones drop it first.
@@ -52,8 +53,10 @@ def stage(
     text: str = "",
     **outcome: str | int,
 ) -> None:
-    """Show one stage of the chain: in the chain list and as the phase (the writer's phase
-    stays ``writing_report``, the name its failures and the report's Limitations use)."""
+    """Show one stage of the chain: in the chain list, and a working stage as the phase too
+    (the writer's phase stays ``writing_report``, the name its failures and the report's
+    Limitations use); an outcome (``OUTCOMES``) leaves the phase, and so the phase's time
+    and calls, to the work that led to it."""
     shown = ChainStage(
         role=role,
         stage=name,
@@ -63,7 +66,10 @@ def stage(
         **outcome,
     )
     run.progress.chain = within_budget([*run.progress.chain, shown][-MAX_STAGES:])
-    run.set_phase(context, "writing_report" if role == "writer" else name)
+    if name in OUTCOMES:  # an outcome, not work: the phase (and its time) stays the work's
+        publish(context, run.progress)
+    else:
+        run.set_phase(context, "writing_report" if role == "writer" else name)
 
 
 def within_budget(chain: list[ChainStage]) -> list[ChainStage]:

@@ -13,8 +13,10 @@ from weakref import WeakKeyDictionary
 import azure.durable_functions as df
 from pydantic import BaseModel
 
+from orchestrators import phase_ledger
 from shared.core import names
 from shared.core.payloads import FAILURE_KEY, CompleteSessionIn, NotifyIn, StepFailure
+from shared.core.phase_models import TRACE_KEY, SessionPhases
 from shared.core.session_models import Progress, SessionStatus, StartInput, Usage
 
 # Orchestrations whose input carries no caps (the webhook one) retry like the defaults.
@@ -60,9 +62,11 @@ def call(context: df.DurableOrchestrationContext, name: str, payload: BaseModel)
     The task's result may be a ``StepFailure`` envelope: pass it through
     :func:`checked` (or use :func:`step`, which does).
     """
-    return context.call_activity_with_retry(
-        name, retry_options(context), payload.model_dump(mode="json")
-    )
+    body = payload.model_dump(mode="json")
+    trace_tag = phase_ledger.tag(context, name)
+    if trace_tag is not None:
+        body[TRACE_KEY] = trace_tag
+    return context.call_activity_with_retry(name, retry_options(context), body)
 
 
 def step(
@@ -127,6 +131,7 @@ def finish(
     The live phase reads "finishing" until the session document holds the final
     status, so a client watching ``phase`` never sees "completed" too early.
     """
+    ledger = phase_ledger.close(context, usage)
     progress.phase = "finishing"
     publish(context, progress)
     done = CompleteSessionIn(
@@ -137,6 +142,7 @@ def finish(
         report_ref=report_ref,
         error=error,
         progress=progress.model_copy(update={"phase": status.value}),
+        phases=SessionPhases(started_at=ledger.started, phases=ledger.phases) if ledger else None,
     )
     yield from step(context, names.COMPLETE_SESSION, done)
     if inp.callback_url and status in EVENT_BY_STATUS:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import azure.durable_functions as df
 
-from orchestrators import budget
+from orchestrators import budget, phase_ledger
 from orchestrators.common import call, error_text, publish
 from shared.core import names
 from shared.core.payloads import Gap, ResearcherIn, SupervisorOut
@@ -50,6 +50,7 @@ class Run:
 
     def set_phase(self, context: df.DurableOrchestrationContext, phase: str) -> None:
         self.progress.phase = phase
+        phase_ledger.enter(context, self.inp.session_id, phase, self.usage)
         publish(context, self.progress)
 
     def affords(

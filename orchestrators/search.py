@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import azure.durable_functions as df
 
+from orchestrators import phase_ledger
 from orchestrators.common import error_text, finish
 from orchestrators.search_flow import search_flow
 from shared.core.session_models import Progress, SessionStatus, StartInput, Usage
@@ -48,6 +49,7 @@ def _answer_mode(
 ):
     """The flow, then the session finished: completed with the answer, or failed."""
     progress = Progress(phase="planning")
+    phase_ledger.enter(context, inp.session_id, "planning", Usage())
     try:
         answer, usage = yield from search_flow(
             context, inp, iterations, words, progress, MODE_ANSWER
@@ -69,6 +71,8 @@ def _answer_mode(
 def _deep_research_phase(context: df.DurableOrchestrationContext, inp: StartInput):
     """The flow at deep-search depth; the result goes back to the deep research."""
     progress = Progress(phase="deep_search")
+    # its activities join the parent's deep_search phase span (entered once, first)
+    phase_ledger.enter(context, inp.session_id, "deep_search", Usage())
     iterations = inp.caps.deep_search_iterations
     answer, usage = yield from search_flow(
         context, inp, iterations, DEEP_SEARCH_WORDS, progress, PHASE_ANSWER

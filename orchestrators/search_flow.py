@@ -33,7 +33,7 @@ from typing import Any
 
 import azure.durable_functions as df
 
-from orchestrators import budget
+from orchestrators import budget, phase_ledger
 from orchestrators.common import call, outcome, publish, settle, step
 from shared.core import names
 from shared.core.completeness_payloads import CompletenessIn, CompletenessOut
@@ -118,6 +118,14 @@ def search_flow(
     return answer, run.usage + answer.usage
 
 
+def _enter(context: df.DurableOrchestrationContext, run: _Search, phase: str) -> None:
+    """The live phase, and the ledger's (a deep research's deep search is one phase of its own)."""
+    run.progress.phase = phase
+    if not run.inp.as_phase:
+        phase_ledger.enter(context, run.inp.session_id, phase, run.usage)
+    publish(context, run.progress)
+
+
 def _plan(context: df.DurableOrchestrationContext, inp: StartInput, progress: Progress):
     request = PlanQueriesIn(
         session_id=inp.session_id,
@@ -134,8 +142,8 @@ def _plan(context: df.DurableOrchestrationContext, inp: StartInput, progress: Pr
 
 def _iteration(context: df.DurableOrchestrationContext, run: _Search, iteration: int, more: bool):
     """Search, select, read; returns how many pages were read (0 ends the loop)."""
-    run.progress.phase, run.progress.iteration = "searching", iteration
-    publish(context, run.progress)
+    run.progress.iteration = iteration
+    _enter(context, run, "searching")
     found = yield from _search_all(context, run)
     caps = run.inp.caps
     select_in = SelectSourcesIn(
@@ -195,8 +203,7 @@ def _read_all(
     iteration: int,
     selected: list[SearchResult],
 ):
-    run.progress.phase = "reading"
-    publish(context, run.progress)
+    _enter(context, run, "reading")
     tasks = [
         call(
             context,
@@ -283,8 +290,7 @@ def _content_round(context: df.DurableOrchestrationContext, run: _Search, iterat
 def _synthesize(
     context: df.DurableOrchestrationContext, run: _Search, words: tuple[int, int], name: str
 ):
-    run.progress.phase = "synthesizing"
-    publish(context, run.progress)
+    _enter(context, run, "synthesizing")
     request = SynthesizeIn(
         session_id=run.inp.session_id,
         query=run.inp.query,

@@ -18,6 +18,7 @@ from shared.adapters.reasoning.base import Reasoner
 from shared.adapters.search.base import SearchProvider
 from shared.adapters.stores.base import MemoryStore, SessionStore
 from shared.core.config import Settings
+from shared.tools.telemetry import exporters as telemetry
 
 if TYPE_CHECKING:  # adapters are imported lazily, on first use
     from shared.adapters.identity import Authenticator
@@ -31,6 +32,7 @@ class AppServices:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._lock = threading.RLock()
+        telemetry.configure(settings)  # the first services of the process install the exporter
 
     @cached_property
     def sessions(self) -> SessionStore:

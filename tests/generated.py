@@ -22,12 +22,26 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import models_json_schema
 
 from api.errors import MAX_BODY_BYTES
-from api.schemas import ClarificationReply, PlanDecision, ResearchRequest
+from api.schemas import (
+    AskRequest,
+    ClarificationReply,
+    PlanDecision,
+    ResearchRequest,
+    WatchRequest,
+)
 from shared.core.analysis_models import ChainStage
+from shared.core.ask_models import AskExchange
 from shared.core.limits import LIMITS, Limit
 from shared.core.report_models import FinalReport, SynthesizedAnswer
-from shared.core.session_models import AgentProgress, PolicyChoice, SessionStatus, Usage
+from shared.core.session_models import (
+    AgentProgress,
+    PhaseFigures,
+    PolicyChoice,
+    SessionStatus,
+    Usage,
+)
 from shared.core.stream_models import AnswerChunk
+from shared.core.watch_models import WatchRun
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENAPI = ROOT / "api" / "openapi.json"
@@ -39,12 +53,17 @@ MODELS = [
     (ResearchRequest, "validation"),
     (ClarificationReply, "validation"),
     (PlanDecision, "validation"),
+    (AskRequest, "validation"),
+    (AskExchange, "serialization"),
+    (WatchRequest, "validation"),
+    (WatchRun, "serialization"),
     (SynthesizedAnswer, "serialization"),
     (FinalReport, "serialization"),
     (AgentProgress, "serialization"),
     (ChainStage, "serialization"),
     (PolicyChoice, "serialization"),
     (Usage, "serialization"),
+    (PhaseFigures, "serialization"),
     (AnswerChunk, "serialization"),
 ]
 _BLOCK = re.compile(r"(<!-- generated: (\w+) -->\n)(.*?)(<!-- /generated -->)", re.DOTALL)

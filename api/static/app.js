@@ -1,11 +1,14 @@
 // The page: ask, watch, answer, read. Every string from the service lands in
 // the DOM as text (textContent) or through report.js; nothing is parsed as HTML.
 
+import { hideAsk, initAsk, showAsk } from "./ask.js";
 import { ApiError, download, functionKey, request, requestJson, setFunctionKey } from "./client.js";
 import { renderChain } from "./chain.js";
 import { follow } from "./events.js";
+import { hideFollowUps, initFollowUps, showFollowUps } from "./followup.js";
 import { CHAT_STORAGE, markOpenInHistory, newChatId, refreshHistory } from "./history.js";
 import { closeNotice, failed } from "./notices.js";
+import { renderPhases } from "./phases.js";
 import { TERMINAL, addTimeline, clearTimeline, renderView } from "./progress.js";
 import { renderReport } from "./report.js";
 import { answer, approvePlan, decidePlan, showPlan, showQuestions } from "./waits.js";
@@ -76,6 +79,8 @@ export async function openSession(id, push = false, known = null) {
   $("report-note").hidden = true;
   $("clarification").hidden = true;
   $("plan").hidden = true;
+  hideAsk();
+  hideFollowUps();
   clearTimeline();
   clearWriting();
   markOpenInHistory();
@@ -114,6 +119,7 @@ export function show(view, type) {
   current.view = view;
   renderView(view);
   renderChain(view);
+  renderPhases(view);
   addTimeline(type, view);
   showQuestions(view);
   showPlan(view);
@@ -155,6 +161,8 @@ async function showReport(view) {
     article.hidden = false;
     $("download-pdf").hidden = view.mode !== "deep_research";
     $("downloads").hidden = false;
+    if (view.mode !== "chat") showAsk(view.session_id);
+    showFollowUps(view, json);
   } catch (error) {
     if (current !== session) return;
     const note = $("report-note");
@@ -222,6 +230,8 @@ function init() {
   $("refresh-history").addEventListener("click", refreshHistory);
   $("notice-close").addEventListener("click", closeNotice);
   window.addEventListener("popstate", openFromUrl);
+  initAsk();
+  initFollowUps((view) => { openSession(view.session_id, true, view); refreshHistory(); });
   showModeOptions();
   openFromUrl();
   refreshHistory();

@@ -252,6 +252,8 @@ var codeSettings = {
   AUTH_JWKS_URL: ''
   AUTH_ADMIN_ROLE: authAdminRole
   SESSION_RETENTION_DAYS: sessionRetentionDays > 0 ? string(sessionRetentionDays) : ''
+  FOLLOW_UP_PAGE_MAX_AGE_HOURS: '168'
+  WATCH_MIN_INTERVAL_SECONDS: '3600'
   // The package directory is read-only on Flex; /tmp is the writable scratch space.
   DATA_DIR: '/tmp/deepresearch'
   COSMOS_ENDPOINT: cosmosEndpoint
@@ -270,6 +272,9 @@ var codeSettings = {
   WEBHOOK_ALLOWED_HOSTS: webhookAllowedHosts
   PDF_FONT_PATH: ''
   PUBLIC_BASE_URL: 'https://${app.properties.defaultHostName}'
+  OTEL_EXPORTER_OTLP_ENDPOINT: ''
+  OTEL_CAPTURE_CONTENT: 'false'
+  EVAL_JUDGE_MODEL: ''
   // Quotas per person, 0 = unlimited: set them in the app settings for a shared deployment.
   QUOTA_CONCURRENT_SESSIONS_PER_OWNER: '0'
   QUOTA_SESSIONS_PER_DAY_PER_OWNER: '0'

@@ -58,7 +58,7 @@ from shared.core.errors import ConfigurationError, FetchRefused, InvalidInputErr
 log = logging.getLogger(__name__)
 
 WebhookEventName = Literal[
-    "clarification_requested", "plan_ready", "completed", "failed", "cancelled"
+    "clarification_requested", "plan_ready", "completed", "failed", "cancelled", "watch_update"
 ]
 
 BODY_VERSION = 1
@@ -85,6 +85,10 @@ class WebhookEvent(BaseModel):
     status: str
     links: dict[str, str] = Field(default_factory=dict)
     occurred_at: str
+    # a watch's update (``research.watch_update``): which watch, what changed, said shortly
+    watch_id: str | None = None
+    changes: dict | None = None
+    summary: str | None = None
 
 
 def body_of(event: WebhookEvent) -> bytes:
@@ -102,6 +106,9 @@ def body_of(event: WebhookEvent) -> bytes:
             "links": event.links,
         },
     }
+    if event.watch_id is not None:
+        body["data"] |= {"watch_id": event.watch_id, "changes": event.changes}
+        body["data"]["summary"] = event.summary
     return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 

@@ -50,6 +50,16 @@ ResearchOptions = create_model(
     __doc__="Per-request overrides; anything out of bounds is a 422 naming the field.",
     __module__=__name__,
     **_option_fields(),
+    # Not a limit: the finished deep research a new one builds on (its findings and the
+    # pages it read that are not stale); shared/usecases/research/follow_up.py.
+    follow_up_of=(
+        str | None,
+        Field(
+            None,
+            pattern=r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,127}$",
+            description="session id of a finished deep research of yours to build on",
+        ),
+    ),
 )
 
 
@@ -69,23 +79,11 @@ Caps = create_model(
 )
 
 
-def _blank_is_default(cls: type, value: object, info: Any) -> object:
-    """An app setting cannot be null: Core Tools and Azure pass "unset" as an empty string."""
-    if isinstance(value, str) and not value.strip():
-        return cls.model_fields[info.field_name].default
-    return value
-
-
 _LimitSettings = create_model(
     "_LimitSettings",
     __base__=BaseSettings,
     __doc__="The operator's values of the research limits (``shared.core.limits``).",
     __module__=__name__,
-    __validators__={
-        "_blank_is_default": field_validator(
-            *(lim.setting for lim in LIMITS if lim.env), mode="before"
-        )(_blank_is_default)
-    },
     **{lim.setting: (lim.kind, _field(lim, lim.default)) for lim in LIMITS if lim.env},
 )
 
@@ -187,6 +185,10 @@ class Settings(_LimitSettings):
     auth_admin_role: str = ""
     # Finished sessions idle this many days are deleted with their files and history.
     session_retention_days: int | None = Field(None, ge=1)
+    # A follow-up research reuses its parent's pages read within this many hours.
+    follow_up_page_max_age_hours: float = Field(168.0, gt=0)
+    # Two runs of a watch are never closer than this (tests set a short one).
+    watch_min_interval_seconds: int = Field(3600, ge=1)
 
     # Delivery.
     webhook_secret: SecretStr | None = None
@@ -194,9 +196,18 @@ class Settings(_LimitSettings):
     pdf_font_path: Path | None = None
     public_base_url: str | None = None
 
+    # Traces (shared/tools/telemetry): Azure Monitor, else OTLP/HTTP, else none.
+    applicationinsights_connection_string: SecretStr | None = None
+    otel_exporter_otlp_endpoint: str | None = None
+    otel_capture_content: bool = False  # query text and URLs in span attributes
+    # make eval (bench/eval): the judge's model on the same endpoint; unset = strategic_model
+    eval_judge_model: str | None = None
+
     # An app setting cannot be null: Core Tools and Azure pass "unset" as an empty
-    # string, which would otherwise fail int parsing or become Path(".").
+    # string, which would otherwise fail int parsing or become Path("."). Each of these
+    # settings takes its default (None for the optional ones) when blank.
     @field_validator(
+        *(lim.setting for lim in LIMITS if lim.env),
         "search_provider",
         "reasoner",
         "cosmos_read_timeout_seconds",
@@ -213,11 +224,19 @@ class Settings(_LimitSettings):
         "local_corpus_path",
         "source_tiers_file",
         "pdf_font_path",
+        "eval_judge_model",
+        "quota_concurrent_sessions_per_owner",
+        "quota_sessions_per_day_per_owner",
+        "quota_tokens_per_day_per_owner",
+        "quota_cost_per_day_per_owner_usd",
+        "quota_open_streams_per_owner",
         mode="before",
     )
     @classmethod
-    def _blank_is_unset(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
+    def _blank_is_default(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            raise PydanticUseDefault()
+        return value
 
     # -- derived -------------------------------------------------------------
 
@@ -286,21 +305,6 @@ class Settings(_LimitSettings):
     quota_cost_per_day_per_owner_usd: float = Field(0.0, ge=0)  # per UTC day
     # Open /events streams (and held long polls) per owner, per app instance.
     quota_open_streams_per_owner: int = Field(10, ge=0)
-
-    @field_validator(
-        "quota_concurrent_sessions_per_owner",
-        "quota_sessions_per_day_per_owner",
-        "quota_tokens_per_day_per_owner",
-        "quota_cost_per_day_per_owner_usd",
-        "quota_open_streams_per_owner",
-        mode="before",
-    )
-    @classmethod
-    def _blank_quota_is_default(cls, value: object) -> object:
-        """An empty app setting (how Azure passes "unset") keeps the quota's default."""
-        if isinstance(value, str) and not value.strip():
-            raise PydanticUseDefault()
-        return value
 
 
 def _above_ceiling(limit: Limit, requested: float, ceiling: float) -> InvalidInputError:

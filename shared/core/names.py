@@ -13,6 +13,7 @@ SEARCH = "search_orchestrator"
 DEEP_SEARCH = "deep_search_orchestrator"
 DEEP_RESEARCH = "deep_research_orchestrator"
 NOTIFY_ORCHESTRATOR = "notify_orchestrator"  # delivers a webhook for a terminated run
+WATCH_ORCHESTRATOR = "watch_orchestrator"  # a watched question, eternal (continue_as_new)
 ORCHESTRATOR_BY_MODE = {
     "chat": CHAT,
     "search": SEARCH,
@@ -32,6 +33,8 @@ SYNTHESIZE = "synthesize"
 UPDATE_SESSION = "update_session"
 COMPLETE_SESSION = "complete_session"
 NOTIFY = "notify"
+WATCH_RUN_START = "watch_run_start"
+WATCH_COMPARE = "watch_compare"
 CLARIFY = "clarify"
 PLAN_RESEARCH = "plan_research"
 RECORD_PLAN_REVIEW = "record_plan_review"
@@ -71,6 +74,8 @@ ACTIVITIES = (
     GENERATE_FINAL_REPORT,
     CRITIQUE_REPORT,
     RENDER_PDF,
+    WATCH_RUN_START,
+    WATCH_COMPARE,
 )
 
 # the memory names of the researchers' findings ("items/item_3"); items/ also holds pages
@@ -88,6 +93,8 @@ PLAN_EVENT = "plan_review_1"
 INSTANCE_SEPARATOR = ":"
 DEEP_SEARCH_ROLE = "deep-search"  # the deep search a deep research runs first
 NOTIFY_CANCELLED_ROLE = "notify-cancelled"  # the webhook of a cancel (the run is terminated)
+# A watch's id, its orchestration's instance id and its memory folder (no session document).
+WATCH_ID_PREFIX = "watch-"
 
 
 def session_instance_id(session_id: str, role: str = "") -> str:

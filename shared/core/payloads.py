@@ -24,7 +24,7 @@ from shared.core.research_models import (
     ResearchPlan,
     Todo,
 )
-from shared.core.session_models import ChatMessage, Progress, SessionStatus, Usage
+from shared.core.session_models import ChatMessage, Progress, SessionPhases, SessionStatus, Usage
 from shared.core.source_models import SearchResult, TimeRange
 
 
@@ -175,6 +175,7 @@ class CompleteSessionIn(BaseModel):
     report_ref: str | None = None
     error: str | None = None
     progress: Progress | None = None
+    phases: SessionPhases | None = None  # where time and money went (deep research)
 
 
 class NotifyIn(BaseModel):
@@ -247,9 +248,7 @@ class ResearcherOut(Metered):
     topic_id: int
     item_ref: str | None = None
     key_findings: int = 0
-    source_urls: list[str] = Field(
-        default_factory=list, validation_alias=formerly("source_urls", "sources")
-    )
+    source_urls: list[str] = Field([], validation_alias=formerly("source_urls", "sources"))
     confidence: str = "low"
     steps: int = 0
     error: str | None = None

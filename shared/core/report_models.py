@@ -57,6 +57,13 @@ class ReportSection(BaseModel):
     content: str
 
 
+class FollowUpOf(BaseModel):
+    """The finished research a follow-up builds on (``options.follow_up_of``)."""
+
+    session_id: str
+    query: str
+
+
 class FinalReport(BaseModel):
     title: str
     executive_summary: str
@@ -75,6 +82,8 @@ class FinalReport(BaseModel):
     also_consulted: list[Source] = Field(default_factory=list)
     # how the report was reached: the analyst's reasoning, the searches, the critic's rounds
     methodology_note: str = ""
+    # the research this one follows up; the Markdown names and links it
+    follow_up_of: FollowUpOf | None = None
 
 
 class ReportMaterial(BaseModel):

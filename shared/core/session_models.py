@@ -84,6 +84,24 @@ class Usage(BaseModel):
         return self.prompt_tokens + self.completion_tokens
 
 
+class PhaseFigures(BaseModel):
+    """One phase of a run: its time and usage (``shared/core/phase_models.py``)."""
+
+    phase: str
+    seq: int = Field(1, ge=1, description="the n-th time the session entered this phase")
+    started_at: datetime
+    ended_at: datetime
+    seconds: float = Field(0.0, ge=0)
+    usage: Usage = Field(default_factory=Usage)
+
+
+class SessionPhases(BaseModel):
+    """The run's phases, handed to the activity that completes the session."""
+
+    started_at: datetime
+    phases: list[PhaseFigures] = Field(default_factory=list)
+
+
 # -- progress and sessions -----------------------------------------------------
 
 
@@ -211,6 +229,7 @@ class SessionRecord(BaseModel):
     webhook_lease: dict | None = None
     webhook_redeliveries: Redeliveries = Field(default_factory=Redeliveries)
     usage: Usage = Field(default_factory=Usage)
+    phases: list[PhaseFigures] = Field(default_factory=list)  # where time and money went
     # slow model calls still running, shown in the status while they run
     model_calls: list[RunningCall] = Field(default_factory=list)
     created_at: datetime

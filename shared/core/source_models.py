@@ -10,6 +10,8 @@ them, and they change with search and fetching, not with either.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from pydantic import BaseModel, Field
 
 
@@ -41,6 +43,9 @@ class Page(BaseModel):
     # cached with it: passage selection reads them on every use. None for a
     # page stored before they were kept (it is split when read).
     sentences: list[str] | None = None
+    # When this copy was fetched (the page cache sets it): a follow-up research reuses
+    # a page only while it is fresh. None for a page stored before it was kept.
+    fetched_at: datetime | None = None
 
 
 class PageSummary(BaseModel):

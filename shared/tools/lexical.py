@@ -153,7 +153,7 @@ class Bm25Scorer:
 
     def __init__(self, docs_tokens: Sequence[Sequence[str]]) -> None:
         self._docs = [list(tokens) or ["\x00"] for tokens in docs_tokens]
-        self._sets = [frozenset(tokens) for tokens in self._docs]
+        self.token_sets = [frozenset(tokens) for tokens in docs_tokens]  # also for MMR
         self._model = BM25Okapi(self._docs) if self._docs else None
 
     def scores(self, query_tokens: Sequence[str]) -> list[float]:
@@ -166,7 +166,7 @@ class Bm25Scorer:
         # shares no term with the query can still score above zero: clamp those.
         return [
             float(score) if not query_set.isdisjoint(tokens) else 0.0
-            for score, tokens in zip(scores, self._sets, strict=True)
+            for score, tokens in zip(scores, self.token_sets, strict=True)
         ]
 
 
@@ -220,6 +220,14 @@ def mmr_select(
     return chosen
 
 
+@lru_cache(maxsize=32768)
+def sentence_tokens(sentence: str) -> tuple[str, ...]:
+    """:func:`content_tokens` of one sentence, cached: a researcher ranks the same page's
+    sentences for every query it reads the page with, and tokenizing them was most of
+    the cost of choosing passages (bench.profile)."""
+    return tuple(content_tokens(sentence))
+
+
 def rank_sentences(
     query: str,
     sentences: Sequence[str],
@@ -233,11 +241,17 @@ def rank_sentences(
     ``tokens`` may carry the sentences' precomputed ``content_tokens`` (the
     corpus index stores them) to skip re-tokenizing large pages.
     """
-    if tokens is None:
-        tokens = [content_tokens(s) for s in sentences]
-    scores = bm25_scores(content_tokens(query), tokens)
-    chosen = mmr_select(scores, [frozenset(t) for t in tokens], k, diversity=diversity)
+    scorer = _sentence_scorer(tuple(sentences)) if tokens is None else Bm25Scorer(tokens)
+    scores = scorer.scores(content_tokens(query))
+    chosen = mmr_select(scores, scorer.token_sets, k, diversity=diversity)
     return [(i, scores[i]) for i in chosen]
+
+
+@lru_cache(maxsize=128)
+def _sentence_scorer(sentences: tuple[str, ...]) -> Bm25Scorer:
+    """One BM25 model per page's sentences: a session ranks a page for every step that
+    reads or cites it, and building the model was most of each ranking's cost."""
+    return Bm25Scorer([sentence_tokens(s) for s in sentences])
 
 
 # -- key phrases ------------------------------------------------------------------

@@ -154,6 +154,8 @@ async def sweep_orphan_files(svc: Services) -> list[str]:
     """
     swept = []
     for session_id in await asyncio.to_thread(svc.memory.session_ids):
+        if session_id.startswith(names.WATCH_ID_PREFIX):
+            continue  # a watch's folder: it has no session document (shared/usecases/watches.py)
         try:
             if not await asyncio.to_thread(_session_exists, svc, session_id):
                 await asyncio.to_thread(svc.sessions.delete, session_id)

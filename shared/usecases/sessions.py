@@ -20,6 +20,7 @@ from shared.core.payloads import CompleteSessionIn, NotifyIn, UpdateSessionIn
 from shared.core.report_models import FinalReport
 from shared.core.session_models import ChatMessage, Mode, RunningCall, SessionRecord, SessionStatus
 from shared.ports import Services
+from shared.usecases.phase_figures import add_figures
 from shared.usecases.research.answers import load_answer
 from shared.usecases.webhook_outbox import (
     EVENT_BY_STATUS,
@@ -102,10 +103,14 @@ def complete_session(svc: Services, req: CompleteSessionIn) -> SessionRecord:
         record.final_report_ref = req.report_ref or record.final_report_ref
         record.error = req.error
         record.usage = req.usage
+        if req.phases is not None:
+            record.phases = req.phases.phases
         if req.progress is not None:
             record.progress = req.progress
 
     record = svc.sessions.update(req.session_id, mutate)
+    if req.report_ref and req.phases is not None:
+        add_figures(svc, req.report_ref, req.phases.phases, req.usage)
     if record.mode in (Mode.chat, Mode.search, Mode.deep_search) and answer_text:
         _remember_exchange(svc, record, answer_text)
     return record

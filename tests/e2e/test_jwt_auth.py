@@ -80,6 +80,7 @@ REASONS = {
     "unknown key": "known key",
     "known kid, other key": "signature",
     "wrong issuer": "issuer",
+    "no principal id": "names no principal id",
 }
 
 
@@ -93,6 +94,7 @@ def bad_tokens(issuer: TokenIssuer) -> dict[str, dict[str, str]]:
         "unknown key": issuer.headers(ALICE, key=issuer.stranger),
         "known kid, other key": issuer.headers(ALICE, key=issuer.stranger, kid=issuer.key.kid),
         "wrong issuer": issuer.headers(ALICE, issuer="https://login.example.org/evil/v2.0"),
+        "no principal id": token_without_oid(issuer, sub=""),
     }
 
 

@@ -34,6 +34,7 @@ TOOLS = {
     "cancel_research",
     "get_research_report",
     "review_plan",
+    "ask_research",
 }
 TERMINAL = {"completed", "failed", "cancelled", "superseded"}
 

@@ -94,6 +94,7 @@ class Replay:
     done: bool = False
     output: Any = None
     error: str | None = None
+    continued_with: Any = None  # the input of continue_as_new, when the run ended with it
 
     def start(self) -> Replay:
         self.book["instance"] = self.instance_id
@@ -199,6 +200,8 @@ class Replay:
         if outcome.done:
             self.done, self.error = True, outcome.error
             self.output = _load(outcome.output_json)
+            if outcome.continued:
+                self.continued_with = _load(outcome.continue_as_new)
         return self
 
     def _add(self, item: Scheduled) -> None:

@@ -16,7 +16,6 @@ import ssl
 import httpx
 
 from shared.adapters.fetch.guard import IPAddress
-from shared.core.errors import FetchRefused
 
 
 class ScriptedResolver:
@@ -29,7 +28,7 @@ class ScriptedResolver:
     def __call__(self, host: str, port: int) -> list[IPAddress]:
         answers = self._script.get(host)
         if not answers:
-            raise FetchRefused(f"host {host!r} does not resolve")
+            return []  # does not resolve
         seen = self.lookups.count(host)
         self.lookups.append(host)
         return [ipaddress.ip_address(a) for a in answers[min(seen, len(answers) - 1)]]

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from shared.core.errors import FetchRefused
 from shared.core.source_models import Page
+from shared.tools.telemetry import tracing
 
 
 @runtime_checkable
@@ -31,4 +32,7 @@ class SchemeFetcher:
         fetcher = self._by_scheme.get(scheme)
         if fetcher is None:
             raise FetchRefused(f"scheme {scheme!r} is not allowed: {url}")
-        return fetcher.fetch(url)
+        with tracing.span("fetch page", {"url.scheme": scheme}, {"url.full": url}) as span:
+            page = fetcher.fetch(url)
+            tracing.set_attributes(span, {"page.chars": len(page.text)})
+        return page

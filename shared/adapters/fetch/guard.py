@@ -36,8 +36,8 @@ from urllib.parse import urlsplit
 from shared.core.errors import FetchRefused, TransientError
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-# (host, port) -> the addresses the name resolves to. Raises FetchRefused for a
-# name that does not resolve, TransientError for a temporary DNS failure.
+# (host, port) -> the addresses the name resolves to, none for a name that does not
+# resolve (refused like a private one). Raises TransientError for a temporary DNS failure.
 Resolver = Callable[[str, int], list[IPAddress]]
 
 ALLOWED_SCHEMES = frozenset({"http", "https"})
@@ -113,10 +113,7 @@ def resolve_checked(
         return [literal]
     if host in _METADATA_NAMES or host.endswith(".internal"):
         raise FetchRefused(f"host {host!r} is a cloud metadata / internal name: {url}")
-    try:
-        addresses = (resolver or system_resolver)(host, port)
-    except FetchRefused:  # does not resolve: refused in the same words as a private name
-        addresses = []
+    addresses = (resolver or system_resolver)(host, port)
     if not addresses or any(blocked_reason(a) is not None for a in addresses):
         raise FetchRefused(f"refused {url}: " + NAME_NOT_ALLOWED.format(host=host))
     return addresses
@@ -228,13 +225,17 @@ def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | No
 
 
 def system_resolver(host: str, port: int) -> list[IPAddress]:
-    """The addresses ``socket.getaddrinfo`` gives for ``host``, in its order, without repeats."""
+    """The addresses ``socket.getaddrinfo`` gives for ``host``, in its order, without repeats.
+
+    None for a name that does not resolve: the caller refuses that in the same
+    words as a private name.
+    """
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         if exc.errno == socket.EAI_AGAIN:
             raise TransientError(f"DNS lookup for {host!r} failed temporarily") from exc
-        raise FetchRefused(NAME_NOT_ALLOWED.format(host=host)) from exc
+        return []
     addresses: list[IPAddress] = []
     for _family, _type, _proto, _canon, sockaddr in infos:
         address = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])

@@ -20,6 +20,7 @@ from datetime import date
 from typing import Protocol, runtime_checkable
 
 from shared.core.analysis_models import Analysis
+from shared.core.ask_models import Passage, SourcedAnswer
 from shared.core.completeness_models import CompletenessReview
 from shared.core.limits import SourcePolicy
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
@@ -150,3 +151,9 @@ class Reasoner(Protocol):
         ...
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]: ...
+
+    # a finished session, asked again
+    def answer_from(self, question: str, passages: list[Passage], language: str) -> SourcedAnswer:
+        """Answer from ``passages`` only (most relevant first), citing their ``n``; when they
+        do not answer the question, ``answered`` is False and the answer says so plainly."""
+        ...

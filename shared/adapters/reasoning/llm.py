@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from shared.adapters.reasoning import llm_report, llm_time
+from shared.adapters.reasoning import llm_ask, llm_report, llm_time
 from shared.adapters.reasoning import llm_views as views
 from shared.adapters.reasoning.context_budget import (
     SourceText,
@@ -71,7 +71,7 @@ T = TypeVar("T", bound=BaseModel)
 MAX_THOUGHTS = 8  # a researcher's earlier thoughts on its todo, shown back to it
 
 
-class LLMReasoner(LLMChainRoles, LLMCompleteness):
+class LLMReasoner(LLMChainRoles, LLMCompleteness, llm_ask.Asking):
     """The production mind; see the module docstring for the call budget."""
 
     name = "llm"

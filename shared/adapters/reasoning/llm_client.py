@@ -60,6 +60,7 @@ from shared.core.errors import (
 from shared.tools.llm_endpoint import model_limits, slow_calls
 from shared.tools.llm_endpoint.client import build_openai_client
 from shared.tools.llm_endpoint.usage import record_call
+from shared.tools.telemetry import genai
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +117,7 @@ class LLMClient:
         # built now, not in the first call: the client loads the CA bundle (tens
         # of ms), and a missing endpoint should fail where the reasoner is composed
         self._client = build_openai_client(settings)
+        self._system = genai.system_of(settings)
 
     # -- public ---------------------------------------------------------------
 
@@ -234,10 +236,11 @@ class LLMClient:
             )
         timeout = model_limits.timeout_seconds(self._settings, model)
         try:
-            with slow_calls.model_call(model):
+            with genai.model_call(self._system, model) as span, slow_calls.model_call(model):
                 reply = retrying(
                     self._create, model=model, messages=messages, timeout=timeout, **params
                 )
+                span.record(*_record_usage(model, reply))
         except openai.APIStatusError as exc:
             if "response_format" in params and structured_mode.is_refusal(exc):
                 raise structured_mode.FormatRefused(str(exc)) from exc
@@ -246,7 +249,6 @@ class LLMClient:
             raise TransientError(f"LLM endpoint unreachable or too slow ({model})") from exc
         except openai.OpenAIError as exc:
             raise PermanentError(f"LLM call failed ({model}): {type(exc).__name__}") from exc
-        _record_usage(model, reply)
         return reply
 
     def _create(self, *, timeout: float, **body: Any) -> ChatCompletion:
@@ -310,11 +312,11 @@ def _translate_status(exc: openai.APIStatusError, model: str) -> Exception:
     return PermanentError(f"LLM endpoint answered {status} ({model})")
 
 
-def _record_usage(model: str, reply: Any) -> None:
+def _record_usage(model: str, reply: Any) -> tuple[int, int, float]:
     used = getattr(reply, "usage", None)
     prompt = int(getattr(used, "prompt_tokens", 0) or 0)
     completion = int(getattr(used, "completion_tokens", 0) or 0)
-    record_call(model, prompt, completion)
+    return prompt, completion, record_call(model, prompt, completion)
 
 
 def _short_error(exc: ValidationError, message: Any) -> str:

@@ -16,6 +16,7 @@ import re
 from datetime import date
 
 from shared.adapters.reasoning import (
+    offline_ask,
     offline_report,
     offline_research,
     offline_supervisor,
@@ -59,7 +60,7 @@ _PRONOUNS = frozenset(_PRONOUN_TEXT.split())
 CARRIED_MIN_IDF = 1.0
 
 
-class OfflineReasoner(OfflineChainRoles, OfflineCompleteness):
+class OfflineReasoner(OfflineChainRoles, OfflineCompleteness, offline_ask.OfflineAsking):
     """Reasoner over the local corpus and the pages handed in; see module docstring."""
 
     name = "offline"

@@ -34,6 +34,7 @@ LABELS: dict[str, dict[str, str]] = {
         "confidence": "Confidence",
         "quality": "Research Quality Score",
         "also_consulted": "Also consulted",
+        "follows_up": "Follows up",
         "tier": "tier",
         "high": "high",
         "medium": "medium",
@@ -55,6 +56,7 @@ LABELS: dict[str, dict[str, str]] = {
         "confidence": "Уверенность",
         "quality": "Оценка качества исследования",
         "also_consulted": "Также просмотрено",
+        "follows_up": "Продолжение исследования",
         "tier": "уровень",
         "high": "высокая",
         "medium": "средняя",
@@ -76,6 +78,7 @@ LABELS: dict[str, dict[str, str]] = {
         "confidence": "置信度",
         "quality": "研究质量评分",
         "also_consulted": "另外查阅",
+        "follows_up": "延续的研究",
         "tier": "等级",
         "high": "高",
         "medium": "中",
@@ -97,6 +100,7 @@ LABELS: dict[str, dict[str, str]] = {
         "confidence": "Konfidenz",
         "quality": "Forschungsqualität",
         "also_consulted": "Ebenfalls gelesen",
+        "follows_up": "Fortsetzung von",
         "tier": "Stufe",
         "high": "hoch",
         "medium": "mittel",
@@ -118,6 +122,7 @@ LABELS: dict[str, dict[str, str]] = {
         "confidence": "Confianza",
         "quality": "Puntuación de calidad de la investigación",
         "also_consulted": "También consultadas",
+        "follows_up": "Continúa",
         "tier": "nivel",
         "high": "alta",
         "medium": "media",
@@ -139,6 +144,7 @@ LABELS: dict[str, dict[str, str]] = {
         "confidence": "Confiance",
         "quality": "Score de qualité de la recherche",
         "also_consulted": "Également consultées",
+        "follows_up": "Suite de",
         "tier": "niveau",
         "high": "élevée",
         "medium": "moyenne",
@@ -158,9 +164,14 @@ def render_report_markdown(
     """The final report as Markdown, ending with the localized confidence line."""
     t = labels_for(report.language)
     when = (created or datetime.now(UTC)).strftime("%Y-%m-%d")
+    metadata = _metadata(t, query, mode, when)
+    if report.follow_up_of is not None:  # the parent's report, by the API's route
+        parent = report.follow_up_of
+        target = f"/api/research/{parent.session_id}/report"
+        metadata += f"  \n**{t['follows_up']}:** [{_link_text(parent.query)}]({target})"
     parts = [
         f"# {_one_line(report.title)}",
-        _metadata(t, query, mode, when),
+        metadata,
         f"## {t['executive_summary']}\n\n{_code_names(report.executive_summary.strip())}",
     ]
     for section in report.sections:

@@ -19,6 +19,7 @@ from shared.core.config import Settings
 from shared.core.source_models import SearchResult
 from shared.tools.llm_endpoint.client import build_openai_client
 from shared.tools.llm_endpoint.usage import record_call
+from shared.tools.telemetry import genai
 
 log = logging.getLogger(__name__)
 
@@ -39,15 +40,17 @@ class EmbeddingReranker:
             return results
         model = self._settings.embedding_model or ""
         texts = [query] + [f"{r.title}\n{r.snippet}"[:2000] for r in results]
-        try:
-            self._client = self._client or build_openai_client(self._settings)
-            response = self._client.embeddings.create(model=model, input=texts)
-        except openai.OpenAIError as exc:
-            log.warning("embedding rerank skipped (%s): keeping the lexical order", exc)
-            return results
-        usage = getattr(response, "usage", None)
-        tokens = getattr(usage, "prompt_tokens", 0) or 0
-        record_call(model, tokens, 0)
+        system = genai.system_of(self._settings)
+        with genai.model_call(system, model, "embeddings") as call:
+            try:
+                self._client = self._client or build_openai_client(self._settings)
+                response = self._client.embeddings.create(model=model, input=texts)
+            except openai.OpenAIError as exc:
+                log.warning("embedding rerank skipped (%s): keeping the lexical order", exc)
+                return results
+            usage = getattr(response, "usage", None)
+            tokens = getattr(usage, "prompt_tokens", 0) or 0
+            call.record(tokens, 0, record_call(model, tokens, 0))
         vectors = [item.embedding for item in sorted(response.data, key=lambda d: d.index)]
         scored = [(_cosine(vectors[0], vec), i) for i, vec in enumerate(vectors[1:])]
         order = [i for _, i in sorted(scored, key=lambda pair: (-pair[0], pair[1]))]

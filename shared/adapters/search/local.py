@@ -127,7 +127,14 @@ class LocalCorpusSearch:
         if parts.scheme.lower() != "corpus":
             raise FetchRefused(f"not a corpus URL: {url}")
         doc = self._find(url)
-        return Page(url=url, final_url=doc.url, title=doc.title, text=doc.text)
+        # the index split it already (the same split as at fetch): a session need not again
+        return Page(
+            url=url,
+            final_url=doc.url,
+            title=doc.title,
+            text=doc.text,
+            sentences=list(doc.sentences),
+        )
 
     def _find(self, url: str) -> CorpusDocument:
         index = self.index

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import copy_context
 
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
@@ -25,6 +26,7 @@ from shared.adapters.search.pipeline import rrf_fuse
 from shared.core.config import Settings
 from shared.core.errors import ConfigurationError, PermanentError, ResearchError, TransientError
 from shared.core.source_models import SearchResult, TimeRange
+from shared.tools.telemetry import tracing
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +83,11 @@ class RetryingSearch:
                 state.outcome.exception() if state.outcome else "",
             ),
         )
-        return retrying(self.inner.search, query, max_results, time_range)
+        attributes = {"search.provider": self.name, "search.max_results": max_results}
+        with tracing.span("search", attributes, {"search.query": query}) as span:
+            results = retrying(self.inner.search, query, max_results, time_range)
+            tracing.set_attributes(span, {"search.results": len(results)})
+        return results
 
     def _wait(self, state: RetryCallState) -> float:
         error = state.outcome.exception() if state.outcome else None
@@ -107,7 +113,9 @@ class FusedSearch:
         workers = min(self.max_workers, len(self.providers))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="search") as pool:
             futures = [
-                (p, pool.submit(p.search, query, max_results, time_range)) for p in self.providers
+                # each in a copy of this context, so its span joins the activity's trace
+                (p, pool.submit(copy_context().run, p.search, query, max_results, time_range))
+                for p in self.providers
             ]
         ranked: list[list[SearchResult]] = []
         failures: list[tuple[str, ResearchError]] = []

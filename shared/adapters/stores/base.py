@@ -247,3 +247,7 @@ ACTIVE_STATUSES = (
     SessionStatus.waiting_plan_approval,
     SessionStatus.researching,
 )
+ACTIVE_SQL = ", ".join(f"'{status.value}'" for status in ACTIVE_STATUSES)
+"""The active statuses as the list of an SQL ``IN (...)``: the same text on SQLite and Cosmos."""
+USAGE_FIELDS = tuple(Usage.model_fields)
+"""The counters of ``Usage``, in order: what the stores sum per owner and day."""

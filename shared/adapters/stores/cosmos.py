@@ -5,7 +5,7 @@ by ``type``:
 
 - ``session``: the SessionRecord JSON, ``id`` = session id, plus ``created_ts``
   and ``updated_ts`` (epoch seconds) so ordering and retention do not depend
-  on how timestamps were written;
+  on how timestamps were written, and the ``owner_slot`` it took (``cosmos_quotas.py``);
 - ``lock``: ``_lock-active-deep-research`` in a chat's partition, pointing at
   the chat's active deep research session (``cosmos_slots.py``);
 - ``owner_slot`` / ``owner_day``: an owner's quota counts, in a partition of
@@ -28,22 +28,21 @@ from collections import Counter
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import datetime
-from itertools import islice
 from typing import Any
 
 from azure.core import MatchConditions
 from azure.cosmos import exceptions as cosmos_errors
 
 from shared.adapters.stores.base import (
-    ACTIVE_STATUSES,
+    ACTIVE_SQL,
     mutated_copy,
     supersede_each,
     validate_session_id,
 )
 from shared.adapters.stores.cosmos_chunks import CosmosChunks
 from shared.adapters.stores.cosmos_history import ChatHistory
-from shared.adapters.stores.cosmos_quotas import OwnerQuotas, holds_owner_slot
-from shared.adapters.stores.cosmos_sdk import open_container, translated
+from shared.adapters.stores.cosmos_quotas import SLOT_FIELD, OwnerQuotas, holds_owner_slot
+from shared.adapters.stores.cosmos_sdk import open_container, query_items, translated
 from shared.adapters.stores.cosmos_slots import ChatSlots, holds_slot
 from shared.adapters.stores.quota import StartQuota
 from shared.core.config import Settings
@@ -53,7 +52,6 @@ from shared.core.stream_models import AnswerChunk
 
 MAX_UPDATE_ATTEMPTS = 10
 MAX_REMEMBERED_CHATS = 10_000
-_ACTIVE_SQL = ", ".join(f"'{status.value}'" for status in ACTIVE_STATUSES)
 
 
 class CosmosSessionStore:
@@ -85,19 +83,19 @@ class CosmosSessionStore:
 
     def create(self, record: SessionRecord, quota: StartQuota | None = None) -> SessionRecord:
         validate_session_id(record.id)
-        with self._owners.held(record, quota):
-            return self._create(record)
+        with self._owners.held(record, quota) as slot_id:
+            return self._create(record, {SLOT_FIELD: slot_id})
 
     def spent_today(self, owner: Owner, day_start: datetime) -> Usage:
         return self._owners.spent_today(owner, day_start)
 
-    def _create(self, record: SessionRecord) -> SessionRecord:
+    def _create(self, record: SessionRecord, kept: dict[str, Any]) -> SessionRecord:
         locked = holds_slot(record) and self._slots.take(record)
         try:
-            doc = self._insert(record)
+            doc = self._insert(record, kept)
         except TransientError:
             # No answer is not a "no": the document may exist or still arrive.
-            doc = self._settle_create(record)
+            doc = self._settle_create(record, kept)
         except ConflictError:
             if locked:  # the id exists; free the slot only if that session does not hold it
                 self._slots.release_idle(record.chat_id, record.id)
@@ -108,14 +106,14 @@ class CosmosSessionStore:
             raise
         return self._remember(_record(doc))
 
-    def _insert(self, record: SessionRecord) -> dict[str, Any]:
+    def _insert(self, record: SessionRecord, kept: dict[str, Any]) -> dict[str, Any]:
         with self._call("create"):
             try:
-                return self._container.create_item(_session_doc(record))
+                return self._container.create_item(_session_doc(record, kept))
             except cosmos_errors.CosmosResourceExistsError as exc:
                 raise ConflictError(f"session {record.id!r} already exists") from exc
 
-    def _settle_create(self, record: SessionRecord) -> dict[str, Any]:
+    def _settle_create(self, record: SessionRecord, kept: dict[str, Any]) -> dict[str, Any]:
         """The outcome of a create that got no answer: read back, else send it again.
 
         Sending the same id again is safe: if the first request lands later it
@@ -128,7 +126,7 @@ class CosmosSessionStore:
         except NotFoundError:
             pass
         try:
-            return self._insert(record)
+            return self._insert(record, kept)
         except ConflictError:  # the first request landed in the meantime
             with self._call("read"):
                 return self._container.read_item(record.id, partition_key=record.chat_id)
@@ -139,36 +137,41 @@ class CosmosSessionStore:
         A session never changes chat, so the remembered chat id cannot go stale;
         the point read costs a fraction of the cross-partition query.
         """
+        return _record(self._get_doc(session_id))
+
+    def _get_doc(self, session_id: str) -> dict[str, Any]:
         validate_session_id(session_id)
         chat_id = self._chat_of.get(session_id)
         if chat_id is not None:
-            return self._read(chat_id, session_id)
+            return self._read_doc(chat_id, session_id)
         docs = self._query(
             "SELECT * FROM c WHERE c.id = @id AND c.type = 'session'",
             {"@id": session_id},
         )
         if not docs:
             raise NotFoundError(f"unknown session {session_id!r}")
-        return self._remember(_record(docs[0]))
+        self._remember(_record(docs[0]))
+        return docs[0]
 
     def update(self, session_id: str, mutate: Callable[[SessionRecord], None]) -> SessionRecord:
         """Optimistic update with the document's ETag; a 412 reloads and re-applies."""
-        current = self.get(session_id)
+        stored = self._get_doc(session_id)
         for _attempt in range(MAX_UPDATE_ATTEMPTS):
+            current = _record(stored)
             draft = mutated_copy(current, mutate)
             took = not holds_slot(current) and holds_slot(draft) and self._slots.take(draft)
             try:
                 with self._call("replace"):
                     doc = self._container.replace_item(
                         session_id,
-                        _session_doc(draft),
+                        _session_doc(draft, {k: v for k, v in stored.items() if k == SLOT_FIELD}),
                         etag=current.etag,
                         match_condition=MatchConditions.IfNotModified,
                     )
             except cosmos_errors.CosmosAccessConditionFailedError:
                 if took:
                     self._slots.release(draft.chat_id, draft.id)
-                current = self._read(current.chat_id, session_id)
+                stored = self._read_doc(current.chat_id, session_id)
                 continue
             except TransientError:
                 raise  # the replace may have landed: keep the slot (see the module docstring)
@@ -179,7 +182,7 @@ class CosmosSessionStore:
             if holds_slot(current) and not holds_slot(draft):
                 self._slots.release_after_finish(draft)
             if holds_owner_slot(current) and not holds_owner_slot(draft):
-                self._owners.release_after_finish(draft)
+                self._owners.release_after_finish(draft, doc)
             return _record(doc)
         raise TransientError(
             f"session {session_id!r} kept changing; gave up after {MAX_UPDATE_ATTEMPTS} attempts"
@@ -188,7 +191,7 @@ class CosmosSessionStore:
     def active_deep_research(self, chat_id: str) -> SessionRecord | None:
         docs = self._query(
             "SELECT * FROM c WHERE c.chat_id = @chat AND c.type = 'session'"
-            f" AND c.mode = '{Mode.deep_research.value}' AND c.status IN ({_ACTIVE_SQL})",
+            f" AND c.mode = '{Mode.deep_research.value}' AND c.status IN ({ACTIVE_SQL})",
             {"@chat": chat_id},
             chat_id,
         )
@@ -197,7 +200,7 @@ class CosmosSessionStore:
     def supersede_active(self, chat_id: str, except_id: str | None = None) -> list[SessionRecord]:
         docs = self._query(
             "SELECT c.id FROM c WHERE c.chat_id = @chat AND c.type = 'session'"
-            f" AND c.status IN ({_ACTIVE_SQL})",
+            f" AND c.status IN ({ACTIVE_SQL})",
             {"@chat": chat_id},
             chat_id,
         )
@@ -223,7 +226,7 @@ class CosmosSessionStore:
         if limit <= 0:
             return []
         docs = self._query(
-            f"SELECT * FROM c WHERE c.type = 'session' AND c.status IN ({_ACTIVE_SQL})", {}
+            f"SELECT * FROM c WHERE c.type = 'session' AND c.status IN ({ACTIVE_SQL})", {}
         )
         docs.sort(key=lambda doc: (doc.get("created_ts", 0.0), doc["id"]))
         return [self._remember(_record(doc)) for doc in docs[:limit]]
@@ -237,7 +240,7 @@ class CosmosSessionStore:
         if limit <= 0:
             return []
         docs = self._query(
-            f"SELECT * FROM c WHERE c.type = 'session' AND NOT (c.status IN ({_ACTIVE_SQL}))"
+            f"SELECT * FROM c WHERE c.type = 'session' AND NOT (c.status IN ({ACTIVE_SQL}))"
             " AND (c.updated_ts < @cutoff"
             " OR (NOT IS_DEFINED(c.updated_ts) AND c.created_ts < @cutoff))",
             {"@cutoff": cutoff.timestamp()},
@@ -254,16 +257,17 @@ class CosmosSessionStore:
         """
         self._chunks.delete(session_id)
         try:
-            record = self.get(session_id)
+            stored = self._get_doc(session_id)
         except NotFoundError:
             return
+        record = _record(stored)
         chat_id = record.chat_id
         for message_id in self._history.ids_of_session(chat_id, session_id):
             self._delete_item(message_id, chat_id)
         self._slots.release(chat_id, session_id)
         self._owners.keep_spend_of(record)
         if holds_owner_slot(record):
-            self._owners.release_after_finish(record)
+            self._owners.release_after_finish(record, stored)
         self._delete_item(session_id, chat_id)
         self._chat_of.pop(session_id, None)
 
@@ -304,9 +308,12 @@ class CosmosSessionStore:
         return record
 
     def _read(self, chat_id: str, session_id: str) -> SessionRecord:
+        return _record(self._read_doc(chat_id, session_id))
+
+    def _read_doc(self, chat_id: str, session_id: str) -> dict[str, Any]:
         try:
             with self._call("read"):
-                return _record(self._container.read_item(session_id, partition_key=chat_id))
+                return self._container.read_item(session_id, partition_key=chat_id)
         except NotFoundError:
             raise NotFoundError(f"unknown session {session_id!r}") from None
 
@@ -317,19 +324,8 @@ class CosmosSessionStore:
         chat_id: str | None = None,
         limit: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Run a parameterised query, in one partition when the chat is known.
-
-        ``limit`` stops reading result pages once that many documents arrived.
-        """
-        params = [{"name": name, "value": value} for name, value in parameters.items()]
-        scope: dict[str, Any] = (
-            {"partition_key": chat_id}
-            if chat_id is not None
-            else {"enable_cross_partition_query": True}
-        )
         with self._call("query"):
-            results = self._container.query_items(query, parameters=params, **scope)
-            return list(islice(results, limit))
+            return query_items(self._container, query, parameters, chat_id, limit)
 
     def _call(self, kind: str) -> AbstractContextManager[None]:
         """Count one SDK call of ``kind`` and translate its errors (wrap exactly one call)."""
@@ -338,8 +334,9 @@ class CosmosSessionStore:
         return translated()
 
 
-def _session_doc(record: SessionRecord) -> dict[str, Any]:
-    doc = record.model_dump(mode="json", exclude={"etag"})
+def _session_doc(record: SessionRecord, kept: dict[str, Any]) -> dict[str, Any]:
+    """The document of ``record``, with ``kept``: what the store notes beside the record."""
+    doc = record.model_dump(mode="json", exclude={"etag"}) | kept
     doc["type"] = "session"
     doc["created_ts"] = record.created_at.timestamp()
     doc["updated_ts"] = record.updated_at.timestamp()  # retention goes by last activity

@@ -10,7 +10,10 @@ chat key never starts with ``_``):
   one; a full set of slots is a refusal. A slot is deleted, with its ETag,
   when its session ends or is deleted; a slot whose session has ended or never
   came to exist (after a grace) is cleared by the next start that finds the
-  slots full, as for the chat locks of ``cosmos_slots.py``;
+  slots full, as for the chat locks of ``cosmos_slots.py`` (``cosmos_held.py``).
+  The session document names its slot in ``owner_slot`` (``null``: none), so
+  freeing it is a point read and a delete, and no work at all without a slot;
+  a document written before that field existed has its slot looked up by query;
 - ``_day-<YYYY-MM-DD>``: the day's starts and what the day's deleted sessions
   had spent, changed with ETag conditions (a lost race reads again).
 
@@ -33,15 +36,15 @@ from typing import Any
 from azure.core import MatchConditions
 from azure.cosmos import exceptions as cosmos_errors
 
-from shared.adapters.stores.base import ACTIVE_STATUSES
-from shared.adapters.stores.cosmos_slots import ORPHAN_LOCK_GRACE_SECONDS
+from shared.adapters.stores.base import ACTIVE_STATUSES, USAGE_FIELDS
+from shared.adapters.stores.cosmos_held import HeldDocuments
 from shared.adapters.stores.quota import StartQuota
-from shared.core.errors import ConflictError, NotFoundError, TransientError
+from shared.core.errors import ConflictError, TransientError
 from shared.core.session_models import Owner, SessionRecord, Usage
 
 log = logging.getLogger(__name__)
 DAY_UPDATE_ATTEMPTS = 40  # one owner's concurrent starts race on one document
-USAGE_FIELDS = ("llm_calls", "prompt_tokens", "completion_tokens", "cost")
+SLOT_FIELD = "owner_slot"  # on a session document: the id of the slot it took, or null
 SYSTEM_KEYS = frozenset({"_rid", "_self", "_etag", "_attachments", "_ts"})
 
 
@@ -63,7 +66,7 @@ class Admitted:
     day: str | None
 
 
-class OwnerQuotas:
+class OwnerQuotas(HeldDocuments):
     """Take, give back and free an owner's quota documents through the store's container."""
 
     def __init__(
@@ -72,40 +75,43 @@ class OwnerQuotas:
         call: Callable[[str], AbstractContextManager[None]],
         read_session: Callable[[str, str], SessionRecord],
     ) -> None:
-        self._container = container
-        self._call = call
-        self._read_session = read_session
+        super().__init__(container, call, read_session, holds_owner_slot)
 
     @contextmanager
-    def held(self, record: SessionRecord, quota: StartQuota | None) -> Iterator[None]:
+    def held(self, record: SessionRecord, quota: StartQuota | None) -> Iterator[str | None]:
         """Take ``record``'s quota around its create; give it back if the create says no.
 
-        A create that got no answer (``TransientError``) keeps what it took: the
-        session may exist.
+        Yields the id of the slot taken (``None``: no concurrent quota), for the
+        session document's ``owner_slot``. A create that got no answer
+        (``TransientError``) keeps what it took: the session may exist.
         """
         if quota is None or not quota.limited:
-            yield
+            yield None
             return
         admitted = self._admit(record, quota)
         try:
-            yield
+            yield None if admitted.slot is None else admitted.slot["id"]
         except TransientError:
             raise
         except BaseException:
             self._give_back(admitted)
             raise
 
-    def release_after_finish(self, record: SessionRecord) -> None:
+    def release_after_finish(self, record: SessionRecord, doc: dict[str, Any]) -> None:
         """Free the slot of a session that just ended or is being deleted.
 
-        One query in the owner's partition, whether or not a quota is set now
-        (it may have been when the session started). A failure only leaves a
-        slot for the next start to clear: the caller's write succeeded and must
-        not be repeated for this.
+        ``doc`` is the session as stored: its ``owner_slot`` names the slot, if
+        any. A document from before that field gets one query in the owner's
+        partition. A failure only leaves a slot for the next start to clear: the
+        caller's write succeeded and must not be repeated for this.
         """
+        partition = owner_partition(record.owner)
         try:
-            for slot in self._slots(owner_partition(record.owner), record.id):
-                self._delete(slot)
+            if SLOT_FIELD not in doc:
+                for slot in self._slots(partition, record.id):
+                    self._delete_unchanged(slot)
+            elif doc[SLOT_FIELD] is not None:
+                self._release_if_held(doc[SLOT_FIELD], partition, record.id)
         except TransientError:
             log.warning("quota slot of session %s left for the next start to clear", record.id)
 
@@ -144,11 +150,8 @@ class OwnerQuotas:
                 )
             )
         day = self._read_doc(f"_day-{day_start.date().isoformat()}", owner_partition(owner)) or {}
-        total = {name: day.get(f"deleted_{name}", 0) for name in USAGE_FIELDS}
-        for row in rows:
-            for name in USAGE_FIELDS:
-                total[name] += (row.get("usage") or {}).get(name, 0)
-        return Usage(**total)
+        deleted = Usage(**{name: day.get(f"deleted_{name}", 0) for name in USAGE_FIELDS})
+        return sum((Usage.model_validate(row.get("usage") or {}) for row in rows), deleted)
 
     # -- taking and giving back ------------------------------------------------------
 
@@ -160,7 +163,7 @@ class OwnerQuotas:
                 self._change_day(partition, quota.day, _count_one(quota))
         except BaseException:
             if slot is not None:
-                self._delete(slot)
+                self._delete_unchanged(slot)
             raise
         return Admitted(partition, slot, quota.day if quota.per_day else None)
 
@@ -168,7 +171,7 @@ class OwnerQuotas:
         if admitted.day is not None:
             self._change_day(admitted.partition, admitted.day, _uncount_one)
         if admitted.slot is not None:
-            self._delete(admitted.slot)
+            self._delete_unchanged(admitted.slot)
 
     def _take_slot(
         self, partition: str, record: SessionRecord, quota: StartQuota
@@ -190,20 +193,12 @@ class OwnerQuotas:
                 except ConflictError:
                     continue
             holders = self._slots(partition)
-            stale = [slot for slot in holders if self._is_stale(slot)]
+            stale = [slot for slot in holders if self._is_stale(slot, slot["session_chat_id"])]
             if cleared or not stale:
                 raise quota.refuse_concurrent(len(holders) - len(stale))
             for slot in stale:
-                self._delete(slot)
+                self._delete_unchanged(slot)
         raise AssertionError("unreachable")
-
-    def _is_stale(self, slot: dict[str, Any]) -> bool:
-        """Whether the slot's session has ended, or never came to exist within the grace."""
-        try:
-            session = self._read_session(slot["session_chat_id"], slot["session_id"])
-        except NotFoundError:
-            return time.time() - float(slot.get("created_ts", 0)) > ORPHAN_LOCK_GRACE_SECONDS
-        return not holds_owner_slot(session)
 
     # -- documents -------------------------------------------------------------------
 
@@ -217,26 +212,6 @@ class OwnerQuotas:
             return list(
                 self._container.query_items(query, parameters=params, partition_key=partition)
             )
-
-    def _delete(self, doc: dict[str, Any]) -> None:
-        """Delete with the document's ETag, so a slot someone just re-took survives."""
-        try:
-            with self._call("delete"):
-                self._container.delete_item(
-                    doc["id"],
-                    partition_key=doc["chat_id"],
-                    etag=doc["_etag"],
-                    match_condition=MatchConditions.IfNotModified,
-                )
-        except (NotFoundError, cosmos_errors.CosmosAccessConditionFailedError):
-            pass
-
-    def _read_doc(self, doc_id: str, partition: str) -> dict[str, Any] | None:
-        try:
-            with self._call("read"):
-                return self._container.read_item(doc_id, partition_key=partition)
-        except NotFoundError:
-            return None
 
     def _change_day(self, partition: str, day: str, change: Callable[[dict], None]) -> None:
         """Apply ``change`` to the owner's day document (created if missing), race-safe."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from itertools import islice
 from typing import Any, TypeVar
 
 from azure.core.exceptions import AzureError, ClientAuthenticationError
@@ -70,6 +71,24 @@ def open_container(
             ),
             lambda: database.get_container_client(settings.cosmos_container),
         )
+
+
+def query_items(
+    container: ContainerProxy,
+    query: str,
+    parameters: dict[str, Any],
+    chat_id: str | None = None,
+    limit: int | None = None,
+) -> list[dict[str, Any]]:
+    """Run a parameterised query, in one partition when the chat is known; ``limit`` stops
+    reading result pages once that many documents arrived."""
+    params = [{"name": name, "value": value} for name, value in parameters.items()]
+    scope: dict[str, Any] = (
+        {"partition_key": chat_id}
+        if chat_id is not None
+        else {"enable_cross_partition_query": True}
+    )
+    return list(islice(container.query_items(query, parameters=params, **scope), limit))
 
 
 def _unless_forbidden(create: Callable[[], _T], existing: Callable[[], _T]) -> _T:

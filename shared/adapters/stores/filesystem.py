@@ -51,6 +51,7 @@ INTERNAL_PREFIX = ".~"  # files of the store itself; never listed
 TEMP_PREFIX = INTERNAL_PREFIX + "writing-"
 LOCK_PREFIX = INTERNAL_PREFIX + "lock-"
 APPEND_LOCK_TIMEOUT_SECONDS = 30.0
+APPEND_LOCK_STRIPES = 64  # in-process locks for appends, shared by hash of the path
 
 
 RMTREE_ATTEMPTS = 5  # a delete racing a last write retries, then reports busy
@@ -71,8 +72,9 @@ class FilesystemMemoryStore:
         self.root = Path(root).resolve()
         self.max_file_bytes = max_file_bytes
         self._lock_timeout = lock_timeout
-        self._locks: dict[Path, threading.Lock] = {}
-        self._locks_guard = threading.Lock()
+        # A fixed set of locks shared by hash: one per file would grow with every session
+        # ever served (a worker lives through thousands); a rare shared stripe only serializes.
+        self._locks = tuple(threading.Lock() for _ in range(APPEND_LOCK_STRIPES))
 
     def write(self, session_id: str, name: str, data: str | bytes, content_type: str = "") -> str:
         path = self._path(session_id, name)
@@ -165,8 +167,7 @@ class FilesystemMemoryStore:
         return real
 
     def _lock_for(self, path: Path) -> threading.Lock:
-        with self._locks_guard:
-            return self._locks.setdefault(path, threading.Lock())
+        return self._locks[hash(path) % APPEND_LOCK_STRIPES]
 
     @contextmanager
     def _file_lock(self, path: Path) -> Iterator[None]:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from shared.adapters.stores import sqlite_chunks, sqlite_quotas
 from shared.adapters.stores.base import (
-    ACTIVE_STATUSES,
+    ACTIVE_SQL,
     mutated_copy,
     supersede_each,
     validate_session_id,
@@ -52,7 +52,6 @@ BUSY_TIMEOUT_MS = 10_000
 WAL_RETRY_SECONDS = 0.05
 TRANSIENT_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
-_ACTIVE_SQL = ", ".join(f"'{status.value}'" for status in ACTIVE_STATUSES)
 
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS sessions (
@@ -69,7 +68,7 @@ CREATE INDEX IF NOT EXISTS sessions_by_created ON sessions (created_ts);
 -- v2: waiting_plan_approval is active too; a file from before gets the new index.
 DROP INDEX IF EXISTS one_active_deep_research;
 CREATE UNIQUE INDEX IF NOT EXISTS one_active_deep_research_v2 ON sessions (chat_id)
-    WHERE mode = '{Mode.deep_research.value}' AND status IN ({_ACTIVE_SQL});
+    WHERE mode = '{Mode.deep_research.value}' AND status IN ({ACTIVE_SQL});
 CREATE TABLE IF NOT EXISTS chat_messages (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     chat_id TEXT NOT NULL,
@@ -224,7 +223,7 @@ class SqliteSessionStore(sqlite_chunks.SqliteChunks):
                 self._connection()
                 .execute(
                     "SELECT doc, version FROM sessions WHERE chat_id = ? AND mode = ?"
-                    f" AND status IN ({_ACTIVE_SQL})",
+                    f" AND status IN ({ACTIVE_SQL})",
                     (chat_id, Mode.deep_research.value),
                 )
                 .fetchone()
@@ -236,7 +235,7 @@ class SqliteSessionStore(sqlite_chunks.SqliteChunks):
             ids = [
                 row[0]
                 for row in self._connection().execute(
-                    f"SELECT id FROM sessions WHERE chat_id = ? AND status IN ({_ACTIVE_SQL})"
+                    f"SELECT id FROM sessions WHERE chat_id = ? AND status IN ({ACTIVE_SQL})"
                     " ORDER BY created_ts, rowid",
                     (chat_id,),
                 )
@@ -261,7 +260,7 @@ class SqliteSessionStore(sqlite_chunks.SqliteChunks):
             rows = (
                 self._connection()
                 .execute(
-                    f"SELECT doc, version FROM sessions WHERE status IN ({_ACTIVE_SQL})"
+                    f"SELECT doc, version FROM sessions WHERE status IN ({ACTIVE_SQL})"
                     " ORDER BY created_ts, rowid LIMIT ?",
                     (max(limit, 0),),
                 )
@@ -276,7 +275,7 @@ class SqliteSessionStore(sqlite_chunks.SqliteChunks):
             rows = (
                 self._connection()
                 .execute(
-                    f"SELECT doc, version FROM sessions WHERE status NOT IN ({_ACTIVE_SQL})"
+                    f"SELECT doc, version FROM sessions WHERE status NOT IN ({ACTIVE_SQL})"
                     f" AND {updated} < julianday(?) ORDER BY {updated}, rowid LIMIT ?",
                     (cutoff.isoformat(), max(limit, 0)),
                 )

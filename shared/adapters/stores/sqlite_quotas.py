@@ -20,11 +20,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
-from shared.adapters.stores.base import ACTIVE_STATUSES
+from shared.adapters.stores.base import ACTIVE_SQL, USAGE_FIELDS
 from shared.adapters.stores.quota import StartQuota
 from shared.core.session_models import Owner, Usage
 
-_ACTIVE_SQL = ", ".join(f"'{status.value}'" for status in ACTIVE_STATUSES)
 OWNER_KEY_SQL = (
     "coalesce(json_extract(doc, '$.owner.tenant'), '') || char(10) ||"
     " coalesce(json_extract(doc, '$.owner.id'), 'anonymous')"
@@ -85,7 +84,7 @@ def check_and_count(connection: sqlite3.Connection, owner: Owner, quota: StartQu
     key = owner_key(owner)
     if quota.concurrent:
         (running,) = connection.execute(
-            f"SELECT COUNT(*) FROM sessions WHERE owner_key = ? AND status IN ({_ACTIVE_SQL})",
+            f"SELECT COUNT(*) FROM sessions WHERE owner_key = ? AND status IN ({ACTIVE_SQL})",
             (key,),
         ).fetchone()
         if running >= quota.concurrent:
@@ -104,13 +103,12 @@ def check_and_count(connection: sqlite3.Connection, owner: Owner, quota: StartQu
         )
 
 
-_USAGE_FIELDS = ("llm_calls", "prompt_tokens", "completion_tokens", "cost")
 _DELETED = ("deleted_calls", "deleted_prompt_tokens", "deleted_completion_tokens", "deleted_cost")
 
 
 def keep_spend_of(connection: sqlite3.Connection, session_id: str) -> None:
     """Add a session's usage to its owner's day before the session is deleted."""
-    usage = ", ".join(f"coalesce(json_extract(doc, '$.usage.{f}'), 0)" for f in _USAGE_FIELDS)
+    usage = ", ".join(f"coalesce(json_extract(doc, '$.usage.{f}'), 0)" for f in USAGE_FIELDS)
     add = ", ".join(f"{c} = {c} + excluded.{c}" for c in _DELETED)
     connection.execute(
         f"INSERT INTO owner_days (owner_key, day, {', '.join(_DELETED)})"
@@ -124,7 +122,7 @@ def keep_spend_of(connection: sqlite3.Connection, session_id: str) -> None:
 def spent_today(connection: sqlite3.Connection, owner: Owner, day_start: datetime) -> Usage:
     """The owner's sessions started since ``day_start``, plus the day's deleted spend."""
     key = owner_key(owner)
-    sums = ", ".join(f"coalesce(sum(json_extract(doc, '$.usage.{f}')), 0)" for f in _USAGE_FIELDS)
+    sums = ", ".join(f"coalesce(sum(json_extract(doc, '$.usage.{f}')), 0)" for f in USAGE_FIELDS)
     live = connection.execute(
         f"SELECT {sums} FROM sessions WHERE owner_key = ? AND created_ts >= ?",
         (key, day_start.timestamp()),
@@ -133,10 +131,9 @@ def spent_today(connection: sqlite3.Connection, owner: Owner, day_start: datetim
         f"SELECT {', '.join(_DELETED)} FROM owner_days WHERE owner_key = ? AND day = ?",
         (key, day_start.date().isoformat()),
     ).fetchone() or (0, 0, 0, 0.0)
-    calls, prompt, completion, cost = (a + b for a, b in zip(live, deleted, strict=True))
-    return Usage(
-        llm_calls=int(calls),
-        prompt_tokens=int(prompt),
-        completion_tokens=int(completion),
-        cost=round(float(cost), 6),
-    )
+    return _usage(live) + _usage(deleted)
+
+
+def _usage(row: tuple) -> Usage:
+    """A row of sums in ``USAGE_FIELDS`` order (``_DELETED`` keeps that order)."""
+    return Usage(**dict(zip(USAGE_FIELDS, row, strict=True)))

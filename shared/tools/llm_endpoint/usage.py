@@ -35,8 +35,11 @@ def metered() -> Iterator[UsageMeter]:
         _meter.reset(token)
 
 
-def record_call(model: str, prompt_tokens: int, completion_tokens: int) -> None:
-    """Add one call to ``model``, priced, to the current meter (no-op outside ``metered()``)."""
+def record_call(model: str, prompt_tokens: int, completion_tokens: int) -> float:
+    """Add one call to ``model``, priced, to the current meter (no-op outside ``metered()``).
+
+    Returns the call's cost, for the model call's span.
+    """
     cost = cost_of(model, prompt_tokens, completion_tokens)  # warns once for an unknown model
     meter = _meter.get()
     if meter is not None:
@@ -46,3 +49,4 @@ def record_call(model: str, prompt_tokens: int, completion_tokens: int) -> None:
             completion_tokens=completion_tokens,
             cost=cost,
         )
+    return cost

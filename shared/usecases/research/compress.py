@@ -41,6 +41,9 @@ from shared.usecases.research.page_cache import cached_page
 from shared.usecases.research.supervisor import load_finding
 
 COMPRESSED = "findings.json"
+# a follow-up research's copy of its parent's findings.json (research/follow_up.py)
+PARENT_FINDINGS = "parent_findings.json"
+PARENT_TOPIC = "Earlier research"
 DEEP_SEARCH_TOPIC = "Deep search"
 DEEP_SEARCH_AGENT = 0
 
@@ -154,7 +157,7 @@ def compress_findings(svc: Services, req: CompressIn) -> CompressOut:
             findings.append(_with_passages(svc, req.session_id, deep_search_finding(answer)))
         except NotFoundError:
             pass  # the deep search only adds evidence; research findings stand alone
-    result = compress(findings)
+    result = compress(findings + parent_findings(svc, req.session_id))
     result.sources = [
         s if s.tier is not None else s.model_copy(update={"tier": svc.tiers.tier_of(s.url)})
         for s in result.sources
@@ -165,3 +168,25 @@ def compress_findings(svc: Services, req: CompressIn) -> CompressOut:
         source_count=len(result.sources),
         key_findings=sum(len(f.key_findings) for f in result.findings),
     )
+
+
+def parent_findings(svc: Services, session_id: str) -> list[Finding]:
+    """A follow-up's inherited findings, merged after its own (they take the deep search's
+    place in the merge order, so its own sources are numbered first), with the parent's
+    passages on the first of them."""
+    try:
+        parent = Compressed.model_validate_json(svc.memory.read(session_id, PARENT_FINDINGS))
+    except NotFoundError:
+        return []
+    return [
+        finding.model_copy(
+            update={
+                "agent_id": DEEP_SEARCH_AGENT,
+                "topic_id": 0,
+                "topic": f"{PARENT_TOPIC}: {finding.topic}",
+                "todo_id": f"parent-{i + 1}",
+                "excerpts": parent.excerpts if i == 0 else [],
+            }
+        )
+        for i, finding in enumerate(parent.findings)
+    ]

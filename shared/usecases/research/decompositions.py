@@ -22,19 +22,31 @@ from shared.usecases.research.memory_files import PlannedResearch
 
 def question_key(context: ResearchContext) -> str:
     """What makes two questions the same decomposition: the words and the clarifications."""
-    parts = [context.query, *context.clarification_answers]
-    return "\n".join(" ".join(part.casefold().split()) for part in parts)
+    return "\n".join(_words(part) for part in [context.query, *context.clarification_answers])
+
+
+def _words(text: str) -> str:
+    """``text`` after case and spacing; never contains a line break."""
+    return " ".join(text.casefold().split())
 
 
 def earlier_decomposition(
     svc: Services, chat_id: str, context: ResearchContext
 ) -> PlannedResearch | None:
-    """The decomposition of an earlier session of ``chat_id`` with the same question."""
+    """The decomposition of an earlier session of ``chat_id`` with the same question.
+
+    The session's stored question is the first line of its key: only a session
+    asked the same words has its ``analysis.json`` read, for the whole key.
+    """
     if not chat_id or context.replan_reason:
         return None
-    key = question_key(context)
+    key, words = question_key(context), _words(context.query)
     for record in svc.sessions.list_by_chat(chat_id):
-        if record.id == context.session_id or record.mode != Mode.deep_research:
+        if (
+            record.id == context.session_id
+            or record.mode != Mode.deep_research
+            or _words(record.original_query) != words  # no file read for another question
+        ):
             continue
         planned = memory_files.read_analysis(svc.memory, record.id)
         if planned is not None and planned.question_key == key:

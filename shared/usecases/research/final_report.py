@@ -47,6 +47,7 @@ from shared.usecases.research.answer_stream import ChunkWriter
 from shared.usecases.research.answers import MAX_FOLLOW_UP_QUESTIONS
 from shared.usecases.research.chain_notes import capped, methodology_note, read_analyst
 from shared.usecases.research.compress import COMPRESSED, Compressed, compressed_items
+from shared.usecases.research.follow_up import parent_link
 from shared.usecases.research.memory_files import PlannedResearch
 from shared.usecases.research.page_cache import pages_consulted, pages_read
 from shared.usecases.research.report_fallback import (
@@ -338,6 +339,7 @@ def _limitations(gaps: list[Gap], req: ReportIn, language: str) -> list[str]:
 
 def _store(svc: Services, ctx: ResearchContext, report: FinalReport, mode: str) -> str:
     sid = ctx.session_id
+    report = report.model_copy(update={"follow_up_of": parent_link(svc, sid)})
     svc.memory.write(sid, REPORT_JSON, report.model_dump_json(), "application/json")
     markdown_text = render_report_markdown(report, ctx.query, mode)
     svc.memory.write(sid, REPORT_MD, markdown_text, "text/markdown")

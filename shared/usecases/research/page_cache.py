@@ -11,6 +11,7 @@ stores the same content.
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime
 
 from pydantic import ValidationError
 
@@ -53,7 +54,7 @@ def fetch_cached(memory: MemoryStore, fetcher: Fetcher, session_id: str, url: st
     cached = cached_page(memory, session_id, url)
     if cached is not None:
         return cached
-    page = with_sentences(fetcher.fetch(url))
+    page = with_sentences(fetcher.fetch(url)).model_copy(update={"fetched_at": datetime.now(UTC)})
     memory.write(session_id, page_name(url), page.model_dump_json(), "application/json")
     return page
 

@@ -1,0 +1,3 @@
+from bench.eval.run import main
+
+raise SystemExit(main())
