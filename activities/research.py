@@ -5,6 +5,7 @@ from __future__ import annotations
 import azure.durable_functions as df
 
 from activities.common import run_step
+from shared.core.chain_payloads import AnalyzeIn
 from shared.core.payloads import (
     CompressIn,
     ContextIn,
@@ -18,6 +19,7 @@ from shared.core.payloads import (
 from shared.core.replan_models import LateFindingsIn, ReplanIn
 from shared.usecases import plan_review
 from shared.usecases.research import (
+    analysis_chain,
     compress,
     final_report,
     phases,
@@ -72,6 +74,11 @@ def fold_late_findings(payload: dict) -> dict:
 @bp.activity_trigger(input_name="payload")
 def compress_findings(payload: dict) -> dict:
     return run_step(payload, CompressIn, compress.compress_findings)
+
+
+@bp.activity_trigger(input_name="payload")
+def analyze_findings(payload: dict) -> dict:
+    return run_step(payload, AnalyzeIn, analysis_chain.analyze_findings)
 
 
 @bp.activity_trigger(input_name="payload")

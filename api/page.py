@@ -44,6 +44,7 @@ ASSETS = {
     "app.css": "text/css",
     "app.js": "text/javascript",
     "ask.js": "text/javascript",
+    "chain.js": "text/javascript",
     "client.js": "text/javascript",
     "events.js": "text/javascript",
     "followup.js": "text/javascript",

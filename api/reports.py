@@ -212,6 +212,7 @@ def state_id(view: dict) -> str:
             p["supervisor_calls"],
             todos,
             len(p["agents"]),
+            len(p.get("chain", ())),
         )
     )
 
@@ -225,6 +226,9 @@ def event_name(view: dict, last: str | None) -> str:
     if status == "waiting_plan_approval":
         return "plan_ready"
     previous = (last or "").split(".")
+    chain = str(len(view["progress"].get("chain", ())))
+    if len(previous) >= 8 and previous[7] != chain:  # an analyst, critic or writer stage
+        return "intermediate_result"
     if len(previous) < 4 or previous[1] != view["phase"]:
         return "phase"
     if previous[2] != str(view["progress"]["findings"]):

@@ -83,6 +83,8 @@ def session_view(
             "supervisor_calls": progress.supervisor_calls,
             "iteration": progress.iteration,
             "message": progress.message,
+            # the analyst -> critic -> writer stages, "iteration 1/3" and a preview each
+            "chain": [c.model_dump(mode="json") for c in progress.chain],
         },
         "warnings": [w.model_dump(mode="json") for w in progress.warnings],
         # what a client branches on: did anything the answer rests on fail or get cut?

@@ -3,13 +3,15 @@
 Split from ``devhost.cli`` so the research client (``devhost.cli_research``)
 holds the HTTP conversation and this module only what the user sees while a
 session runs: one panel per poll with status, phase, counters, one row per
-researcher agent, the model calls still writing and the end of the answer or
-report text as it arrives (``devhost.cli_stream``).
+researcher agent, the model calls still writing, a deep research's analyst, critic
+and writer stages ("critic_review_complete (iteration 1/3) PASS: ...") and the end of
+the answer or report text as it arrives (``devhost.cli_stream``).
 """
 
 from __future__ import annotations
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -44,6 +46,7 @@ def render(view: dict, elapsed: float, writing: tuple[str, str] | None = None) -
     parts = [line] + ([table] if progress["agents"] else [])
     if progress.get("message"):
         parts.append(f"[dim]{progress['message']}[/]")
+    parts += [chain_line(stage) for stage in progress.get("chain", [])]
     for call in view.get("model_calls", []):
         parts.append(f"[dim]{call['model']} writing for {call['running_seconds']} s[/]")
     if writing and writing[1].strip():
@@ -57,3 +60,14 @@ def _cited(view: dict) -> str:
     """How many of the sources read the report cites, once there is a report."""
     report = (view.get("result") or {}).get("report") or {}
     return f" · cited {report['source_count']}" if "source_count" in report else ""
+
+
+def chain_line(stage: dict) -> str:
+    """One stage of the analyst -> critic -> writer chain; its preview quotes a model."""
+    line = (
+        f"[bold]{stage['role']}[/] {stage['stage']} (iteration {stage['iteration']}/{stage['of']})"
+    )
+    if stage.get("status"):
+        line += f" {escape(stage['status'])}"
+    preview = stage.get("preview")
+    return f"{line}: [dim]{escape(preview)}[/]" if preview else line

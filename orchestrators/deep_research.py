@@ -3,8 +3,8 @@
 deep search (sub-orchestration) ─► clarify (a wait for a person: orchestrators/person_wait.py)
   ─► analyze + plan ─► [plan approval: the same wait]
   ─► spawn agents ─► researcher queue with the supervisor
-  ─► compress ─► report (critic rounds, each with its PDF rendered alongside;
-      fallback chain) ─► finish
+  ─► compress ─► analyst (one bounded search round on SEARCH_REQUIRED: analysis_chain.py)
+  ─► report (critic rounds, each with its PDF rendered alongside; fallback chain) ─► finish
 
 Any failure before the report still ends in a report: the report phase runs
 on whatever findings exist, and falls back to a minimal report that says what
@@ -18,12 +18,21 @@ from datetime import timedelta
 import azure.durable_functions as df
 
 from orchestrators import budget
+from orchestrators.analysis_chain import (
+    SEARCH_ROUNDS,
+    analyst_phase,
+    analyst_phase_after_search,
+    search_round,
+    stage,
+)
 from orchestrators.common import call, checked, error_text, finish, outcome, publish, settle, step
 from orchestrators.person_wait import Ask, wait_for_person
 from orchestrators.plan_approval import PlanNotApproved, plan_approval_phase
 from orchestrators.queue_state import Run
 from orchestrators.research_queue import research_queue
 from shared.core import names
+from shared.core.analysis_models import MAX_NEW_QUERIES
+from shared.core.chain_payloads import preview
 from shared.core.payloads import (
     AnswerOut,
     ClarifyOut,
@@ -226,9 +235,10 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
             deep_search_ref=run.deep_search_ref,
         )
         yield from step(context, names.COMPRESS_FINDINGS, request)
-        run.set_phase(context, "writing_report")
+        yield from analyst_phase(context, run, request)
+        stage(context, run, "writer", "writer_composing")
         report = yield from _write(context, run, ReportIn(context=run.context, gaps=run.gaps))
-        report, pdf = yield from _critic_rounds(context, run, report)
+        report, pdf = yield from _critic_rounds(context, run, report, request)
     except Exception as exc:
         run.fail(exc)
         pdf = None
@@ -255,27 +265,41 @@ def report_phase(context: df.DurableOrchestrationContext, run: Run):
     return report
 
 
-def _critic_rounds(context: df.DurableOrchestrationContext, run: Run, report: ReportOut):
+def _critic_rounds(
+    context: df.DurableOrchestrationContext, run: Run, report: ReportOut, compress: CompressIn
+):
     """Up to CRITIC_ROUNDS reviews; each version's PDF renders while the critic reads it.
 
     When the critic accepts (the usual case) the PDF is already there, so
     rendering is off the path to the answer. Both calls are settled before
     anything else is written, so a stale render never lands after a newer report.
+    A REJECT naming missing information spends the session's one search round
+    (``analysis_chain.search_round``) when the analyst did not, before the rewrite.
     """
     for round_ in range(1, CRITIC_ROUNDS + 1):
         if not run.affords(budget.CRITIQUE_CALLS, reserve=0):
             run.progress.warn("reviewing", "the critic did not review: the budget was spent")
             return report, None
+        rounds = (round_, CRITIC_ROUNDS)
+        stage(context, run, "critic", "critic_reviewing", rounds)
         critic = call(context, names.CRITIQUE_REPORT, ContextIn(context=run.context))
         reviewed, rendered = yield from settle(context, [critic, _render(context, run, report)])
         review = CritiqueOut.model_validate(checked(names.CRITIQUE_REPORT, reviewed))
         run.usage += review.usage
+        lead = " ".join([*review.issues, *review.logical_gaps, *review.source_issues][:2])
+        done = (context, run, "critic", "critic_review_complete", rounds, preview(lead))
+        stage(*done, status=review.verdict)
         if review.verdict != "REJECT":
             return report, _pdf_out(rendered)
         if not run.affords(budget.REWRITE_CALLS, reserve=0):
             run.progress.warn("reviewing", "the critic's issues were not fixed: budget spent")
             return report, _pdf_out(rendered)
-        critique = Critique(verdict=review.verdict, issues=review.issues)
+        if review.missing_information and run.search_rounds < SEARCH_ROUNDS:
+            queries = review.missing_information[:MAX_NEW_QUERIES]
+            if (yield from search_round(context, run, queries, queries, compress=compress)):
+                yield from analyst_phase_after_search(context, run)
+        critique = Critique.model_validate(review.model_dump(exclude={"usage"}))
+        stage(context, run, "writer", "writer_revising", rounds)
         request = ReportIn(context=run.context, round=round_, critique=critique, gaps=run.gaps)
         report = yield from _write(context, run, request)
     return report, None

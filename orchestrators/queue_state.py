@@ -13,7 +13,13 @@ from orchestrators import budget, phase_ledger
 from orchestrators.common import call, error_text, publish
 from shared.core import names
 from shared.core.payloads import Gap, ResearcherIn, SupervisorOut
-from shared.core.research_models import AgentProfile, ResearchContext, ResearchPlan, Todo
+from shared.core.research_models import (
+    AgentProfile,
+    HelpRequest,
+    ResearchContext,
+    ResearchPlan,
+    Todo,
+)
 from shared.core.session_models import Progress, StartInput, Usage
 
 
@@ -36,6 +42,11 @@ class Run:
         self.deep_search_ref: str | None = None
         self.gaps: list[Gap] = []  # what could not be researched; the report names each
         self.failure: str | None = None
+        # what the queue leaves for the chain's extra round of searches (analysis_chain.py)
+        self.team: list[AgentProfile] = []
+        self.todos: list[Todo] = []
+        self.researcher_runs = 0
+        self.search_rounds = 0
 
     def set_phase(self, context: df.DurableOrchestrationContext, phase: str) -> None:
         self.progress.phase = phase
@@ -77,6 +88,7 @@ class Queue:
         self.idle_reviews = 0
         self.replans = 0
         self.reviewed: set[str] = set()  # finding refs a review read (the rest fold in late)
+        self.help_requests: list[HelpRequest] = []  # agents' questions the next review answers
         self.stopped = False
 
     def pending(self, agent_id: int) -> list[Todo]:

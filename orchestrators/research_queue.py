@@ -16,6 +16,8 @@ Caps, all from ``Caps``:
 - "replan": the pending todos give way to a new plan's, within every cap above and at
   most ``MAX_REPLANS`` times (``orchestrators/replan.py``);
 - findings no review read are folded into draft_report.md before the report;
+- an agent's question (``ask_supervisor``) waits for the next review, which answers it
+  (advice, usually a todo for that agent, within ``queue_turns`` like any new todo);
 - two reviews in a row that add nothing while no todo is pending or running force "finish";
 - token / cost budget (``orchestrators/budget.py``): a researcher starts only when
   its steps fit beside the researchers in flight and the report's reserve, with
@@ -57,7 +59,13 @@ def research_queue(
         if finding.ok and _may_review(run, queue):
             yield from _review(context, run, queue, finding)
         queue.fill(context)
+    for asked in queue.help_requests:  # no review was left to answer them
+        run.progress.warn(
+            "supervising", f"agent {asked.agent_id} asked for help on {asked.todo_id}; unanswered"
+        )
     run.progress.agents = [a.model_copy(update={"todo": None}) for a in run.progress.agents]
+    run.team = [queue.profiles[a] for a in sorted(queue.profiles)]
+    run.todos, run.researcher_runs = queue.todos, queue.started
     yield from fold_late_findings(context, run, queue.reviewed)
 
 
@@ -106,6 +114,8 @@ def _record(run: Run, queue: Queue, finding: ResearcherOut, todo: Todo) -> None:
         run.progress.warn(
             "researching", f"agent {finding.agent_id} failed on {todo.topic!r}: {finding.error}"
         )
+    if finding.help is not None:  # answered at the supervisor's next review
+        queue.help_requests.append(finding.help)
     for agent in run.progress.agents:
         if agent.id == finding.agent_id:
             agent.done += 1
@@ -126,6 +136,7 @@ def _review(
         todos=queue.todos,
         calls_left=run.caps.max_supervisor_calls - queue.reviews,
         review_n=queue.reviews,
+        help_requests=queue.help_requests,
     )
     try:
         out = yield from step(context, names.SUPERVISOR_REVIEW, request)
@@ -137,13 +148,14 @@ def _review(
         return
     run.usage += review.usage
     queue.reviewed.add(request.finding_ref)
+    queue.help_requests = [h for h in queue.help_requests if h.todo_id not in review.answered]
     replanned = review.decision == "replan" and (yield from replan(context, run, queue, review))
     if not replanned:
         queue.add_todos(review)
     # Planned or running todos count as progress: only a supervisor that adds nothing
     # while no other work is left is idle (so review order cannot cut planned work).
     waiting = any(t.status in ("pending", "in_progress") for t in queue.todos)
-    changed = bool(review.new_todos) or review.decision == "replan" or waiting
+    changed = bool(review.new_todos or review.answered) or review.decision == "replan" or waiting
     queue.idle_reviews = 0 if changed else queue.idle_reviews + 1
     if review.decision == "finish" or queue.idle_reviews >= IDLE_REVIEWS_TO_FINISH:
         queue.stopped = True

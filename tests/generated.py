@@ -29,6 +29,7 @@ from api.schemas import (
     ResearchRequest,
     WatchRequest,
 )
+from shared.core.analysis_models import ChainStage
 from shared.core.ask_models import AskExchange
 from shared.core.limits import LIMITS, Limit
 from shared.core.report_models import FinalReport, SynthesizedAnswer
@@ -59,6 +60,7 @@ MODELS = [
     (SynthesizedAnswer, "serialization"),
     (FinalReport, "serialization"),
     (AgentProgress, "serialization"),
+    (ChainStage, "serialization"),
     (PolicyChoice, "serialization"),
     (Usage, "serialization"),
     (PhaseFigures, "serialization"),

@@ -3,6 +3,7 @@
 
 import { hideAsk, initAsk, showAsk } from "./ask.js";
 import { ApiError, download, functionKey, request, requestJson, setFunctionKey } from "./client.js";
+import { renderChain } from "./chain.js";
 import { follow } from "./events.js";
 import { hideFollowUps, initFollowUps, showFollowUps } from "./followup.js";
 import { CHAT_STORAGE, markOpenInHistory, newChatId, refreshHistory } from "./history.js";
@@ -117,6 +118,7 @@ export function show(view, type) {
   const wasTerminal = TERMINAL.has(current.view?.status);
   current.view = view;
   renderView(view);
+  renderChain(view);
   renderPhases(view);
   addTimeline(type, view);
   showQuestions(view);

@@ -44,6 +44,7 @@ SUPERVISOR_REVIEW = "supervisor_review"
 REPLAN_RESEARCH = "replan_research"
 FOLD_LATE_FINDINGS = "fold_late_findings"
 COMPRESS_FINDINGS = "compress_findings"
+ANALYZE_FINDINGS = "analyze_findings"
 GENERATE_FINAL_REPORT = "generate_final_report"
 CRITIQUE_REPORT = "critique_report"
 RENDER_PDF = "render_pdf"
@@ -69,6 +70,7 @@ ACTIVITIES = (
     REPLAN_RESEARCH,
     FOLD_LATE_FINDINGS,
     COMPRESS_FINDINGS,
+    ANALYZE_FINDINGS,
     GENERATE_FINAL_REPORT,
     CRITIQUE_REPORT,
     RENDER_PDF,

@@ -1,9 +1,8 @@
 """Activity inputs and outputs: small, JSON-safe, by reference for anything big.
 
-Orchestrators build these as dicts (``Model(...).model_dump(mode="json")``)
-and activities validate them back. Names of memory files (``*_ref``) travel
-instead of text; every model here stays far below Durable's 45 KB offload
-threshold (the bench checks the largest payload per mode).
+Orchestrators build these as dicts (``Model(...).model_dump(mode="json")``) and activities
+validate them back. Names of memory files (``*_ref``) travel instead of text; every model
+stays far below Durable's 45 KB offload threshold (the bench checks the largest per mode).
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from shared.core.limits import RERANK_TOP_K, SCRAPE_TOP_N, SourcePolicy
 from shared.core.report_models import Critique
 from shared.core.research_models import (
     AgentProfile,
+    HelpRequest,
     NewTodo,
     PlanApproval,
     PlanOutcome,
@@ -248,12 +248,11 @@ class ResearcherOut(Metered):
     topic_id: int
     item_ref: str | None = None
     key_findings: int = 0
-    source_urls: list[str] = Field(
-        default_factory=list, validation_alias=formerly("source_urls", "sources")
-    )
+    source_urls: list[str] = Field([], validation_alias=formerly("source_urls", "sources"))
     confidence: str = "low"
     steps: int = 0
     error: str | None = None
+    help: HelpRequest | None = None  # the agent asked the supervisor (ask_supervisor)
 
 
 class SupervisorIn(ContextIn):
@@ -263,6 +262,7 @@ class SupervisorIn(ContextIn):
     todos: list[Todo]
     calls_left: int
     review_n: int
+    help_requests: list[HelpRequest] = Field(default_factory=list)  # unanswered, oldest first
 
 
 class SupervisorOut(Metered):
@@ -270,6 +270,7 @@ class SupervisorOut(Metered):
     new_todos: list[NewTodo] = Field(default_factory=list)
     covered_topics: int = 0
     notes: str = ""
+    answered: list[str] = Field(default_factory=list)  # todo ids whose help request it answered
 
 
 class CompressIn(BaseModel):
@@ -326,15 +327,13 @@ class ReportOut(Metered):
     confidence: str
     basis: str  # reviewed | draft | main | findings | draft_fallback | minimal
     warnings: list[str] = Field(default_factory=list)  # the report's notes, in its language
-    # why only the draft or a minimal report exists, in English for the status
-    failure: str | None = None
+    failure: str | None = None  # why only the draft or a minimal report exists (English)
     unsourced: str | None = None  # why a real report lists no source, in English for the status
     too_short: str | None = None  # a report under the minimum length, in English for the status
 
 
-class CritiqueOut(Metered):
-    verdict: Literal["PASS", "WARN", "REJECT"]
-    issues: list[str] = Field(default_factory=list)
+class CritiqueOut(Metered, Critique):
+    """The critic's whole assessment (the next rewrite reads it) and what it cost."""
 
 
 class PdfIn(BaseModel):

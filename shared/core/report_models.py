@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from shared.core.analysis_models import Analysis
 from shared.core.completeness_models import ContentCheck, TopicCompleteness
 from shared.core.research_models import Confidence, Finding, QueryAnalysis, ResearchContext
 from shared.core.source_models import Source, SourceExcerpt
@@ -31,10 +32,23 @@ class SynthesizedAnswer(BaseModel):
     content: ContentCheck | None = None  # definition / steps / code the question needed
 
 
+ModeCompliance = Literal["compliant", "minor_deviations", "non_compliant"]
+
+
 class Critique(BaseModel):
-    """The issues first, the verdict last (it is drawn from them)."""
+    """The assessment first, the verdict last (it is drawn from it): a model writes
+    structured fields in schema order. ``logical_gaps`` are failures of deduction,
+    induction (sample size, representativeness), abduction (alternative explanations)
+    or correlation taken for causation; ``mode_compliance`` and ``source_issues``
+    judge the sources against the session's source policy; ``missing_information``
+    is what only a new search could supply (a REJECT naming it may start one)."""
 
     issues: list[str] = Field(default_factory=list)
+    suggestions: list[str] = Field(default_factory=list)
+    mode_compliance: ModeCompliance = "compliant"
+    logical_gaps: list[str] = Field(default_factory=list)
+    source_issues: list[str] = Field(default_factory=list)
+    missing_information: list[str] = Field(default_factory=list)
     verdict: Literal["PASS", "WARN", "REJECT"]
 
 
@@ -66,6 +80,8 @@ class FinalReport(BaseModel):
     quality_score: int | None = Field(default=None, ge=1, le=10)
     # pages the research read that the report never cites inline (it cites ``sources``)
     also_consulted: list[Source] = Field(default_factory=list)
+    # how the report was reached: the analyst's reasoning, the searches, the critic's rounds
+    methodology_note: str = ""
     # the research this one follows up; the Markdown names and links it
     follow_up_of: FollowUpOf | None = None
 
@@ -83,3 +99,4 @@ class ReportMaterial(BaseModel):
     critique: Critique | None = None
     gaps: list[str] = Field(default_factory=list)  # what was not researched, and why
     analysis: QueryAnalysis | None = None  # decides the report's length and shape
+    analyst: Analysis | None = None  # what the analyst concluded from the findings

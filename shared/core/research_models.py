@@ -112,10 +112,11 @@ class Todo(BaseModel):
 
 
 class AgentAction(BaseModel):
-    """One ReAct step: think, then call one tool."""
+    """One ReAct step: think, then call one tool (``ask_supervisor``: the argument is a
+    question; the todo ends and the supervisor answers at its next review)."""
 
     thought: str = ""
-    tool: Literal["web_search", "scrape_url", "done"]
+    tool: Literal["web_search", "scrape_url", "done", "ask_supervisor"]
     argument: str = ""
 
 
@@ -201,3 +202,22 @@ class SupervisorReview(BaseModel):
     draft_section: str = ""
     new_todos: list[NewTodo] = Field(default_factory=list)
     decision: Literal["continue", "replan", "finish"]
+
+
+class HelpRequest(BaseModel):
+    """A researcher's question to the supervisor, with what it tried (``tried``: its
+    searches) and why it asks (``context``); answered at the supervisor's next review."""
+
+    agent_id: int
+    todo_id: str
+    topic_id: int
+    question: str
+    context: str = ""
+    tried: list[str] = Field(default_factory=list)
+
+
+class HelpAnswer(BaseModel):
+    """The supervisor's answer first, then the todo that acts on it (none: advice only)."""
+
+    answer: str
+    new_todo: NewTodo | None = None

@@ -17,6 +17,7 @@ from typing import Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
+from shared.core.analysis_models import ChainStage
 from shared.core.config import Caps, ResearchOptions, SourcePolicy
 from shared.core.report_models import SynthesizedAnswer
 from shared.core.research_models import PlanApproval
@@ -132,6 +133,8 @@ class Progress(BaseModel):
     iteration: int = 0
     message: str = ""
     warnings: list[RunWarning] = Field(default_factory=list)
+    # the analyst -> critic -> writer chain of a deep research, newest last
+    chain: list[ChainStage] = Field(default_factory=list)
 
     def warn(self, phase: str, message: str) -> None:
         """Record a warning once; the latest is also the live ``message``."""

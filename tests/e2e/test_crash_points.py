@@ -1,8 +1,8 @@
-"""kill -9 at ten chosen points: every session completes once, nothing lost or doubled.
+"""kill -9 at eleven chosen points: every session completes once, nothing lost or doubled.
 
 ``test_crash_resume`` kills the host once. Here ``python -m devhost serve``
 (LLM reasoner, talking to the OpenAI-protocol fake that lives in this test
-process) is SIGKILLed, whole process group, ten times and restarted on the
+process) is SIGKILLed, whole process group, eleven times and restarted on the
 same DATA_DIR and port. Two deep research sessions (each in its own chat) run
 side by side. The kill points are not delays: the fake freezes each session at
 a named LLM call (``tests.e2e.llm_gate``), and the test kills only once both
@@ -80,6 +80,7 @@ ASYNCIO_POINTS = [
     Point("researcher: writing a finding", "FindingDraft", names.RUN_RESEARCHER),
     Point("supervisor review", "SupervisorReview", names.SUPERVISOR_REVIEW),
     Point("researcher: next todo after a review", "AgentAction", names.RUN_RESEARCHER),
+    Point("report: analyst", "Analysis", names.ANALYZE_FINDINGS),
     Point("report: writing", "ReportDraft", names.GENERATE_FINAL_REPORT),
     Point("report: critic", "Critique", names.CRITIQUE_REPORT),
 ]
@@ -128,7 +129,7 @@ def hosts(tmp_path: Path, llm: FreezingLLM, fake_llm: FakeOpenAIServer):
             host.kill()
 
 
-def test_sessions_survive_ten_chosen_kills(tmp_path: Path, hosts, llm: FreezingLLM) -> None:
+def test_sessions_survive_eleven_chosen_kills(tmp_path: Path, hosts, llm: FreezingLLM) -> None:
     data_dir = tmp_path / "data"
     db = data_dir / "devhost.sqlite3"
     began = time.monotonic()

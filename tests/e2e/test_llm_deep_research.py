@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from orchestrators import deep_research, replan
+from orchestrators import analysis_chain, deep_research, replan
 from shared.adapters.reasoning import call_budget
 from shared.core.config import ResearchOptions, Settings
 from tests.e2e.polling import wait_terminal
@@ -120,13 +120,14 @@ def test_call_budget_follows_the_flow_constants() -> None:
     """The bound is written against the orchestrator's constants; they must agree."""
     assert call_budget.CRITIC_ROUNDS == deep_research.CRITIC_ROUNDS
     assert call_budget.REPLANS == replan.MAX_REPLANS
+    assert call_budget.ANALYSES == analysis_chain.ANALYST_ROUNDS
     caps = Settings().caps_for(
         ResearchOptions(**SMALL, run_deep_search_first=False, enable_clarifying_questions=False)
     )
     # 4 planning (time range, analysis, plan, profiles) + 4 todos * (3 steps + finding)
-    # + 4 reviews + 1 replan + 4 writes * (3 bases * 2 + 1) + 3 critiques
-    assert call_budget.max_llm_calls(caps) == 4 + 16 + 4 + 1 + 28 + 3
-    assert call_budget.max_llm_calls(caps, repairs=3, activity_attempts=3) == 3 * 4 * 56
+    # + 4 reviews + 1 replan + 2 analyses + 4 writes * (3 bases * 2 + 1) + 3 critiques
+    assert call_budget.max_llm_calls(caps) == 4 + 16 + 4 + 1 + 2 + 28 + 3
+    assert call_budget.max_llm_calls(caps, repairs=3, activity_attempts=3) == 3 * 4 * 58
 
 
 MODES = ("chat", "search", "deep_search", "deep_research")

@@ -32,7 +32,10 @@ PHASE_ORDER = [
     {"planning"},
     {"researching", "supervising"},
     {"compressing"},
-    {"writing_report"},
+    # the analyst reads the findings (and again after its one extra round of searches)
+    {"analyst_analyzing", "analyst_draft_ready", "analyst_search_required", "analyst_searching"},
+    # the writer and the critic take turns, up to three rounds
+    {"writing_report", "critic_reviewing", "critic_review_complete"},
     {"rendering_pdf"},
     {"finishing"},
     {"completed"},
@@ -244,6 +247,8 @@ def expected_name(previous: SseEvent, event: SseEvent) -> str:
         return view["status"]
     if view["status"] == "waiting_clarification":
         return "clarification_requested"
+    if len(previous.data["progress"]["chain"]) != len(view["progress"]["chain"]):
+        return "intermediate_result"
     if previous.data["phase"] != view["phase"]:
         return "phase"
     if previous.data["progress"]["findings"] != view["progress"]["findings"]:

@@ -33,7 +33,14 @@ def test_phase_figures_add_up_to_the_session_and_each_activity_names_its_phase()
     (done,) = [s for s in flow.scheduled if s.name == names.COMPLETE_SESSION]
     phases = SessionPhases.model_validate(done.input["phases"])
     order = [p.phase for p in phases.phases]
-    assert order == ["planning", "researching", "compressing", "writing_report"]
+    assert order == [
+        "planning",
+        "researching",
+        "compressing",
+        "analyst_analyzing",
+        "writing_report",
+        "critic_reviewing",
+    ]
     # contiguous: each phase starts when the one before ended, from the run's start
     assert phases.phases[0].started_at == phases.started_at
     for before, after in zip(phases.phases, phases.phases[1:], strict=False):
@@ -54,6 +61,8 @@ def test_phase_figures_add_up_to_the_session_and_each_activity_names_its_phase()
     assert tags[names.PLAN_RESEARCH]["phase"] == "planning"
     assert tags[names.RUN_RESEARCHER]["phase"] == "researching"
     assert tags[names.GENERATE_FINAL_REPORT]["phase"] == "writing_report"
+    assert tags[names.ANALYZE_FINDINGS]["phase"] == "analyst_analyzing"
+    assert tags[names.CRITIQUE_REPORT]["phase"] == "critic_reviewing"
     assert tags[names.COMPLETE_SESSION]["phase"] is None  # after the last phase closed
     assert {t["session_id"] for t in tags.values()} == {"s1"}
     assert all(t["activity"] == name for name, t in tags.items())

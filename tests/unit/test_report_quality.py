@@ -32,7 +32,8 @@ from shared.core.research_models import (
     Todo,
 )
 from shared.core.source_models import SearchResult, Source, SourceExcerpt
-from shared.tools.prompts import agent, analysis, clarify, critic, report, supervisor
+from shared.tools.prompts import agent, analysis, analyst, clarify, critic, report, supervisor
+from shared.tools.prompts import help as help_prompt
 from shared.tools.prompts.framing import DATA_RULE, UNTRUSTED_TAGS, research_brief
 
 TODAY = "2031-05-17"
@@ -66,7 +67,15 @@ def test_every_deciding_reply_assesses_before_it_decides(model, decision, assess
 def test_review_and_critique_end_with_their_decision():
     assert order(SupervisorReview)[-1] == "decision"
     assert order(SupervisorReview)[0] == "coverage"
-    assert order(Critique) == ["issues", "verdict"]
+    assert order(Critique) == [
+        "issues",
+        "suggestions",
+        "mode_compliance",
+        "logical_gaps",
+        "source_issues",
+        "missing_information",
+        "verdict",
+    ]
     assert order(AgentAction)[0] == "thought"
 
 
@@ -337,6 +346,8 @@ def _every_prompt_text() -> str:
         report.WRITE_REPORT,
         supervisor.SUPERVISE,
         critic.CRITIQUE,
+        analyst.ANALYZE_FINDINGS,
+        help_prompt.ANSWER_HELP,
         research_brief("q", "d", ["x"], ["y"]),
     ]
     state = _state()

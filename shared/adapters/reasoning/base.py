@@ -19,6 +19,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Protocol, runtime_checkable
 
+from shared.core.analysis_models import Analysis
 from shared.core.ask_models import Passage, SourcedAnswer
 from shared.core.completeness_models import CompletenessReview
 from shared.core.limits import SourcePolicy
@@ -29,9 +30,12 @@ from shared.core.research_models import (
     AgentState,
     ClarificationRequest,
     Finding,
+    HelpAnswer,
+    HelpRequest,
     QueryAnalysis,
     ResearchContext,
     ResearchPlan,
+    ResearchTopic,
     SupervisorReview,
     Todo,
 )
@@ -123,7 +127,24 @@ class Reasoner(Protocol):
         """``draft`` is draft_report.md so far: a new section must not repeat it."""
         ...
 
-    def critique(self, report: FinalReport, material: ReportMaterial) -> Critique: ...
+    def analyze_findings(
+        self, material: ReportMaterial, open_topics: list[ResearchTopic]
+    ) -> Analysis:
+        """The analyst, before the writer: what the findings establish and how, what is
+        missing (``open_topics``: planned topics no finding covered), and whether one more
+        round of searches (``new_queries``) is needed."""
+        ...
+
+    def answer_help(
+        self, context: ResearchContext, plan: ResearchPlan, request: HelpRequest
+    ) -> HelpAnswer:
+        """The supervisor's answer to a researcher stuck on its todo: advice, and a todo
+        for the same agent and topic when a new attempt is worth it."""
+        ...
+
+    def critique(self, report: FinalReport, material: ReportMaterial) -> Critique:
+        """Assessment (logic, sources against the policy, what is missing), then verdict."""
+        ...
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
         """Sources of the report are a subset of ``material.sources``; ``[n]`` = their ``n``."""

@@ -7,8 +7,12 @@ R = 1 + MAX_STRUCTURED_OUTPUT_RETRIES and A = activity attempts::
                    + R * ( Q                       clarify (0 if disabled)
                          + 4                       time_range, analyze, plan, agent_profiles
                          + T * (S + 1)             per todo: agent_step * S + write_finding
+                                                   (the chain's extra search round included:
+                                                   its researchers count against T)
                          + V                       supervisor reviews
                          + N                       replans: one plan call each
+                         + Y                       analyst: before the writer, again after
+                                                   the extra search round
                          + (K + 1) * (B * 2 + 1)   report writes: first + one per critic
                                                    round; each tries B bases twice, then
                                                    follow_up_questions
@@ -21,7 +25,8 @@ R = 1 + MAX_STRUCTURED_OUTPUT_RETRIES and A = activity attempts::
 
 with Q = 1 if clarifying questions are on, S = agent max steps, T = researcher
 runs (<= DEEP_RESEARCH_DEFAULT_MAX_ITERATIONS), V = min(T, DEEP_RESEARCH_MAX_SUPERVISOR_CALLS),
-N = REPLANS (MAX_REPLANS of ``orchestrators/replan.py``), K = CRITIC_ROUNDS (3),
+N = REPLANS (MAX_REPLANS of ``orchestrators/replan.py``), Y = ANALYSES (ANALYST_ROUNDS of
+``orchestrators/analysis_chain.py``), K = CRITIC_ROUNDS (3),
 B = REPORT_BASES (draft, main, findings), I = search iterations,
 P = DEEP_SEARCH_SCRAPE_TOP_N. The deep search phase asks for no follow-up questions
 (the report writes its own); a chat or search answer makes one more call for them
@@ -45,6 +50,7 @@ from shared.core.config import Caps
 # CRITIC_ROUNDS and the basis chain of shared/usecases/research/final_report.py).
 CRITIC_ROUNDS = 3
 REPLANS = 1
+ANALYSES = 2
 REPORT_BASES = 3
 WRITES_PER_BASIS = 2
 
@@ -68,6 +74,7 @@ def max_llm_calls(caps: Caps, *, repairs: int = 0, activity_attempts: int = 1) -
         + todos * (caps.agent_max_steps + 1)
         + min(todos, caps.max_supervisor_calls)
         + REPLANS
+        + ANALYSES
         + report_writes
         + CRITIC_ROUNDS
     )

@@ -12,7 +12,11 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from shared.adapters.reasoning.context_budget import truncate
-from shared.adapters.report.citations import dedupe_sentences, enforce_citations
+from shared.adapters.report.citations import (
+    dedupe_sentences,
+    enforce_citations,
+    strip_unknown_citations,
+)
 from shared.adapters.report.limits_text import say
 from shared.core.report_models import FinalReport, ReportMaterial, ReportSection
 from shared.core.research_models import (
@@ -44,6 +48,7 @@ class ReportDraft(BaseModel):
     conclusion: str
     confidence_level: Confidence
     follow_up_questions: list[str]
+    methodology_note: str = ""
 
 
 def cited_report(draft: ReportDraft, material: ReportMaterial) -> FinalReport:
@@ -57,6 +62,7 @@ def cited_report(draft: ReportDraft, material: ReportMaterial) -> FinalReport:
         confidence_level=draft.confidence_level,
         follow_up_questions=unique_texts(draft.follow_up_questions)[:5],
         language=material.context.language,
+        methodology_note=strip_unknown_citations(draft.methodology_note, set()),
     )
     checked, _problems = enforce_citations(dedupe_sentences(report), material.sources)
     if checked.sources:
@@ -111,9 +117,10 @@ def checked_review(review: SupervisorReview, plan: ResearchPlan, agents: int) ->
 def safe_action(action: AgentAction, state: AgentState) -> AgentAction:
     """Scrape only URLs the searches returned (a page cannot steer the agent elsewhere).
 
-    The last allowed step is always ``done``.
+    The last allowed step is always ``done`` (or a question to the supervisor, which
+    ends the todo as ``done`` does).
     """
-    if state.step + 1 >= state.max_steps and action.tool != "done":
+    if state.step + 1 >= state.max_steps and action.tool not in ("done", "ask_supervisor"):
         # the last step: nothing after it could use a search or a page
         return AgentAction(thought=f"{action.thought} (last step)".strip(), tool="done")
     if action.tool == "web_search" and not action.argument.strip():

@@ -6,8 +6,7 @@ public model carries fields only we may set, such as URLs, numbering or
 sources), then post-filters what a model could get wrong: URLs not handed in,
 unknown ``[n]`` citations, out of range ids, too many items.
 
-Roles and their parameters live in ``roles.ROLES`` (one table); models come from the
-``*_MODEL`` settings. The worst-case calls per deep research are in ``call_budget.py``.
+Roles (``roles.ROLES``) map to the ``*_MODEL`` settings; worst-case calls: ``call_budget.py``.
 """
 
 from __future__ import annotations
@@ -34,6 +33,7 @@ from shared.adapters.reasoning.grounding import (
     grounded_finding,
     safe_action,
 )
+from shared.adapters.reasoning.llm_chain import LLMChainRoles
 from shared.adapters.reasoning.llm_client import LLMClient
 from shared.adapters.reasoning.llm_completeness import LLMCompleteness
 from shared.adapters.reasoning.llm_replies import (
@@ -71,7 +71,7 @@ T = TypeVar("T", bound=BaseModel)
 MAX_THOUGHTS = 8  # a researcher's earlier thoughts on its todo, shown back to it
 
 
-class LLMReasoner(LLMCompleteness, llm_ask.Asking):
+class LLMReasoner(LLMChainRoles, LLMCompleteness, llm_ask.Asking):
     """The production mind; see the module docstring for the call budget."""
 
     name = "llm"
@@ -168,11 +168,8 @@ class LLMReasoner(LLMCompleteness, llm_ask.Asking):
 
     def clarify(self, context: ResearchContext) -> ClarificationRequest:
         brief = views.brief_of(context, self._budget("clarify"))
-        reply = self._ask(
-            ClarificationRequest,
-            "clarify",
-            clarify.build_clarify(brief, context.language, _today()),
-        )
+        messages = clarify.build_clarify(brief, context.language, _today())
+        reply = self._ask(ClarificationRequest, "clarify", messages)
         questions = unique_texts(reply.questions)[:5]
         if not (reply.needed and questions):
             return ClarificationRequest(needed=False, questions=[], reason=reply.reason)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from shared.adapters.reasoning import llm_views as views
 from shared.adapters.reasoning.context_budget import REPORT_FINDINGS_CHARS, defuse, trim_draft
-from shared.core.report_models import FinalReport, ReportMaterial
+from shared.core.report_models import Critique, FinalReport, ReportMaterial
 from shared.tools.prompts import critic, report
 from shared.tools.prompts.framing import Messages
 
@@ -77,10 +77,22 @@ def write_report_messages(
             and (context.clarification_timed_out or not context.clarification_answers)
         ),
         critique_verdict=critique.verdict if critique else None,
-        critique_issues=critique.issues if critique else [],
+        critique_issues=critique_points(critique),
         language=context.language,
         today=today,
         gaps=material.gaps,
         shape=shape,
         contrast=context.source_policy == "monitor",
+        analysis=defuse(views.analysis_text(material.analyst)) if material.analyst else "",
     )
+
+
+def critique_points(critique: Critique | None) -> list[str]:
+    """Everything the critic asks the rewrite to fix: issues, then the reasoning and the
+    sources it faulted, then its suggestions."""
+    if critique is None:
+        return []
+    gaps = [f"logic: {g}" for g in critique.logical_gaps]
+    sources = [f"sources: {s}" for s in critique.source_issues]
+    fixes = [f"suggestion: {s}" for s in critique.suggestions]
+    return [*critique.issues, *gaps, *sources, *fixes]

@@ -18,6 +18,7 @@ from shared.adapters.reasoning.context_budget import (
     result_block,
     truncate,
 )
+from shared.core.analysis_models import Analysis
 from shared.core.report_models import FinalReport
 from shared.core.research_models import AgentState, Finding, ResearchContext, ResearchPlan, Todo
 from shared.core.source_models import PageSummary, Source, SourceExcerpt, TimeRange
@@ -165,3 +166,11 @@ def report_text(report: FinalReport) -> str:
 def _summary_body(summary: PageSummary) -> str:
     quotes = " ".join(summary.relevant_sentences)
     return f"{summary.summary} {quotes}".strip()
+
+
+def analysis_text(analysis: Analysis) -> str:
+    """The analyst's conclusions as the writer reads them."""
+    lines = [f"- {c}" for c in analysis.core_findings]
+    lines += [f"Inference ({analysis.reasoning_type}): {analysis.logical_inference}"]
+    lines += [f"Missing: {m}" for m in analysis.missing_information]
+    return "\n".join(lines)

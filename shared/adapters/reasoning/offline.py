@@ -23,6 +23,7 @@ from shared.adapters.reasoning import (
     relevance,
     report_stream,
 )
+from shared.adapters.reasoning.offline_chain import OfflineChainRoles
 from shared.adapters.reasoning.offline_completeness import OfflineCompleteness
 from shared.adapters.reasoning.offline_report import cite, source_questions
 from shared.adapters.reasoning.offline_text import leads, script_language
@@ -32,7 +33,7 @@ from shared.adapters.report.citations import CITATION_RE
 from shared.adapters.search.base import Corpus
 from shared.adapters.search.temporal import parse_time_range
 from shared.core.limits import SourcePolicy
-from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
+from shared.core.report_models import FinalReport, ReportMaterial, SynthesizedAnswer
 from shared.core.research_models import (
     AgentAction,
     AgentProfile,
@@ -59,7 +60,7 @@ _PRONOUNS = frozenset(_PRONOUN_TEXT.split())
 CARRIED_MIN_IDF = 1.0
 
 
-class OfflineReasoner(OfflineCompleteness, offline_ask.OfflineAsking):
+class OfflineReasoner(OfflineChainRoles, OfflineCompleteness, offline_ask.OfflineAsking):
     """Reasoner over the local corpus and the pages handed in; see module docstring."""
 
     name = "offline"
@@ -299,9 +300,6 @@ class OfflineReasoner(OfflineCompleteness, offline_ask.OfflineAsking):
     ) -> SupervisorReview:
         # A section comes from its own finding's sentences: the draft cannot change it.
         return offline_supervisor.supervise(context, plan, finding, findings, todos, calls_left)
-
-    def critique(self, report: FinalReport, material: ReportMaterial) -> Critique:
-        return offline_report.critique(report, material)
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
         name, documents = self.corpus.describe()

@@ -189,6 +189,9 @@ def agent_profiles(context: ResearchContext, n: int) -> list[AgentProfile]:
 def agent_step(state: AgentState) -> AgentAction:
     """The todo's broad query, then its focused one, then read, then done (within max_steps).
 
+    Stuck (every search came back empty, and no planned query is left or the step
+    budget is spent): ask the supervisor, who answers with a reformulated todo.
+
     Reading alternates between searches, narrowest first: the focused search's
     best unread result (the topic's anchor document), then the broad one's.
     Within a search the tool's order is kept: the researcher lists URLs that
@@ -196,11 +199,14 @@ def agent_step(state: AgentState) -> AgentAction:
     something new.
     """
     t = texts_for(state.context.language)
-    if state.step >= state.max_steps - 1:
-        return AgentAction(thought=t["thought_done"], tool="done")
     searches = [o for o in state.observations if o.tool == "web_search"]
     searched = {o.argument.strip().lower() for o in searches}
     unused = [q for q in state.todo.queries if q.strip().lower() not in searched]
+    last = state.step >= state.max_steps - 1
+    if searches and not any(o.results for o in searches) and (last or not unused):
+        return _ask_supervisor(state, searches)
+    if last:
+        return AgentAction(thought=t["thought_done"], tool="done")
     if not searches:
         first = unused[0] if unused else f"{state.todo.topic} {subject_of(state.context.query)}"
         return AgentAction(thought=t["thought_broad"], tool="web_search", argument=first)
@@ -217,6 +223,16 @@ def agent_step(state: AgentState) -> AgentAction:
     if pick is not None:
         return AgentAction(thought=t["thought_scrape"], tool="scrape_url", argument=pick.url)
     return AgentAction(thought=t["thought_done"], tool="done")
+
+
+def _ask_supervisor(state: AgentState, searches: list) -> AgentAction:
+    """Stuck: every search of the todo came back empty and nothing is left to try."""
+    tried = "; ".join(repr(o.argument) for o in searches)
+    return AgentAction(
+        thought=f"No search returned anything ({tried}); nothing left to try.",
+        tool="ask_supervisor",
+        argument=f"My searches for {state.todo.topic!r} found nothing: how should I reformulate?",
+    )
 
 
 def _next_to_read(

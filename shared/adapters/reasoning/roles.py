@@ -37,6 +37,7 @@ ROLES: dict[str, Role] = {
     "agent_step": Role("strategic", 0.3, 600),
     "write_finding": Role("strategic", 0.2, 3000),
     "supervise": Role("strategic", 0.3, 4000),
+    "analyst": Role("strategic", 0.2, 1500),
     "critique": Role("strategic", 0.2, 1500),
     "report": Role("long_context", 0.4, 16384),
     "follow_up_questions": Role("strategic", 0.7, 500),

@@ -30,6 +30,7 @@ LABELS: dict[str, dict[str, str]] = {
         "answer": "Answer",
         "note": "Note",
         "limitations": "Limitations",
+        "methodology": "Methodology",
         "confidence": "Confidence",
         "quality": "Research Quality Score",
         "also_consulted": "Also consulted",
@@ -51,6 +52,7 @@ LABELS: dict[str, dict[str, str]] = {
         "answer": "Ответ",
         "note": "Примечание",
         "limitations": "Ограничения",
+        "methodology": "Методология",
         "confidence": "Уверенность",
         "quality": "Оценка качества исследования",
         "also_consulted": "Также просмотрено",
@@ -72,6 +74,7 @@ LABELS: dict[str, dict[str, str]] = {
         "answer": "回答",
         "note": "注意",
         "limitations": "局限性",
+        "methodology": "研究方法",
         "confidence": "置信度",
         "quality": "研究质量评分",
         "also_consulted": "另外查阅",
@@ -93,6 +96,7 @@ LABELS: dict[str, dict[str, str]] = {
         "answer": "Antwort",
         "note": "Hinweis",
         "limitations": "Einschränkungen",
+        "methodology": "Methodik",
         "confidence": "Konfidenz",
         "quality": "Forschungsqualität",
         "also_consulted": "Ebenfalls gelesen",
@@ -114,6 +118,7 @@ LABELS: dict[str, dict[str, str]] = {
         "answer": "Respuesta",
         "note": "Nota",
         "limitations": "Limitaciones",
+        "methodology": "Metodología",
         "confidence": "Confianza",
         "quality": "Puntuación de calidad de la investigación",
         "also_consulted": "También consultadas",
@@ -135,6 +140,7 @@ LABELS: dict[str, dict[str, str]] = {
         "answer": "Réponse",
         "note": "Remarque",
         "limitations": "Limites",
+        "methodology": "Méthodologie",
         "confidence": "Confiance",
         "quality": "Score de qualité de la recherche",
         "also_consulted": "Également consultées",
@@ -173,6 +179,8 @@ def render_report_markdown(
         body = _code_names(_without_heading(section.content, heading))
         parts.append(f"## {heading}\n\n{body}")
     parts.append(f"## {t['conclusion']}\n\n{_code_names(report.conclusion.strip())}")
+    if report.methodology_note:
+        parts.append(f"## {t['methodology']}\n\n{_code_names(report.methodology_note.strip())}")
     if report.limitations:
         parts.append(f"## {t['limitations']}\n\n{_bullets(report.limitations)}")
     if report.sources:

@@ -16,7 +16,11 @@ This is step {step} of at most {max_steps} (your tool budget for this task: {lef
 tool calls after this one). Choose exactly one tool:
 - web_search: argument = a search query, in whatever language finds the best sources;
 - scrape_url: argument = one URL taken from the search results below, to read the page;
-- done: argument = empty.
+- done: argument = empty;
+- ask_supervisor: argument = your question to the supervisor; it ends this task with
+  what you have, and the supervisor answers at its next review (advice, or a new task).
+  Ask only when stuck: your searches keep finding nothing relevant and you see no other
+  angle to try.
 
 How to work:
 - start broad, then narrow down to specifics (numbers, dates, named sources);

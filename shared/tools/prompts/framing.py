@@ -44,6 +44,9 @@ UNTRUSTED_TAGS = (
     "report",
     "answer",
     "insights",
+    "analysis",
+    "question",
+    "context",
 )
 
 DATA_RULE = (

@@ -36,7 +36,9 @@ Requirements:
   supports something;
 - {source_note}
 - confidence_level: high, medium or low, from the strength and agreement of the sources;
-- follow_up_questions: 3-5 questions the reader may want researched next.
+- follow_up_questions: 3-5 questions the reader may want researched next;
+- methodology_note: 2-4 sentences on how the answer was reached: what was researched,
+  the analyst's reasoning type and what that reasoning cannot establish; no citations.
 {clarification_note}{gaps_note}{critique}
 
 Research request:
@@ -45,6 +47,12 @@ Research request:
 <primary kind="{primary_kind}">
 {primary}
 </primary>
+
+The analyst's reading of the findings (build on it; where it names missing information,
+say so in the report instead of filling the gap):
+<analysis>
+{analysis}
+</analysis>
 
 Key insights from the research index (main.md), read together with the text above:
 <insights>
@@ -151,6 +159,7 @@ def build_write_report(
     gaps: list[str] | None = None,
     shape: ReportShape | None = None,
     contrast: bool = False,
+    analysis: str = "",
 ) -> Messages:
     shape = shape or report_shape()
     critique = ""
@@ -177,6 +186,7 @@ def build_write_report(
         primary_kind=primary_kind,
         primary=primary or "(none)",
         insights="\n".join(f"- {i}" for i in insights or []) or "(none)",
+        analysis=analysis or "(none)",
         findings=findings or "(none)",
         sources=sources or "(none)",
     )

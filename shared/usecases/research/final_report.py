@@ -45,6 +45,7 @@ from shared.tools import text_stream
 from shared.usecases.research import memory_files
 from shared.usecases.research.answer_stream import ChunkWriter
 from shared.usecases.research.answers import MAX_FOLLOW_UP_QUESTIONS
+from shared.usecases.research.chain_notes import capped, methodology_note, read_analyst
 from shared.usecases.research.compress import COMPRESSED, Compressed, compressed_items
 from shared.usecases.research.follow_up import parent_link
 from shared.usecases.research.memory_files import PlannedResearch
@@ -152,8 +153,8 @@ def critique_report(svc: Services, req: ContextIn) -> CritiqueOut:
         sources=evidence.sources,
         excerpts=evidence.excerpts,
     )
-    verdict = svc.reasoner.critique(report, material)
-    return CritiqueOut(verdict=verdict.verdict, issues=verdict.issues[:10])
+    verdict = capped(svc.reasoner.critique(report, material))
+    return CritiqueOut.model_validate(verdict.model_dump())
 
 
 def render_report_pdf(svc: Services, req: PdfIn) -> PdfOut:
@@ -257,6 +258,9 @@ def _write_with_fallback(
             critique=req.critique,
             gaps=[gap_clause(g, ctx.language) for g in gaps],
             analysis=planned.analysis if planned else None,
+            analyst=analyst.analysis
+            if (analyst := read_analyst(svc.memory, ctx.session_id))
+            else None,
         )
         for _attempt in range(2):
             try:
@@ -309,6 +313,12 @@ def _finalize(
         text = " ".join(s.content for s in report.sections)[:4000]
         report.follow_up_questions = svc.reasoner.follow_up_questions(ctx.query, text, ctx.language)
     report.follow_up_questions = report.follow_up_questions[:MAX_FOLLOW_UP_QUESTIONS]
+    report.methodology_note = report.methodology_note.strip() or methodology_note(
+        read_analyst(svc.memory, ctx.session_id),
+        len(evidence.findings),
+        len(evidence.sources),
+        ctx.language,
+    )
     cited = {s.url for s in report.sources}
     report.also_consulted = [
         Source(url=p.url, title=p.title)

@@ -19,6 +19,9 @@ official or reference sources. Every search is limited to the period the
 question asks about (``context.time_range``, read while planning). The finding keeps,
 for every source it cites, the page's relevant passages nearly verbatim
 (``evidence.py``): the writer and the critic read those, not one-liners.
+An agent stuck on its todo may ask the supervisor instead (``ask_supervisor``):
+the todo ends with what it has, the question and what it tried go to its file
+and the envelope, and the supervisor answers at its next review (``help_requests``).
 Writes ``items/item_N.json|md`` (the finding) and rewrites its
 ``agents/agent_N.md``; returns a small envelope.
 """
@@ -30,10 +33,10 @@ import logging
 from shared.adapters.search.pipeline import normalize_url
 from shared.core.errors import PermanentError, ResearchError
 from shared.core.payloads import ResearcherIn, ResearcherOut
-from shared.core.research_models import AgentState, Finding, Observation
+from shared.core.research_models import AgentState, Finding, HelpRequest, Observation
 from shared.core.source_models import Page
 from shared.ports import Services
-from shared.usecases.research import memory_files
+from shared.usecases.research import help_requests, memory_files
 from shared.usecases.research.evidence import (
     finding_excerpts,
     observation_passages,
@@ -62,8 +65,9 @@ def run_researcher(svc: Services, req: ResearcherIn) -> ResearcherOut:
         own_notes=memory_files.last_notes(notes),
         main_insights=memory_files.key_insights(svc.memory, sid),
     )
+    asked: list[HelpRequest] = []
     try:
-        pages = _loop(svc, state, {normalize_url(u) for u in req.read_urls})
+        pages = _loop(svc, state, {normalize_url(u) for u in req.read_urls}, asked)
         finding = _finding(svc, state, pages, req)
     except PermanentError as exc:  # a transient one raises: Durable runs the researcher again
         _write_agent(svc, req, notes, "failed")
@@ -84,6 +88,8 @@ def run_researcher(svc: Services, req: ResearcherIn) -> ResearcherOut:
     )
     _write_agent(svc, req, notes, "done")
     svc.memory.append(sid, memory_files.agent_file(agent_id), req.todo.id, note)
+    for request in asked:  # the question, in the agent's own file, until it is answered
+        help_requests.record_question(svc.memory, sid, request)
     return ResearcherOut(
         ok=True,
         agent_id=agent_id,
@@ -94,10 +100,13 @@ def run_researcher(svc: Services, req: ResearcherIn) -> ResearcherOut:
         source_urls=[s.url for s in finding.sources],
         confidence=finding.confidence,
         steps=state.step,
+        help=asked[0] if asked else None,
     )
 
 
-def _loop(svc: Services, state: AgentState, read_before: set[str]) -> list[Page]:
+def _loop(
+    svc: Services, state: AgentState, read_before: set[str], asked: list[HelpRequest]
+) -> list[Page]:
     pages: list[Page] = []
     offered: set[str] = set()
     while state.step < state.max_steps:
@@ -105,6 +114,9 @@ def _loop(svc: Services, state: AgentState, read_before: set[str]) -> list[Page]
         state.step += 1
         if action.thought.strip():
             state.thoughts.append(action.thought.strip())
+        if action.tool == "ask_supervisor":  # the todo ends; the next review answers
+            asked.append(help_requests.question_of(state, action))
+            break
         if action.tool == "done":
             break
         if action.tool == "web_search":

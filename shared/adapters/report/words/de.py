@@ -41,6 +41,16 @@ TEXT: Final[dict[str, str]] = {
         "Niemand hat den Rechercheplan vor Ablauf der Wartezeit freigegeben; "
         "die Recherche folgte dem vorgeschlagenen Plan."
     ),
+    "methodology": (
+        "Vor dem Schreiben wurden {findings} Rechercheergebnisse aus {sources} Quellen "
+        "analysiert; Schlussweise der Analyse: {reasoning}. {searches} Ein Kritiker prüft "
+        "jede Fassung auf Schlüssigkeit und Quellen."
+    ),
+    "methodology_searched": "Für fehlende Informationen lief eine weitere Suchrunde.",
+    "reasoning_induction": "Induktion (allgemeine Schlüsse aus mehreren Quellen)",
+    "reasoning_deduction": "Deduktion (aus gesicherten Fakten)",
+    "reasoning_abduction": "Abduktion (die beste Erklärung unter Alternativen)",
+    "reasoning_mixed": "gemischt (Induktion, Deduktion und Abduktion)",
     "minimal_title": "Unvollständige Recherche: {query}",
     "minimal_summary": (
         "Die Recherche konnte nicht abgeschlossen werden. Dieser Minimalbericht hält "
@@ -88,5 +98,7 @@ PHASES: Final[dict[str, str]] = {
     "compressing": "Verdichtung",
     "writing_report": "Berichterstellung",
     "reviewing": "Begutachtung",
+    "analyst_analyzing": "Analyse",
+    "critic_reviewing": "Prüfung durch den Kritiker",
     "rendering_pdf": "PDF-Erstellung",
 }

@@ -34,6 +34,16 @@ TEXT: Final[dict[str, str]] = {
         "Nobody approved the research plan before the timeout; "
         "the research followed the plan as proposed."
     ),
+    "methodology": (
+        "{findings} research findings from {sources} sources were analysed before "
+        "writing; the analyst's reasoning: {reasoning}. {searches} A critic checks each "
+        "version for its reasoning and its sources."
+    ),
+    "methodology_searched": "One more round of searches ran for what the analysis found missing.",
+    "reasoning_induction": "induction (general conclusions from several sources)",
+    "reasoning_deduction": "deduction (from established facts)",
+    "reasoning_abduction": "abduction (the best explanation among alternatives)",
+    "reasoning_mixed": "mixed (induction, deduction and abduction)",
     "minimal_title": "Incomplete research: {query}",
     "minimal_summary": (
         "The research could not be completed. This minimal report records "
@@ -74,5 +84,7 @@ PHASES: Final[dict[str, str]] = {
     "compressing": "compression",
     "writing_report": "report writing",
     "reviewing": "review",
+    "analyst_analyzing": "analysis",
+    "critic_reviewing": "critic's review",
     "rendering_pdf": "PDF rendering",
 }

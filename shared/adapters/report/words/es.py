@@ -36,6 +36,18 @@ TEXT: Final[dict[str, str]] = {
         "Nadie aprobó el plan de investigación antes del plazo; "
         "la investigación siguió el plan propuesto."
     ),
+    "methodology": (
+        "Antes de redactar se analizaron {findings} hallazgos de {sources} fuentes; "
+        "razonamiento del analista: {reasoning}. {searches} Un crítico revisa cada "
+        "versión: su razonamiento y sus fuentes."
+    ),
+    "methodology_searched": (
+        "Se realizó una ronda más de búsquedas para la información que faltaba."
+    ),
+    "reasoning_induction": "inducción (conclusiones generales a partir de varias fuentes)",
+    "reasoning_deduction": "deducción (a partir de hechos establecidos)",
+    "reasoning_abduction": "abducción (la mejor explicación entre alternativas)",
+    "reasoning_mixed": "mixto (inducción, deducción y abducción)",
     "minimal_title": "Investigación incompleta: {query}",
     "minimal_summary": (
         "La investigación no pudo completarse. Este informe mínimo registra lo "
@@ -80,5 +92,7 @@ PHASES: Final[dict[str, str]] = {
     "compressing": "compresión",
     "writing_report": "redacción del informe",
     "reviewing": "revisión",
+    "analyst_analyzing": "análisis",
+    "critic_reviewing": "revisión del crítico",
     "rendering_pdf": "generación del PDF",
 }

@@ -39,6 +39,18 @@ TEXT: Final[dict[str, str]] = {
         "Personne n'a approuvé le plan de recherche avant l'expiration du délai ; "
         "la recherche a suivi le plan proposé."
     ),
+    "methodology": (
+        "Avant la rédaction, {findings} résultats de recherche issus de {sources} sources "
+        "ont été analysés ; raisonnement de l'analyste : {reasoning}. {searches} Un "
+        "critique vérifie chaque version : son raisonnement et ses sources."
+    ),
+    "methodology_searched": (
+        "Une recherche supplémentaire a été menée pour les informations manquantes."
+    ),
+    "reasoning_induction": "induction (conclusions générales tirées de plusieurs sources)",
+    "reasoning_deduction": "déduction (à partir de faits établis)",
+    "reasoning_abduction": "abduction (la meilleure explication parmi les alternatives)",
+    "reasoning_mixed": "mixte (induction, déduction et abduction)",
     "minimal_title": "Recherche incomplète : {query}",
     "minimal_summary": (
         "La recherche n'a pas pu être menée à bien. Ce rapport minimal consigne ce qui "
@@ -83,5 +95,7 @@ PHASES: Final[dict[str, str]] = {
     "compressing": "compression",
     "writing_report": "rédaction du rapport",
     "reviewing": "relecture",
+    "analyst_analyzing": "analyse",
+    "critic_reviewing": "relecture du critique",
     "rendering_pdf": "génération du PDF",
 }

@@ -26,6 +26,16 @@ TEXT: Final[dict[str, str]] = {
     "plan_approved": "研究计划在研究开始前已获用户批准。",
     "plan_edited": "研究计划在研究开始前已由用户修改：{changes}。",
     "plan_timed_out": "超时前无人批准研究计划；研究按提议的计划进行。",
+    "methodology": (
+        "撰写前分析了来自 {sources} 个来源的 {findings} 项研究发现"
+        "；分析者的推理方式：{reasoning}。{searches}评审员检查每个版"
+        "本的推理与来源。"
+    ),
+    "methodology_searched": "针对分析发现的缺失信息，又进行了一轮检索。",
+    "reasoning_induction": "归纳（从多个来源得出一般结论）",
+    "reasoning_deduction": "演绎（从已确立的事实推出）",
+    "reasoning_abduction": "溯因（在多种解释中选择最佳解释）",
+    "reasoning_mixed": "混合（归纳、演绎与溯因）",
     "minimal_title": "未完成的研究：{query}",
     "minimal_summary": ("研究未能完成。本简要报告记录了所发生的情况，以免信息丢失。原因：{cause}"),
     "minimal_asked": "提出的问题",
@@ -54,5 +64,7 @@ PHASES: Final[dict[str, str]] = {
     "compressing": "压缩结果",
     "writing_report": "撰写报告",
     "reviewing": "审阅",
+    "analyst_analyzing": "分析",
+    "critic_reviewing": "评审",
     "rendering_pdf": "生成 PDF",
 }
