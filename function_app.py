@@ -15,6 +15,7 @@ import azure.functions as func
 from activities import research as research_activities
 from activities import search as search_activities
 from activities import session as session_activities
+from api import collections as collections_api
 from api import maintenance, mcp_tools, meta, page, plan, purge, reports, webhooks
 from api import research as research_api
 from orchestrators import chat, deep_research, notify, replay_timestamps, search
@@ -32,6 +33,7 @@ for blueprint in (
     maintenance.bp,
     page.bp,
     purge.bp,
+    collections_api.bp,
     mcp_tools.bp,
     webhooks.bp,
     chat.bp,

@@ -13,6 +13,7 @@ import threading
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from shared.adapters.documents.base import DocumentParser, Index
 from shared.adapters.fetch.base import Fetcher, SchemeFetcher
 from shared.adapters.reasoning.base import Reasoner
 from shared.adapters.search.base import SearchProvider
@@ -60,6 +61,35 @@ class AppServices:
                 self.settings.data_dir / "memory",
                 max_file_bytes=self.settings.memory_max_file_bytes,
             )
+
+    @cached_property
+    def collection_files(self) -> MemoryStore:
+        """The memory store's technology, in its own container (or folder) for collections."""
+        with self._lock:
+            limit = self.settings.collection_max_file_bytes
+            if self.settings.use_blob:
+                from shared.adapters.stores.blob import BlobMemoryStore
+
+                own = {"memory_container": self.settings.collections_container}
+                return BlobMemoryStore(self.settings.model_copy(update=own), max_file_bytes=limit)
+            from shared.adapters.stores.filesystem import FilesystemMemoryStore
+
+            return FilesystemMemoryStore(
+                self.settings.data_dir / "collections", max_file_bytes=limit
+            )
+
+    @cached_property
+    def index(self) -> Index:
+        with self._lock:
+            from shared.adapters.documents.fts import SqliteIndex
+
+            return SqliteIndex(self.settings.data_dir / "collections.sqlite3")
+
+    @cached_property
+    def parser(self) -> DocumentParser:
+        from shared.adapters.documents.parsing import LibraryParser
+
+        return LibraryParser()
 
     @cached_property
     def corpus(self):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from shared.adapters.documents.base import DocumentParser, Index
 from shared.adapters.fetch.base import Fetcher
 from shared.adapters.identity import Authenticator
 from shared.adapters.reasoning.base import Reasoner
@@ -53,3 +54,14 @@ class Services(Protocol):
 
     @property
     def authenticator(self) -> Authenticator: ...
+
+    @property
+    def collection_files(self) -> MemoryStore:
+        """Collections' records and stored originals, one folder per collection."""
+        ...
+
+    @property
+    def index(self) -> Index: ...
+
+    @property
+    def parser(self) -> DocumentParser: ...
