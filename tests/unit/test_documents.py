@@ -103,4 +103,5 @@ def test_replacing_a_document_twice_leaves_one_copy_of_its_chunks(tmp_path):
 
 
 def test_user_text_is_never_read_as_fts5_syntax():
-    assert match_expression('pump" OR seal* NEAR(x) -') == '"pump" OR "or" OR "seal" OR "near" OR "x"'
+    expression = match_expression('pump" OR seal* NEAR(x) -')
+    assert expression == '"pump" OR "or" OR "seal" OR "near" OR "x"'
