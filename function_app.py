@@ -12,13 +12,14 @@ from __future__ import annotations
 import azure.durable_functions as df
 import azure.functions as func
 
+from activities import collections as collection_activities
 from activities import research as research_activities
 from activities import search as search_activities
 from activities import session as session_activities
 from api import collections as collections_api
 from api import maintenance, mcp_tools, meta, page, plan, purge, reports, webhooks
 from api import research as research_api
-from orchestrators import chat, deep_research, notify, replay_timestamps, search
+from orchestrators import chat, deep_research, ingest, notify, replay_timestamps, search
 from shared.tools import log_privacy
 
 replay_timestamps.install()
@@ -40,8 +41,10 @@ for blueprint in (
     search.bp,
     deep_research.bp,
     notify.bp,
+    ingest.bp,
     search_activities.bp,
     research_activities.bp,
     session_activities.bp,
+    collection_activities.bp,
 ):
     app.register_functions(blueprint)

@@ -5,9 +5,11 @@
 - ``GET|DELETE /api/collections/{collection_id}``: the collection with its documents
   (status, chunks, errors) | everything gone (chunks, originals, records).
 - ``POST /api/collections/{collection_id}/documents``: a ``multipart/form-data`` upload
-  (``file``, one or more); each document is parsed, chunked and indexed, and the answer
-  lists what became of each (a corrupt or oversized file is a ``failed`` document naming
-  why, the rest are ingested).
+  (``file``, one or more). Originals and records are stored, then an ingestion
+  orchestration (orchestrators/ingest.py) parses, chunks and indexes each new or changed
+  document: 202 with the documents ``queued``, and their status on ``GET`` as they finish
+  (a corrupt or oversized file is a ``failed`` document naming why, the rest are
+  ingested); 200 when every file was already there unchanged.
 - ``GET|DELETE .../documents/{document_id}``: the stored original, to its owner only
   (PDF inline, so a citation's ``#page=N`` opens that page; anything else as an
   attachment, never rendered on this origin) | the document gone.
@@ -18,6 +20,7 @@ Another person gets the unknown-id 404 on every route; the admin role may read.
 from __future__ import annotations
 
 import asyncio
+import uuid
 
 import azure.durable_functions as df
 import azure.functions as func
@@ -28,10 +31,11 @@ from api.errors import HttpError, handled, json_response, read_json
 from api.transport import http_function
 from shared.adapters.identity import Principal
 from shared.bootstrap import services
-from shared.core.collection_models import Collection, DocumentRecord
+from shared.core import names
+from shared.core.collection_models import Collection, DocumentRecord, DocumentStatus, IngestIn
 from shared.usecases import collections as uc
 from shared.usecases.access import Action
-from shared.usecases.ingestion import Upload, add_documents, ingest_document
+from shared.usecases.ingestion import Upload, add_documents
 
 bp = df.Blueprint()
 PDF = "application/pdf"
@@ -84,25 +88,32 @@ async def delete_collection(req: func.HttpRequest) -> func.HttpResponse:
 
 
 @bp.route(route="collections/{collection_id}/documents", methods=["POST"])
+@bp.durable_client_input(client_name="client")
 @http_function
 @handled
-async def add_collection_documents(req: func.HttpRequest) -> func.HttpResponse:
+async def add_collection_documents(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()
     _, collection = await _route_collection(req, "act")
     uploads = _uploads(req, svc.settings.collection_max_request_bytes)
     added = await asyncio.to_thread(add_documents, svc, collection, uploads)
-    records = []
-    for item in added:
-        record = item.record
-        if item.changed:
-            record = await asyncio.to_thread(ingest_document, svc, collection.id, record.id)
-        records.append(record)
+    queued = [item.record.id for item in added if item.changed]
+    instance_id = None
+    if queued:
+        role = f"{names.INGEST_ROLE}-{uuid.uuid4().hex[:12]}"
+        instance_id = names.session_instance_id(collection.id, role)
+        job = IngestIn(collection_id=collection.id, document_ids=queued)
+        await client.start_new(names.INGEST_ORCHESTRATOR, instance_id, job.model_dump())
+    base = f"/api/collections/{collection.id}"
     view = {
         "collection_id": collection.id,
-        "documents": [document_view(r) for r in records],
-        "unchanged": [item.record.id for item in added if not item.changed],
+        "ingestion_id": instance_id,
+        "documents": [document_view(item.record) for item in added],
+        "unchanged": [item.record.id for item in added if item.unchanged],
+        "links": {"status": base},
     }
-    return json_response(view, status=201)
+    if not queued:  # nothing to ingest: the answer is final
+        return json_response(view, status=200)
+    return json_response(view, status=202, headers={"Location": base, "Retry-After": "1"})
 
 
 @bp.route(route="collections/{collection_id}/documents/{document_id}", methods=["GET"])
@@ -177,6 +188,7 @@ def collection_view(collection: Collection, docs: list[DocumentRecord] | None) -
     if docs is not None:
         view["documents"] = [document_view(d) for d in docs]
         view["chunks"] = sum(d.chunks for d in docs)
+        view["progress"] = {s.value: sum(d.status == s for d in docs) for s in DocumentStatus}
     return view
 
 

@@ -77,3 +77,32 @@ def document_id(collection_id: str, name: str) -> str:
 
 def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+class IngestIn(BaseModel):
+    """The ingestion orchestration's input: the documents of one upload, by reference."""
+
+    collection_id: str
+    document_ids: list[str]
+
+
+class IngestDocumentIn(BaseModel):
+    collection_id: str
+    document_id: str
+
+
+class IngestDocumentOut(BaseModel):
+    document_id: str
+    status: DocumentStatus
+    chunks: int = 0
+
+
+class IngestProgress(BaseModel):
+    """The orchestration's custom status and output: counts only (the records say the rest)."""
+
+    phase: str = "ingesting"
+    total: int = 0
+    done: int = 0
+    ingested: int = 0
+    failed: int = 0
+    chunks: int = 0

@@ -13,6 +13,7 @@ SEARCH = "search_orchestrator"
 DEEP_SEARCH = "deep_search_orchestrator"
 DEEP_RESEARCH = "deep_research_orchestrator"
 NOTIFY_ORCHESTRATOR = "notify_orchestrator"  # delivers a webhook for a terminated run
+INGEST_ORCHESTRATOR = "ingest_orchestrator"  # one upload into a collection: a document each
 ORCHESTRATOR_BY_MODE = {
     "chat": CHAT,
     "search": SEARCH,
@@ -43,6 +44,7 @@ COMPRESS_FINDINGS = "compress_findings"
 GENERATE_FINAL_REPORT = "generate_final_report"
 CRITIQUE_REPORT = "critique_report"
 RENDER_PDF = "render_pdf"
+INGEST_DOCUMENT = "ingest_document"
 
 ACTIVITIES = (
     CHAT_ANSWER,
@@ -67,6 +69,7 @@ ACTIVITIES = (
     GENERATE_FINAL_REPORT,
     CRITIQUE_REPORT,
     RENDER_PDF,
+    INGEST_DOCUMENT,
 )
 
 # the memory names of the researchers' findings ("items/item_3"); items/ also holds pages
@@ -84,6 +87,7 @@ PLAN_EVENT = "plan_review_1"
 INSTANCE_SEPARATOR = ":"
 DEEP_SEARCH_ROLE = "deep-search"  # the deep search a deep research runs first
 NOTIFY_CANCELLED_ROLE = "notify-cancelled"  # the webhook of a cancel (the run is terminated)
+INGEST_ROLE = "ingest"  # ``{collection_id}:ingest-{n}``: one upload's ingestion
 
 
 def session_instance_id(session_id: str, role: str = "") -> str:

@@ -49,11 +49,15 @@ class Upload:
 @dataclass(frozen=True)
 class Added:
     record: DocumentRecord
-    changed: bool  # False: the same bytes were there already, nothing to ingest
+    changed: bool  # True: to ingest; False: already there unchanged, or refused
+    unchanged: bool = False  # the same bytes under the same name were there already
 
 
 def add_documents(svc: Services, collection: Collection, uploads: list[Upload]) -> list[Added]:
-    """Store each upload's original and record; the ones to ingest have ``changed``."""
+    """Store each upload's original and record; the ones to ingest have ``changed``.
+
+    An upload over ``collection_max_file_bytes`` is recorded as ``failed`` naming the
+    limit (its earlier version, if any, is gone: the person meant to replace it)."""
     settings = svc.settings
     if len(uploads) > settings.collection_max_files_per_request:
         raise InvalidInputError(
@@ -87,7 +91,7 @@ def _add(
     digest = content_hash(data)
     previous = known.get(doc_id)
     if previous is not None and previous.content_hash == digest:
-        return Added(previous, changed=False)
+        return Added(previous, changed=False, unchanged=True)
     record = DocumentRecord(
         id=doc_id,
         collection_id=collection.id,

@@ -7,6 +7,7 @@ a DOCX, Markdown, HTML, a corrupt PDF and a file over the size limit.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -27,6 +28,7 @@ PEOPLE = {
     "admin": easy_auth_headers("ad000000-0000-4000-8000-000000000003", roles=(ADMIN_ROLE,)),
 }
 UPLOAD = {"X-Requested-With": "test"}
+INGEST_S = 60.0
 MAX_FILE_BYTES = 40_000
 FACT = "The coolant pump seal was replaced in March 2021."
 PDF = pdf_with_pages(["Overview", "History", FACT], title="Plant runbook")
@@ -71,6 +73,21 @@ def batch() -> list[tuple[str, tuple[str, bytes, str]]]:
     return [("file", (name, data, "application/octet-stream")) for name, data in files.items()]
 
 
+def upload(client: httpx.Client, collection_id: str, files: list) -> dict:
+    """Upload, then wait (polling with a deadline) until no document is still queued."""
+    response = client.post(
+        f"/api/collections/{collection_id}/documents", files=files, headers=UPLOAD
+    )
+    assert response.status_code in (200, 202), response.text
+    deadline = time.monotonic() + INGEST_S
+    while True:
+        view = client.get(f"/api/collections/{collection_id}").json()
+        if view["progress"]["queued"] == 0:
+            return {**response.json(), "view": view}
+        assert time.monotonic() < deadline, view["progress"]
+        time.sleep(0.1)
+
+
 def create(client: httpx.Client, name: str = "team-docs") -> str:
     response = client.post("/api/collections", json={"name": name})
     assert response.status_code == 201, response.text
@@ -80,11 +97,9 @@ def create(client: httpx.Client, name: str = "team-docs") -> str:
 def test_a_batch_is_ingested_with_named_errors_and_a_repeat_is_a_no_op(people, data_dir):
     alice = people["alice"]
     collection_id = create(alice)
-    response = alice.post(
-        f"/api/collections/{collection_id}/documents", files=batch(), headers=UPLOAD
-    )
-    assert response.status_code == 201, response.text
-    docs = {d["name"]: d for d in response.json()["documents"]}
+    result = upload(alice, collection_id, batch())
+    assert result["ingestion_id"]
+    docs = {d["name"]: d for d in result["view"]["documents"]}
     assert {n for n, d in docs.items() if d["status"] == "ingested"} == {
         "runbook.pdf",
         "notes.docx",
@@ -104,7 +119,9 @@ def test_a_batch_is_ingested_with_named_errors_and_a_repeat_is_a_no_op(people, d
         files=[("file", ("runbook.pdf", PDF, "application/pdf"))],
         headers=UPLOAD,
     )
+    assert again.status_code == 200  # nothing to ingest
     assert again.json()["unchanged"] == [docs["runbook.pdf"]["document_id"]]
+    assert again.json()["ingestion_id"] is None
     assert alice.get(f"/api/collections/{collection_id}").json()["chunks"] == chunks
 
     original = alice.get(docs["runbook.pdf"]["links"]["original"])
@@ -130,10 +147,7 @@ def test_someone_else_gets_the_unknown_id_404_and_the_admin_may_only_read(people
     alice, bob, admin = people["alice"], people["bob"], people["admin"]
     collection_id = create(alice)
     files = [("file", ("runbook.pdf", PDF, "application/pdf"))]
-    uploaded = alice.post(
-        f"/api/collections/{collection_id}/documents", files=files, headers=UPLOAD
-    )
-    original = uploaded.json()["documents"][0]["links"]["original"]
+    original = upload(alice, collection_id, files)["documents"][0]["links"]["original"]
     base = f"/api/collections/{collection_id}"
     unknown = {
         "error": {
