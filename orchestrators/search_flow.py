@@ -152,7 +152,12 @@ def _search_all(context: df.DurableOrchestrationContext, run: _Search):
         call(
             context,
             names.WEB_SEARCH,
-            WebSearchIn(query=q, max_results=caps.search_max_results, time_range=run.time_range),
+            WebSearchIn(
+                query=q,
+                max_results=caps.search_max_results,
+                time_range=run.time_range,
+                session_id=run.inp.session_id,
+            ),
         )
         for q in run.queries
     ]

@@ -282,3 +282,4 @@ COLLECTION_MAX_FILES_PER_REQUEST = 20  # documents in one upload
 COLLECTION_MAX_DOCUMENTS = 1000  # documents in one collection
 COLLECTION_CHUNK_CHARS = 1200  # a chunk's target size: a passage a citation can point at
 COLLECTION_MAX_REQUEST_BYTES = 100 * 1024 * 1024  # one upload request (Azure's own cap)
+COLLECTIONS_PER_REQUEST = 10  # collections one research may name (options.collections)

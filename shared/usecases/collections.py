@@ -90,6 +90,20 @@ def collection_for(
     return collection
 
 
+def check_sources(
+    svc: Services, principal: Principal, collection_ids: list[str] | None, web: bool | None
+) -> None:
+    """A research may name only its caller's own collections (else the unknown-id 404),
+    and a documents-only one (``web: false``) must name at least one."""
+    for collection_id in collection_ids or []:
+        collection_for(svc, principal, collection_id, "act")
+    if web is False and not collection_ids:
+        raise InvalidInputError(
+            "options.web false leaves nothing to research: name options.collections",
+            [{"loc": ["options", "collections"], "msg": "required when web is false"}],
+        )
+
+
 def save_collection(svc: Services, collection: Collection) -> None:
     svc.collection_files.write(
         collection.id, COLLECTION_FILE, collection.model_dump_json(), "application/json"

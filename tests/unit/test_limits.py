@@ -28,7 +28,7 @@ import function_app
 from api.page import PAGE, STATIC, fill_limits
 from api.schemas import PlanDecision
 from devhost.registry import index
-from shared.core.config import Caps, ResearchOptions, Settings
+from shared.core.config import SOURCE_OPTIONS, Caps, ResearchOptions, Settings
 from shared.core.errors import InvalidInputError
 from shared.core.limits import (
     AGENT_MAX_STEPS,
@@ -199,7 +199,9 @@ def test_each_limit_drives_its_setting_option_and_cap(limit):
 
 
 def test_every_option_and_limit_setting_comes_from_the_declaration():
-    assert set(ResearchOptions.model_fields) == {lim.option for lim in LIMITS if lim.option}
+    limits = set(ResearchOptions.model_fields) - SOURCE_OPTIONS  # where to look: not limits
+    assert limits == {lim.option for lim in LIMITS if lim.option}
+    assert SOURCE_OPTIONS == {"collections", "web"}
     assert set(Caps.model_fields) == {lim.name for lim in LIMITS}
     assert {lim.setting for lim in LIMITS if lim.env} <= set(Settings.model_fields)
 

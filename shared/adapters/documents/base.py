@@ -65,6 +65,10 @@ class Index(Protocol):
 
     def count(self, collection_id: str, document_id: str | None = None) -> int: ...
 
+    def document_chunks(self, collection_id: str, document_id: str) -> list[Chunk]:
+        """Every chunk of one document, in reading order."""
+        ...
+
     def search(self, collection_ids: list[str], query: str, limit: int) -> list[ChunkHit]:
         """The best ``limit`` chunks for ``query`` in those collections, best first."""
         ...

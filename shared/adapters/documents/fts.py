@@ -23,6 +23,7 @@ _TERM = re.compile(r"\w+", re.UNICODE)
 MAX_QUERY_TERMS = 32
 # BM25 column weights: text, title, heading path (the UNINDEXED columns weigh nothing).
 _WEIGHTS = "10.0, 2.0, 4.0"
+_COLUMNS = "chunk_id, collection_id, document_id, ordinal, title, origin, heading_json, page, text"
 _SCHEMA = """
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5(
     text, title, heading,
@@ -99,35 +100,27 @@ class SqliteIndex:
         with self._connect() as db:
             return int(db.execute(sql, args).fetchone()[0])
 
+    def document_chunks(self, collection_id: str, document_id: str) -> list[Chunk]:
+        sql = (
+            f"SELECT {_COLUMNS}, 0 FROM chunks WHERE collection_id = ? AND document_id = ?"
+            " ORDER BY CAST(ordinal AS INTEGER)"
+        )
+        with self._connect() as db:
+            rows = db.execute(sql, (collection_id, document_id)).fetchall()
+        return [_hit(row).chunk for row in rows]
+
     def search(self, collection_ids: list[str], query: str, limit: int) -> list[ChunkHit]:
         expression = match_expression(query)
         if not expression or not collection_ids or limit <= 0:
             return []
         marks = ", ".join("?" for _ in collection_ids)
         sql = (
-            "SELECT chunk_id, collection_id, document_id, ordinal, title, origin, heading_json,"
-            f" page, text, bm25(chunks, {_WEIGHTS}) AS rank FROM chunks"
+            f"SELECT {_COLUMNS}, bm25(chunks, {_WEIGHTS}) AS rank FROM chunks"
             f" WHERE chunks MATCH ? AND collection_id IN ({marks}) ORDER BY rank LIMIT ?"
         )
         with self._connect() as db:
             rows = db.execute(sql, [expression, *collection_ids, limit]).fetchall()
-        return [
-            ChunkHit(
-                chunk=Chunk(
-                    id=row[0],
-                    collection_id=row[1],
-                    document_id=row[2],
-                    ordinal=int(row[3]),
-                    title=row[4],
-                    origin=row[5],
-                    heading_path=json.loads(row[6]),
-                    page=None if row[7] is None else int(row[7]),
-                    text=row[8],
-                ),
-                score=-float(row[9]),  # FTS5's bm25() is lower-is-better
-            )
-            for row in rows
-        ]
+        return [_hit(row) for row in rows]
 
     def ping(self) -> None:
         with self._connect() as db:
@@ -145,3 +138,18 @@ class SqliteIndex:
             raise TransientError(f"collection index busy: {exc}") from exc
         finally:
             db.close()
+
+
+def _hit(row: tuple) -> ChunkHit:
+    chunk = Chunk(
+        id=row[0],
+        collection_id=row[1],
+        document_id=row[2],
+        ordinal=int(row[3]),
+        title=row[4],
+        origin=row[5],
+        heading_path=json.loads(row[6]),
+        page=None if row[7] is None else int(row[7]),
+        text=row[8],
+    )
+    return ChunkHit(chunk=chunk, score=-float(row[9]))  # FTS5's bm25() is lower-is-better

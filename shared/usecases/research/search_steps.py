@@ -33,6 +33,7 @@ from shared.core.source_models import PageSummary, TimeRange
 from shared.ports import Services
 from shared.usecases.research.answers import SUMMARY_CHARS, add_follow_up_questions, save_answer
 from shared.usecases.research.page_cache import fetch_cached
+from shared.usecases.research.sources import sources_for
 from shared.usecases.research.time_range import extract_time_range
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,8 @@ def plan_queries(svc: Services, req: PlanQueriesIn) -> PlanQueriesOut:
 
 def web_search(svc: Services, req: WebSearchIn) -> WebSearchOut:
     try:
-        results = svc.search.search(req.query, req.max_results, req.time_range)
+        search = sources_for(svc, req.session_id).search
+        results = search.search(req.query, req.max_results, req.time_range)
     except PermanentError as exc:  # transient ones raise: Durable retries the activity
         log.warning("a search failed (%s)", type(exc).__name__)  # no query: see log_privacy
         return WebSearchOut(error=f"{type(exc).__name__}: {exc}"[:300])
@@ -82,7 +84,8 @@ def select_sources(svc: Services, req: SelectSourcesIn) -> SelectSourcesOut:
 
 def scrape_page(svc: Services, req: ScrapeIn) -> ScrapeOut:
     try:
-        page = fetch_cached(svc.memory, svc.fetcher, req.session_id, req.url)
+        fetcher = sources_for(svc, req.session_id).fetcher
+        page = fetch_cached(svc.memory, fetcher, req.session_id, req.url)
     except PermanentError as exc:  # transient ones raise: Durable retries the activity
         return ScrapeOut(
             url=req.url, title=req.title, ok=False, error=f"{type(exc).__name__}: {exc}"[:300]

@@ -1,0 +1,140 @@
+"""Researching a collection (issue 33): documents only touches no web, and cites pages.
+
+devhost runs the real orchestrations with the offline reasoner; the web is
+``tests.fakes.search_site`` behind the real SearXNG adapter and fetcher, and it
+records every request, so "documents only" is checked by what the web saw.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from shared.core.config import Settings
+from tests.e2e.polling import TERMINAL, wait_for
+from tests.fakes.documents import docx_with_sections, pdf_with_pages
+from tests.fakes.entra import easy_auth_headers
+from tests.fakes.search_site import SearchSite, running_search_site
+
+pytestmark = pytest.mark.e2e
+
+UPLOAD = {"X-Requested-With": "test"}
+RUN_S = 180.0
+PAGES = [
+    "Cooling system overview. The plant has two cooling loops.",
+    "Maintenance history of the valves and the turbine bearings.",
+    "The coolant pump seal was replaced in March 2021 after a leak in the primary loop.",
+]
+QUESTION = "When was the coolant pump seal replaced after the leak?"
+CITATION = re.compile(r"\[(\d+)\]")
+
+
+@pytest.fixture
+def site() -> Iterator[SearchSite]:
+    yield from running_search_site()
+
+
+@pytest.fixture
+def host(start_devhost, data_dir, site: SearchSite):
+    return start_devhost(
+        Settings(
+            data_dir=data_dir,
+            reasoner="offline",
+            search_provider="searxng",
+            searxng_url=site.origin,
+            fetch_allowed_hosts=site.host,
+            auth_mode="easyauth",
+            website_auth_enabled=True,
+        )
+    )
+
+
+@pytest.fixture
+def people(host) -> Iterator[dict[str, httpx.Client]]:
+    clients = {
+        name: httpx.Client(base_url=host.url, headers=easy_auth_headers(oid), timeout=60)
+        for name, oid in (
+            ("alice", "a11ce000-0000-4000-8000-000000000001"),
+            ("bob", "b0b00000-0000-4000-8000-000000000002"),
+        )
+    }
+    yield clients
+    for client in clients.values():
+        client.close()
+
+
+def collection_with_documents(client: httpx.Client) -> tuple[str, dict[str, str]]:
+    collection_id = client.post("/api/collections", json={"name": "plant"}).json()["collection_id"]
+    files = [
+        ("file", ("runbook.pdf", pdf_with_pages(PAGES, title="Coolant pump runbook"), "x")),
+        (
+            "file",
+            (
+                "seals.docx",
+                docx_with_sections(
+                    "Seal replacement notes",
+                    {"Coolant pump": "The coolant pump seal leak was found by the night shift."},
+                ),
+                "x",
+            ),
+        ),
+        ("file", ("guide.md", b"# Guide\n\n## Turbines\n\nTurbine bearings are greased.", "x")),
+    ]
+    url = f"/api/collections/{collection_id}"
+    response = client.post(f"{url}/documents", files=files, headers=UPLOAD)
+    assert response.status_code == 202, response.text
+    deadline = time.monotonic() + 60
+    while (view := client.get(url).json())["progress"]["queued"]:
+        assert time.monotonic() < deadline, view
+        time.sleep(0.1)
+    assert view["progress"]["ingested"] == 3, view
+    return collection_id, {d["name"]: d["document_id"] for d in view["documents"]}
+
+
+def research(client: httpx.Client, mode: str, options: dict) -> tuple[dict, dict]:
+    response = client.post(
+        "/api/research", json={"query": QUESTION, "mode": mode, "options": options}
+    )
+    assert response.status_code in (200, 202), response.text
+    view = wait_for(client, response.json()["session_id"], TERMINAL, timeout=RUN_S)
+    assert view["status"] == "completed", view.get("error")
+    report = client.get(f"/api/research/{view['session_id']}/report", params={"format": "json"})
+    assert report.status_code == 200, report.text
+    return view, report.json()
+
+
+@pytest.mark.parametrize("mode", ["search", "deep_research"])
+def test_documents_only_cites_the_pdf_page_and_sends_nothing_to_the_web(people, site, mode):
+    alice = people["alice"]
+    collection_id, ids = collection_with_documents(alice)
+    before = len(site.server.requests)
+    options = {"collections": [collection_id], "web": False}
+    if mode == "deep_research":
+        options.update(enable_clarifying_questions=False, run_deep_search_first=False, num_agents=1)
+    _, report = research(alice, mode, options)
+
+    assert len(site.server.requests) == before, "documents only, yet the web was asked"
+    urls = [s["url"] for s in report["sources"]]
+    pdf = f"/api/collections/{collection_id}/documents/{ids['runbook.pdf']}#page=3"
+    assert pdf in urls, urls
+    assert all(u.startswith(f"/api/collections/{collection_id}/documents/") for u in urls)
+    page3 = next(s for s in report["sources"] if s["url"] == pdf)
+    assert page3["title"] == "Coolant pump runbook, p. 3"
+    text = report.get("answer") or " ".join(s.get("content", "") for s in report["sections"])
+    assert "March 2021" in text or "March 2021" in str(report)
+    original = alice.get(pdf.split("#")[0])
+    assert original.status_code == 200 and original.content.startswith(b"%PDF")
+
+
+def test_a_research_naming_someone_elses_collection_is_refused(people):
+    collection_id, _ = collection_with_documents(people["alice"])
+    body = {"query": QUESTION, "mode": "search", "options": {"collections": [collection_id]}}
+    refused = people["bob"].post("/api/research", json=body)
+    assert refused.status_code == 404
+    assert refused.json()["error"]["message"] == f"unknown collection {collection_id!r}"
+    nothing = {"query": QUESTION, "mode": "search", "options": {"web": False}}
+    assert people["bob"].post("/api/research", json=nothing).status_code == 422
