@@ -201,7 +201,7 @@ def test_each_limit_drives_its_setting_option_and_cap(limit):
 def test_every_option_and_limit_setting_comes_from_the_declaration():
     limits = set(ResearchOptions.model_fields) - SOURCE_OPTIONS  # where to look: not limits
     assert limits == {lim.option for lim in LIMITS if lim.option}
-    assert SOURCE_OPTIONS == {"collections", "web"}
+    assert {"collections", "web"} == SOURCE_OPTIONS
     assert set(Caps.model_fields) == {lim.name for lim in LIMITS}
     assert {lim.setting for lim in LIMITS if lim.env} <= set(Settings.model_fields)
 
