@@ -7,6 +7,7 @@ records every request, so "documents only" is checked by what the web saw.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -27,7 +28,8 @@ RUN_S = 180.0
 PAGES = [
     "Cooling system overview. The plant has two cooling loops.",
     "Maintenance history of the valves and the turbine bearings.",
-    "The coolant pump seal was replaced in March 2021 after a leak in the primary loop.",
+    "Primary loop maintenance log. The coolant pump seal was replaced in March 2021 after a"
+    " leak in the primary loop. The loop was flushed afterwards. Pressure tests passed in April.",
 ]
 QUESTION = "When was the coolant pump seal replaced after the leak?"
 CITATION = re.compile(r"\[(\d+)\]")
@@ -77,7 +79,11 @@ def collection_with_documents(client: httpx.Client) -> tuple[str, dict[str, str]
                 "seals.docx",
                 docx_with_sections(
                     "Seal replacement notes",
-                    {"Coolant pump": "The coolant pump seal leak was found by the night shift."},
+                    {
+                        "Coolant pump": "Seal inspections happen every quarter. The coolant"
+                        " pump seal leak was found by the night shift. The shift lead filed a"
+                        " work order."
+                    },
                 ),
                 "x",
             ),
@@ -122,6 +128,7 @@ def test_documents_only_cites_the_pdf_page_and_sends_nothing_to_the_web(people, 
     pdf = f"/api/collections/{collection_id}/documents/{ids['runbook.pdf']}#page=3"
     assert pdf in urls, urls
     assert all(u.startswith(f"/api/collections/{collection_id}/documents/") for u in urls)
+    assert f"/api/collections/{collection_id}/documents/{ids['seals.docx']}" in urls, urls
     page3 = next(s for s in report["sources"] if s["url"] == pdf)
     assert page3["title"] == "Coolant pump runbook, p. 3"
     text = report.get("answer") or " ".join(s.get("content", "") for s in report["sections"])
@@ -138,3 +145,35 @@ def test_a_research_naming_someone_elses_collection_is_refused(people):
     assert refused.json()["error"]["message"] == f"unknown collection {collection_id!r}"
     nothing = {"query": QUESTION, "mode": "search", "options": {"web": False}}
     assert people["bob"].post("/api/research", json=nothing).status_code == 422
+
+
+MIXED = "When was the coolant pump seal replaced, and how do asyncio tasks handle cancellation?"
+
+
+def test_a_question_half_in_the_collection_gets_the_other_half_from_the_web(people, site, host):
+    """The collection is read for the searches it covers, the web for the others, and the
+    Limitations say which rested on which. (Which sentences the answer then quotes is the
+    reasoner's choice: the offline one quotes the half its relevance gate ranks first.)"""
+    alice = people["alice"]
+    collection_id, _ = collection_with_documents(alice)
+    before = len(site.server.requests)
+    body = {"query": MIXED, "mode": "search", "options": {"collections": [collection_id]}}
+    response = alice.post("/api/research", json=body)
+    assert response.status_code in (200, 202), response.text
+    view = wait_for(alice, response.json()["session_id"], TERMINAL, timeout=RUN_S)
+    assert view["status"] == "completed", view.get("error")
+    answer = alice.get(f"/api/research/{view['session_id']}/report", params={"format": "json"})
+    answer = answer.json()
+
+    items = host.settings.data_dir / "memory" / view["session_id"] / "items"
+    read = [json.loads(p.read_text())["url"] for p in sorted(items.glob("search_*.json"))]
+    own = f"/api/collections/{collection_id}/documents/"
+    assert any(u.startswith(own) for u in read), read
+    assert any(u.startswith(f"{site.origin}/guide/cancellation") for u in read), read
+    assert len(site.server.requests) > before
+    assert answer["sources"] and all(s["url"] in read for s in answer["sources"])
+    on_collection, on_web = answer["limitations"][-2:]
+    assert on_collection.startswith("Rests on your collections alone: ")
+    assert "“coolant pump seal overview”" in on_collection
+    assert on_web.startswith("Your collections did not cover these, so the web was searched too")
+    assert f"“{MIXED}”" in on_web

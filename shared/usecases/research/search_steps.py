@@ -33,7 +33,7 @@ from shared.core.source_models import PageSummary, TimeRange
 from shared.ports import Services
 from shared.usecases.research.answers import SUMMARY_CHARS, add_follow_up_questions, save_answer
 from shared.usecases.research.page_cache import fetch_cached
-from shared.usecases.research.sources import sources_for
+from shared.usecases.research.sources import source_limitations, sources_for
 from shared.usecases.research.time_range import extract_time_range
 
 log = logging.getLogger(__name__)
@@ -115,7 +115,7 @@ def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
     )
     answer = renumber_answer(answer)  # sources 1..N by first citation, as in a report
     answer.language = req.language
-    answer.limitations = req.warnings
+    answer.limitations = [*req.warnings, *source_limitations(svc, req.session_id)]
     if req.follow_up_questions:
         add_follow_up_questions(svc, req.query, answer)
     mode = "deep_search" if req.name == "deep_search" else "search"
