@@ -29,12 +29,12 @@ from shared.core.limits import (
     COLLECTION_MAX_FILE_BYTES,
     COLLECTION_MAX_FILES_PER_REQUEST,
     COLLECTION_MAX_REQUEST_BYTES,
-    COLLECTIONS_PER_REQUEST,
     LIMITS,
     Limit,
     PlanTimeoutAction,
     SourcePolicy,
 )
+from shared.core.source_options import SOURCE_FIELDS
 
 __all__ = ["Caps", "PlanTimeoutAction", "ResearchOptions", "Settings", "SourcePolicy"]
 
@@ -54,31 +54,13 @@ def _option_fields() -> dict[str, Any]:
     return fields
 
 
-# Where a research looks, beside the limits: the caller's collections, and the web or not.
-_SOURCE_FIELDS: dict[str, Any] = {
-    "collections": (
-        list[str] | None,
-        Field(
-            None,
-            max_length=COLLECTIONS_PER_REQUEST,
-            description="Ids of the caller's collections to research (docs/collections.md)",
-        ),
-    ),
-    "web": (
-        bool | None,
-        Field(None, description="false: documents only, no web search and no web page read"),
-    ),
-}
-
-SOURCE_OPTIONS = frozenset(_SOURCE_FIELDS)  # the options that are not limits
-
 ResearchOptions = create_model(
     "ResearchOptions",
     __config__=ConfigDict(extra="forbid"),
     __doc__="Per-request overrides; anything out of bounds is a 422 naming the field.",
     __module__=__name__,
     **_option_fields(),
-    **_SOURCE_FIELDS,
+    **SOURCE_FIELDS,
 )
 
 

@@ -28,7 +28,7 @@ import function_app
 from api.page import PAGE, STATIC, fill_limits
 from api.schemas import PlanDecision
 from devhost.registry import index
-from shared.core.config import SOURCE_OPTIONS, Caps, ResearchOptions, Settings
+from shared.core.config import Caps, ResearchOptions, Settings
 from shared.core.errors import InvalidInputError
 from shared.core.limits import (
     AGENT_MAX_STEPS,
@@ -38,6 +38,7 @@ from shared.core.limits import (
     NUM_AGENTS,
 )
 from shared.core.research_models import PlanApproval, QueryAnalysis
+from shared.core.source_options import SOURCE_OPTIONS
 from shared.tools.prompts.analysis import build_analyze
 from tests.generated import COMMAND, LIMITS_DOC, generated_blocks, limits_doc
 
