@@ -167,6 +167,7 @@ class Settings(_LimitSettings):
     cosmos_key: SecretStr | None = None
     cosmos_database: str = "deepresearch"
     cosmos_container: str = "sessions"
+    cosmos_chunks_container: str = "chunks"  # the collections' full-text index (with Cosmos)
     cosmos_verify_tls: bool = True
     azure_storage_connection_string: SecretStr | None = None
     azure_storage_account_url: str | None = None
