@@ -81,6 +81,10 @@ class AppServices:
     @cached_property
     def index(self) -> Index:
         with self._lock:
+            if self.settings.use_cosmos:  # Cosmos DB full-text search in the same account
+                from shared.adapters.documents.cosmos_index import CosmosIndex
+
+                return CosmosIndex(self.settings)
             from shared.adapters.documents.fts import SqliteIndex
 
             return SqliteIndex(self.settings.data_dir / "collections.sqlite3")

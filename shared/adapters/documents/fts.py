@@ -34,13 +34,18 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5(
 """
 
 
-def match_expression(query: str) -> str:
-    """``query`` as an FTS5 expression: its words, each quoted, joined by OR."""
+def match_terms(query: str) -> list[str]:
+    """The query's distinct words (``\\w+``, lower-cased): nothing a query language reads."""
     terms: list[str] = []
     for term in _TERM.findall(query.lower()):
         if term not in terms:
             terms.append(term)
-    return " OR ".join(f'"{term}"' for term in terms[:MAX_QUERY_TERMS])
+    return terms[:MAX_QUERY_TERMS]
+
+
+def match_expression(query: str) -> str:
+    """``query`` as an FTS5 expression: its words, each quoted, joined by OR."""
+    return " OR ".join(f'"{term}"' for term in match_terms(query))
 
 
 class SqliteIndex:
