@@ -5,10 +5,12 @@
 - ``GET|DELETE /api/collections/{collection_id}``: the collection with its documents
   (status, chunks, errors) | everything gone (chunks, originals, records).
 - ``POST /api/collections/{collection_id}/documents``: a ``multipart/form-data`` upload
-  (``file``, one or more). Originals and records are stored, then an ingestion
-  orchestration (orchestrators/ingest.py) parses, chunks and indexes each new or changed
-  document: 202 with the documents ``queued``, and their status on ``GET`` as they finish
-  (a corrupt or oversized file is a ``failed`` document naming why, the rest are
+  (``file``, one or more), or JSON ``{"urls": [...], "crawl_depth": 0-2}``: the pages
+  (and, to that depth, their links on the same site) fetched through the SSRF guard.
+  Originals and records are stored, then an ingestion orchestration
+  (orchestrators/ingest.py) parses, chunks and indexes each new or changed document:
+  202 with the documents ``queued``, and their status on ``GET`` as they finish (a
+  corrupt or oversized file is a ``failed`` document naming why, the rest are
   ingested); 200 when every file was already there unchanged.
 - ``GET|DELETE .../documents/{document_id}``: the stored original, to its owner only
   (PDF inline, so a citation's ``#page=N`` opens that page; anything else as an
@@ -21,10 +23,11 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from typing import Annotated
 
 import azure.durable_functions as df
 import azure.functions as func
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from api.caller import caller
 from api.errors import HttpError, handled, json_response, read_json
@@ -33,17 +36,31 @@ from shared.adapters.identity import Principal
 from shared.bootstrap import services
 from shared.core import names
 from shared.core.collection_models import Collection, DocumentRecord, DocumentStatus, IngestIn
+from shared.core.limits import COLLECTION_MAX_CRAWL_DEPTH
 from shared.usecases import collections as uc
 from shared.usecases.access import Action
+from shared.usecases.crawl import crawl
 from shared.usecases.ingestion import Upload, add_documents
 
 bp = df.Blueprint()
 PDF = "application/pdf"
 FORM = "multipart/form-data"
+JSON = "application/json"
 
 
 class CollectionCreate(BaseModel):
     name: str = Field(min_length=1, max_length=uc.MAX_NAME_CHARS)
+
+
+class UrlIngest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    urls: list[Annotated[str, Field(pattern=r"^https?://", max_length=2000)]] = Field(min_length=1)
+    crawl_depth: int = Field(0, ge=0, le=COLLECTION_MAX_CRAWL_DEPTH)
+
+
+def _media(req: func.HttpRequest) -> str:
+    return req.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
 
 
 @bp.route(route="collections", methods=["POST"])
@@ -94,8 +111,13 @@ async def delete_collection(req: func.HttpRequest) -> func.HttpResponse:
 async def add_collection_documents(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()
     _, collection = await _route_collection(req, "act")
-    uploads = _uploads(req, svc.settings.collection_max_request_bytes)
-    added = await asyncio.to_thread(add_documents, svc, collection, uploads)
+    if _media(req) == JSON:  # {"urls": [...], "crawl_depth": 0-2}: fetched, then ingested
+        body = UrlIngest.model_validate(read_json(req))
+        job = (svc, collection, body.urls, body.crawl_depth)
+        added = await asyncio.to_thread(crawl, *job)
+    else:
+        uploads = _uploads(req, svc.settings.collection_max_request_bytes)
+        added = await asyncio.to_thread(add_documents, svc, collection, uploads)
     queued = [item.record.id for item in added if item.changed]
     instance_id = None
     if queued:
@@ -157,10 +179,11 @@ async def _route_collection(req: func.HttpRequest, action: Action) -> tuple[Prin
 
 def _uploads(req: func.HttpRequest, max_bytes: int) -> list[Upload]:
     """The request's ``file`` parts; 413/415/422 naming what is wrong."""
-    content_type = req.headers.get("Content-Type", "")
-    if content_type.split(";", 1)[0].strip().lower() != FORM:
+    if _media(req) != FORM:
         raise HttpError(
-            415, "unsupported_media_type", f"send the documents as {FORM} with 'file' parts"
+            415,
+            "unsupported_media_type",
+            f"send the documents as {FORM} with 'file' parts, or {JSON} with 'urls'",
         )
     body = req.get_body() or b""
     if len(body) > max_bytes:

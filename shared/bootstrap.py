@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from shared.adapters.documents.base import DocumentParser, Index
-from shared.adapters.fetch.base import Fetcher, SchemeFetcher
+from shared.adapters.fetch.base import Fetcher, LinkFetcher, SchemeFetcher
 from shared.adapters.reasoning.base import Reasoner
 from shared.adapters.search.base import SearchProvider
 from shared.adapters.stores.base import MemoryStore, SessionStore
@@ -128,11 +128,17 @@ class AppServices:
             return EmbeddingReranker(self.settings)
 
     @cached_property
-    def fetcher(self) -> Fetcher:
+    def web_fetcher(self) -> LinkFetcher:
+        """The SSRF-guarded HTTP fetcher (pages for research, pages and links for a crawl)."""
         with self._lock:
             from shared.adapters.fetch.http import HttpFetcher
 
-            http = HttpFetcher(self.settings)
+            return HttpFetcher(self.settings)
+
+    @cached_property
+    def fetcher(self) -> Fetcher:
+        with self._lock:
+            http = self.web_fetcher
             return SchemeFetcher({"http": http, "https": http, "corpus": self.corpus})
 
     @cached_property

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from shared.adapters.documents.base import DocumentParser, Index
-from shared.adapters.fetch.base import Fetcher
+from shared.adapters.fetch.base import Fetcher, LinkFetcher
 from shared.adapters.identity import Authenticator
 from shared.adapters.reasoning.base import Reasoner
 from shared.adapters.search.base import Reranker, SearchProvider
@@ -65,3 +65,8 @@ class Services(Protocol):
 
     @property
     def parser(self) -> DocumentParser: ...
+
+    @property
+    def web_fetcher(self) -> LinkFetcher:
+        """http(s) only, behind the SSRF guard; gives an HTML page's links (a crawl)."""
+        ...

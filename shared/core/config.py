@@ -25,6 +25,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from shared.core.errors import InvalidInputError
 from shared.core.limits import (
+    COLLECTION_MAX_CRAWL_PAGES,
     COLLECTION_MAX_DOCUMENTS,
     COLLECTION_MAX_FILE_BYTES,
     COLLECTION_MAX_FILES_PER_REQUEST,
@@ -180,6 +181,7 @@ class Settings(_LimitSettings):
     collection_max_files_per_request: int = Field(COLLECTION_MAX_FILES_PER_REQUEST, ge=1)
     collection_max_documents: int = Field(COLLECTION_MAX_DOCUMENTS, ge=1)
     collection_max_request_bytes: int = Field(COLLECTION_MAX_REQUEST_BYTES, ge=1024)
+    collection_max_crawl_pages: int = Field(COLLECTION_MAX_CRAWL_PAGES, ge=1)
 
     # devhost only: require function keys on FUNCTION-level routes, as Azure does.
     devhost_require_keys: bool = False

@@ -287,3 +287,5 @@ COLLECTIONS_PER_REQUEST = 10  # collections one research may name (options.colle
 # this share of the query's content words; below it, and when the web is allowed, the web
 # is searched too (the corrective fallback, shared/usecases/research/sources.py).
 COLLECTION_COVERAGE = 0.7
+COLLECTION_MAX_CRAWL_PAGES = 50  # pages one URL request may fetch, all depths together
+COLLECTION_MAX_CRAWL_DEPTH = 2  # links followed from the given URLs, on the same site

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from shared.ports import Services
 
 MAX_FILE_NAME_CHARS = 200
+MAX_URL_CHARS = 2000
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,10 @@ def ingest_document(svc: Services, collection_id: str, doc_id: str) -> DocumentR
 
 
 def _file_name(name: str) -> str:
-    """The upload's base name (a browser may send a path); 422 when nothing is left."""
+    """The upload's base name (a browser may send a path), or a fetched page's URL as it
+    is; 422 when nothing is left."""
+    if name.startswith(("http://", "https://")) and len(name) <= MAX_URL_CHARS:
+        return name
     base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
     if not base or base in (".", "..") or len(base) > MAX_FILE_NAME_CHARS:
         raise InvalidInputError(

@@ -177,3 +177,37 @@ def test_a_question_half_in_the_collection_gets_the_other_half_from_the_web(peop
     assert "“coolant pump seal overview”" in on_collection
     assert on_web.startswith("Your collections did not cover these, so the web was searched too")
     assert f"“{MIXED}”" in on_web
+
+
+def test_urls_are_fetched_to_the_crawl_depth_on_the_same_site(people, site):
+    alice = people["alice"]
+    collection_id = alice.post("/api/collections", json={"name": "web"}).json()["collection_id"]
+    url = f"/api/collections/{collection_id}"
+    start = f"{site.origin}/guide/tasks"
+    shallow = alice.post(f"{url}/documents", json={"urls": [start]})
+    assert shallow.status_code == 202, shallow.text
+    assert [d["name"] for d in shallow.json()["documents"]] == [start]
+    deadline = time.monotonic() + 60
+    while (view := alice.get(url).json())["progress"]["queued"]:
+        assert time.monotonic() < deadline, view
+        time.sleep(0.1)
+    [page] = view["documents"]
+    assert (page["status"], page["title"]) == (
+        "ingested",
+        "Creating and awaiting asyncio tasks | AsyncWeekly",
+    )
+
+    # Depth 1 follows the page's links on its own site (the fixture site's header and
+    # cookie-banner links, which answer 404): each is a document naming why it failed.
+    deep = alice.post(f"{url}/documents", json={"urls": [start], "crawl_depth": 1})
+    assert deep.status_code == 200, deep.text  # the page itself is unchanged
+    followed = {d["name"]: d for d in deep.json()["documents"] if d["name"] != start}
+    assert followed and all(n.startswith(site.origin) for n in followed)
+    assert all("answered HTTP 404" in d["error"] for d in followed.values())
+    assert deep.json()["unchanged"] == [page["document_id"]]
+
+    too_deep = alice.post(f"{url}/documents", json={"urls": [start], "crawl_depth": 3})
+    assert too_deep.status_code == 422
+    refused = alice.post(f"{url}/documents", json={"urls": ["http://10.0.0.1/x"]})
+    failed = refused.json()["documents"]
+    assert failed[0]["status"] == "failed" and "FetchRefused" in failed[0]["error"]

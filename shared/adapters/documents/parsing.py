@@ -41,6 +41,8 @@ def media_type(name: str, data: bytes) -> str:
     """The document's format; ``UnreadableDocument`` if it is none we read."""
     if data.startswith(b"%PDF-"):
         return PDF
+    if name.startswith(("http://", "https://")):
+        return MARKDOWN  # a fetched page is stored as the fetcher's Markdown-like text
     suffix = PurePosixPath(name.split("?", 1)[0]).suffix.lower()
     found = BY_EXTENSION.get(suffix)
     if found is None and data.lstrip()[:15].lower().startswith((b"<!doctype html", b"<html")):
