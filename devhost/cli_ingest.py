@@ -2,9 +2,10 @@
 
 ``python -m devhost ingest PATH... --collection NAME`` finds the caller's collection of
 that name or creates it, uploads the files (folders recurse; hidden files are skipped)
-in batches of ``COLLECTION_MAX_FILES_PER_REQUEST``, waits until nothing is queued and
-prints one line per document: ingested with its chunk count, unchanged, or failed with
-the reason. URLs are not ingested yet (the command says so).
+in batches of ``COLLECTION_MAX_FILES_PER_REQUEST``, has the host fetch the URLs
+(``--crawl-depth`` follows their links on the same site), waits until nothing is
+queued and prints one line per document: ingested with its chunk count, or failed
+with the reason.
 """
 
 from __future__ import annotations
@@ -31,13 +32,16 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
         "--url", help="use a running host, e.g. http://127.0.0.1:7071/api (as `make serve` prints)"
     )
     ingest.add_argument("--timeout", type=float, default=600)
+    ingest.add_argument(
+        "--crawl-depth", type=int, default=0, choices=[0, 1, 2], help="links to follow from URLs"
+    )
 
 
 def files_of(paths: list[str]) -> list[Path]:
     found: list[Path] = []
     for raw in paths:
-        if "://" in raw:
-            raise CommandError(f"{raw}: URLs are not ingested yet; download the page first")
+        if is_url(raw):
+            continue
         path = Path(raw)
         if path.is_dir():
             found += sorted(
@@ -49,14 +53,21 @@ def files_of(paths: list[str]) -> list[Path]:
             found.append(path)
         else:
             raise CommandError(f"{raw}: no such file or folder")
-    if not found:
-        raise CommandError("no files to ingest")
     return found
 
 
+def is_url(raw: str) -> bool:
+    return raw.startswith(("http://", "https://"))
+
+
 def run_ingest(api: Api, args: argparse.Namespace) -> int:
-    files = files_of(args.paths)
+    files, urls = files_of(args.paths), [p for p in args.paths if is_url(p)]
+    if not files and not urls:
+        raise CommandError("no files to ingest")
     collection_id = _collection(api, args.collection)
+    if urls:
+        body = {"urls": urls, "crawl_depth": args.crawl_depth}
+        api.call("POST", f"/collections/{collection_id}/documents", json=body)
     for start in range(0, len(files), COLLECTION_MAX_FILES_PER_REQUEST):
         batch = files[start : start + COLLECTION_MAX_FILES_PER_REQUEST]
         parts = [("file", (p.name, p.read_bytes(), "application/octet-stream")) for p in batch]

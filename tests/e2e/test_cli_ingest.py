@@ -49,3 +49,15 @@ def test_a_missing_path_is_one_line(devhost: DevHost, tmp_path: Path) -> None:
         "ingest", "nowhere", "--collection", "x", "--url", devhost.api_url, cwd=tmp_path
     )
     assert one_error_line(result) == "error: nowhere: no such file or folder"
+
+
+def test_a_url_is_fetched_by_the_host(devhost: DevHost, tmp_path: Path) -> None:
+    from tests.fakes.search_site import running_search_site
+
+    for site in running_search_site():
+        devhost_url = devhost.api_url
+        page = f"{site.origin}/guide/tasks"
+        result = run_cli("ingest", page, "--collection", "web", "--url", devhost_url, cwd=tmp_path)
+        # devhost's fetcher refuses loopback addresses unless FETCH_ALLOWED_HOSTS admits them
+        assert result.returncode == 1
+        assert f"failed   {page}: FetchRefused" in result.stdout
