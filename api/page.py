@@ -44,6 +44,7 @@ ASSETS = {
     "app.css": "text/css",
     "app.js": "text/javascript",
     "client.js": "text/javascript",
+    "collections.js": "text/javascript",
     "events.js": "text/javascript",
     "history.js": "text/javascript",
     "notices.js": "text/javascript",

@@ -1,6 +1,7 @@
 // The page: ask, watch, answer, read. Every string from the service lands in
 // the DOM as text (textContent) or through report.js; nothing is parsed as HTML.
 
+import { collectionOptions, setUpCollections } from "./collections.js";
 import { ApiError, download, functionKey, request, requestJson, setFunctionKey } from "./client.js";
 import { follow } from "./events.js";
 import { CHAT_STORAGE, markOpenInHistory, newChatId, refreshHistory } from "./history.js";
@@ -28,6 +29,7 @@ function requestBody() {
     // Only when asked: unticked leaves the deployment's default in force.
     if ($("plan-approval").checked) options.require_plan_approval = true;
   }
+  if (mode !== "chat") collectionOptions(options);
   return { query: $("query").value.trim(), mode, chat_id: $("chat-id").value, options };
 }
 
@@ -219,6 +221,7 @@ function init() {
   showModeOptions();
   openFromUrl();
   refreshHistory();
+  setUpCollections();
 }
 
 init();
