@@ -16,8 +16,19 @@ from activities import collections as collection_activities
 from activities import research as research_activities
 from activities import search as search_activities
 from activities import session as session_activities
+from api import (
+    collection_events,
+    maintenance,
+    mcp_collections,
+    mcp_tools,
+    meta,
+    page,
+    plan,
+    purge,
+    reports,
+    webhooks,
+)
 from api import collections as collections_api
-from api import maintenance, mcp_collections, mcp_tools, meta, page, plan, purge, reports, webhooks
 from api import research as research_api
 from orchestrators import chat, deep_research, ingest, notify, replay_timestamps, search
 from shared.tools import log_privacy
@@ -35,6 +46,7 @@ for blueprint in (
     page.bp,
     purge.bp,
     collections_api.bp,
+    collection_events.bp,
     mcp_tools.bp,
     mcp_collections.bp,
     webhooks.bp,

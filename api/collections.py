@@ -90,7 +90,7 @@ async def list_collections(req: func.HttpRequest) -> func.HttpResponse:
 @handled
 async def collection_status(req: func.HttpRequest) -> func.HttpResponse:
     svc = services()
-    _, collection = await _route_collection(req, "read")
+    _, collection = await route_collection(req, "read")
     docs = await asyncio.to_thread(uc.documents, svc, collection.id)
     return json_response(collection_view(collection, docs))
 
@@ -99,7 +99,7 @@ async def collection_status(req: func.HttpRequest) -> func.HttpResponse:
 @http_function
 @handled
 async def delete_collection(req: func.HttpRequest) -> func.HttpResponse:
-    _, collection = await _route_collection(req, "act")
+    _, collection = await route_collection(req, "act")
     await asyncio.to_thread(uc.delete_collection, services(), collection.id)
     return func.HttpResponse(status_code=204)
 
@@ -110,7 +110,7 @@ async def delete_collection(req: func.HttpRequest) -> func.HttpResponse:
 @handled
 async def add_collection_documents(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()
-    _, collection = await _route_collection(req, "act")
+    _, collection = await route_collection(req, "act")
     if _media(req) == JSON:  # {"urls": [...], "crawl_depth": 0-2}: fetched, then ingested
         body = UrlIngest.model_validate(read_json(req))
         job = (svc, collection, body.urls, body.crawl_depth)
@@ -143,7 +143,7 @@ async def add_collection_documents(req: func.HttpRequest, client) -> func.HttpRe
 @handled
 async def collection_document(req: func.HttpRequest) -> func.HttpResponse:
     svc = services()
-    _, collection = await _route_collection(req, "act")  # the owner only, admin included
+    _, collection = await route_collection(req, "act")  # the owner only, admin included
     doc_id = req.route_params.get("document_id", "")
     record, data = await asyncio.to_thread(uc.original, svc, collection.id, doc_id)
     if record.media_type == PDF:
@@ -163,13 +163,13 @@ async def collection_document(req: func.HttpRequest) -> func.HttpResponse:
 @http_function
 @handled
 async def delete_collection_document(req: func.HttpRequest) -> func.HttpResponse:
-    _, collection = await _route_collection(req, "act")
+    _, collection = await route_collection(req, "act")
     doc_id = req.route_params.get("document_id", "")
     await asyncio.to_thread(uc.delete_document, services(), collection, doc_id)
     return func.HttpResponse(status_code=204)
 
 
-async def _route_collection(req: func.HttpRequest, action: Action) -> tuple[Principal, Collection]:
+async def route_collection(req: func.HttpRequest, action: Action) -> tuple[Principal, Collection]:
     svc = services()
     principal = await caller(req, svc)
     collection_id = req.route_params.get("collection_id", "")

@@ -183,8 +183,11 @@ def test_bad_uploads_are_refused_naming_what_is_wrong(people):
     no_header = alice.post(url, files=files)
     assert no_header.status_code == 403
     assert "X-Requested-With" in no_header.json()["error"]["message"]
-    as_json = alice.post(url, json={"files": []})
-    assert as_json.status_code == 415
+    as_json = alice.post(url, json={"files": []})  # JSON is for {"urls": [...]}
+    assert as_json.status_code == 422
+    assert "urls" in str(as_json.json()["error"]["details"])
+    plain = alice.post(url, content=b"notes", headers={"Content-Type": "text/plain"})
+    assert plain.status_code == 415
     too_many = alice.post(url, files=files * 7, headers=UPLOAD)
     assert too_many.status_code == 422
     assert "collection_max_files_per_request" in too_many.json()["error"]["message"]
@@ -192,3 +195,32 @@ def test_bad_uploads_are_refused_naming_what_is_wrong(people):
     assert empty.status_code == 422
     assert alice.post("/api/collections", json={"name": "team-docs"}).status_code == 409
     assert alice.post("/api/collections", json={"name": ""}).status_code == 422
+
+
+def test_ingestion_progress_arrives_as_server_sent_events(people):
+    alice, bob = people["alice"], people["bob"]
+    collection_id = create(alice)
+    files = [("file", (f"n{i}.md", f"# Note {i}\n\nText {i}.".encode(), "x")) for i in range(3)]
+    response = alice.post(
+        f"/api/collections/{collection_id}/documents", files=files, headers=UPLOAD
+    )
+    assert response.status_code == 202
+    url = f"/api/collections/{collection_id}/events"
+    last, names = None, []
+    deadline = time.monotonic() + INGEST_S
+    while True:
+        headers = {"Last-Event-ID": last} if last else {}
+        event = alice.get(url, headers=headers)
+        if event.status_code == 204:
+            break
+        assert event.status_code == 200 and event.headers["content-type"].startswith(
+            "text/event-stream"
+        )
+        fields = dict(line.split(": ", 1) for line in event.text.splitlines() if ": " in line)
+        if "id" in fields:
+            last = fields["id"]
+            names.append(fields["event"])
+        assert time.monotonic() < deadline, names
+    assert names[-1] == "ingested"
+    assert last.startswith("0.3.0.")  # nothing queued, three ingested, none failed
+    assert bob.get(url).status_code == 404
