@@ -58,12 +58,12 @@ async def purge_expired_sessions(timer: func.TimerRequest, client) -> None:
     purged = await purge_expired(svc, DurableInstances(client), datetime.now(UTC))
     if purged:
         log.info("retention: deleted %d session(s)", len(purged))
-    collections = await asyncio.to_thread(purge_expired_collections, svc, datetime.now(UTC))
-    if collections:
-        log.info("retention: deleted %d collection(s)", len(collections))
     swept = await sweep_orphan_files(svc)
     if swept:
         log.info("retention: swept the files of %d deleted session(s)", len(swept))
+    collections = await asyncio.to_thread(purge_expired_collections, svc, datetime.now(UTC))
+    if collections:
+        log.info("retention: deleted %d collection(s)", len(collections))
 
 
 class DurableInstances:

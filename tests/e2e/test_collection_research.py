@@ -177,6 +177,9 @@ def test_a_question_half_in_the_collection_gets_the_other_half_from_the_web(peop
     assert "“coolant pump seal overview”" in on_collection
     assert on_web.startswith("Your collections did not cover these, so the web was searched too")
     assert f"“{MIXED}”" in on_web
+    split = view["searches_by_source"]  # the status says the same
+    assert "coolant pump seal overview" in split["collection"]
+    assert MIXED in split["web"]
 
 
 def test_urls_are_fetched_to_the_crawl_depth_on_the_same_site(people, site):

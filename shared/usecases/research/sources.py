@@ -77,17 +77,24 @@ def covers(query: str, results: list[SearchResult]) -> bool:
     return len(wanted & found) / len(wanted) >= COLLECTION_COVERAGE
 
 
-def source_limitations(svc: Services, session_id: str) -> list[str]:
-    """What the searches rested on, for the Limitations: the collections or the web."""
+def searches_by_source(svc: Services, session_id: str) -> dict[str, list[str]]:
+    """The session's searches so far, by what they rested on: ``collection`` or ``web``
+    (the web too, because the collections fell short). Shown in the session's status."""
+    on: dict[str, list[str]] = {ON_COLLECTION: [], ON_WEB: []}
     try:
         lines = svc.memory.read_text(session_id, SOURCES_FILE).splitlines()
     except NotFoundError:
-        return []
-    on: dict[str, list[str]] = {ON_COLLECTION: [], ON_WEB: []}
+        return on
     for line in lines:
         kind, _, query = line.removeprefix("- ").partition(": ")
         if kind in on and query and query not in on[kind]:
             on[kind].append(query)
+    return on
+
+
+def source_limitations(svc: Services, session_id: str) -> list[str]:
+    """What the searches rested on, for the Limitations: the collections or the web."""
+    on = searches_by_source(svc, session_id)
     said = []
     if on[ON_COLLECTION]:
         quoted = "; ".join(f"“{q}”" for q in on[ON_COLLECTION])
