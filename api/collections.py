@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from api.caller import caller
 from api.errors import HttpError, handled, json_response, read_json
+from api.purge import DurableInstances
 from api.transport import http_function
 from shared.adapters.identity import Principal
 from shared.bootstrap import services
@@ -96,11 +97,12 @@ async def collection_status(req: func.HttpRequest) -> func.HttpResponse:
 
 
 @bp.route(route="collections/{collection_id}", methods=["DELETE"])
+@bp.durable_client_input(client_name="client")
 @http_function
 @handled
-async def delete_collection(req: func.HttpRequest) -> func.HttpResponse:
+async def delete_collection(req: func.HttpRequest, client) -> func.HttpResponse:
     _, collection = await route_collection(req, "act")
-    await asyncio.to_thread(uc.delete_collection, services(), collection.id)
+    await uc.purge_collection(services(), DurableInstances(client), collection.id)
     return func.HttpResponse(status_code=204)
 
 

@@ -13,7 +13,6 @@ timer.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import UTC, datetime
 
@@ -61,7 +60,7 @@ async def purge_expired_sessions(timer: func.TimerRequest, client) -> None:
     swept = await sweep_orphan_files(svc)
     if swept:
         log.info("retention: swept the files of %d deleted session(s)", len(swept))
-    collections = await asyncio.to_thread(purge_expired_collections, svc, datetime.now(UTC))
+    collections = await purge_expired_collections(svc, DurableInstances(client), datetime.now(UTC))
     if collections:
         log.info("retention: deleted %d collection(s)", len(collections))
 

@@ -12,16 +12,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from shared.adapters.identity import Principal
+from shared.core import names
 from shared.core.collection_models import Collection, DocumentRecord
 from shared.core.errors import ConflictError, InvalidInputError, NotFoundError
 from shared.core.session_models import Owner
 from shared.usecases.access import Action, is_admin
+from shared.usecases.purge import Instances, stop_instance
 
 if TYPE_CHECKING:
     from shared.ports import Services
@@ -169,18 +172,33 @@ def delete_collection(svc: Services, collection_id: str) -> int:
     return chunks
 
 
-def purge_expired_collections(svc: Services, now: datetime) -> list[str]:
+async def purge_collection(svc: Services, instances: Instances, collection_id: str) -> int:
+    """Everything of a collection, its ingestions' Durable histories included; chunks deleted.
+
+    Running ingestions stop first, so none writes after the delete."""
+    ids = await instances.ids_with_prefix(f"{collection_id}{names.INSTANCE_SEPARATOR}")
+    for instance_id in ids:
+        await stop_instance(instances, instance_id, "collection deleted")
+    chunks = await asyncio.to_thread(delete_collection, svc, collection_id)
+    for instance_id in ids:
+        await instances.purge(instance_id)
+    return chunks
+
+
+async def purge_expired_collections(
+    svc: Services, instances: Instances, now: datetime
+) -> list[str]:
     """Delete collections unchanged for more than ``SESSION_RETENTION_DAYS``; their ids."""
     days = svc.settings.session_retention_days
     if not days:
         return []
     cutoff = now - timedelta(days=days)
     purged = []
-    for folder in svc.collection_files.session_ids():
+    for folder in await asyncio.to_thread(svc.collection_files.session_ids):
         try:
-            collection = _load(svc, folder)
+            collection = await asyncio.to_thread(_load, svc, folder)
             if collection is not None and collection.updated_at < cutoff:
-                delete_collection(svc, collection.id)
+                await purge_collection(svc, instances, collection.id)
                 purged.append(collection.id)
         except Exception:
             log.exception("retention: could not purge collection %s", folder)

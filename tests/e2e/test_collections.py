@@ -16,6 +16,7 @@ import pytest
 from devhost.host import DevHost
 from shared.adapters.documents.fts import SqliteIndex
 from shared.core.config import Settings
+from tests.e2e.crash_history import instance_ids
 from tests.fakes.documents import docx_with_sections, pdf_with_pages
 from tests.fakes.entra import easy_auth_headers
 
@@ -138,9 +139,11 @@ def test_a_batch_is_ingested_with_named_errors_and_a_repeat_is_a_no_op(people, d
     assert "runbook.pdf" not in {d["name"] for d in left["documents"]}
     assert left["chunks"] == chunks - docs["runbook.pdf"]["chunks"]
 
+    assert instance_ids(data_dir / "devhost.sqlite3", collection_id)  # its ingestion
     assert alice.delete(f"/api/collections/{collection_id}").status_code == 204
     assert alice.get(f"/api/collections/{collection_id}").status_code == 404
     assert SqliteIndex(data_dir / "collections.sqlite3").count(collection_id) == 0
+    assert instance_ids(data_dir / "devhost.sqlite3", collection_id) == []  # history purged
 
 
 def test_someone_else_gets_the_unknown_id_404_and_the_admin_may_only_read(people):

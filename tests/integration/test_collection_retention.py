@@ -3,6 +3,7 @@ everything), and their files live in Blob storage apart from the sessions' (Azur
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -18,6 +19,16 @@ from shared.usecases.ingestion import Upload, add_documents, ingest_document
 from tests.emulators.fixtures import AzuriteInfo, azurite  # noqa: F401
 
 
+class NoInstances:
+    """``Instances`` of a host that ran no ingestion orchestration."""
+
+    async def ids_with_prefix(self, prefix: str) -> list[str]:
+        return []
+
+
+NO_INSTANCES = NoInstances()
+
+
 def test_an_idle_collection_is_purged_with_its_chunks_and_a_recent_one_stays(tmp_path):
     svc = AppServices(Settings(data_dir=tmp_path, session_retention_days=30))
     owner = system_principal("retention-test")
@@ -29,7 +40,9 @@ def test_an_idle_collection_is_purged_with_its_chunks_and_a_recent_one_stays(tmp
     long_ago = datetime.now(UTC) - timedelta(days=31)
     uc.save_collection(svc, stale.model_copy(update={"updated_at": long_ago}))
 
-    assert uc.purge_expired_collections(svc, datetime.now(UTC)) == [old.id]
+    assert asyncio.run(uc.purge_expired_collections(svc, NO_INSTANCES, datetime.now(UTC))) == [
+        old.id
+    ]
     assert [c.id for c in uc.list_collections(svc, owner)] == [recent.id]
     assert svc.index.count(old.id) == 0
     assert svc.collection_files.list(old.id) == []
@@ -41,7 +54,7 @@ def test_without_the_setting_nothing_is_purged(tmp_path):
     owner = system_principal("retention-test")
     collection = uc.create_collection(svc, owner, "kept")
     far_future = datetime.now(UTC) + timedelta(days=3650)
-    assert uc.purge_expired_collections(svc, far_future) == []
+    assert asyncio.run(uc.purge_expired_collections(svc, NO_INSTANCES, far_future)) == []
     assert [c.id for c in uc.list_collections(svc, owner)] == [collection.id]
 
 
