@@ -78,7 +78,6 @@ class WebSearchIn(BaseModel):
     query: str
     max_results: int = 8
     time_range: TimeRange | None = None
-    session_id: str | None = None  # whose sources (collections, web or not); None: the web
 
 
 class WebSearchOut(BaseModel):

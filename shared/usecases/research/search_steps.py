@@ -26,9 +26,9 @@ from shared.core.payloads import (
     SelectSourcesIn,
     SelectSourcesOut,
     SynthesizeIn,
-    WebSearchIn,
     WebSearchOut,
 )
+from shared.core.session_search import SessionSearchIn
 from shared.core.source_models import PageSummary, TimeRange
 from shared.ports import Services
 from shared.usecases.research.answers import SUMMARY_CHARS, add_follow_up_questions, save_answer
@@ -49,7 +49,7 @@ def plan_queries(svc: Services, req: PlanQueriesIn) -> PlanQueriesOut:
     return PlanQueriesOut(rewritten=rewritten, queries=queries[: req.n], time_range=time_range)
 
 
-def web_search(svc: Services, req: WebSearchIn) -> WebSearchOut:
+def web_search(svc: Services, req: SessionSearchIn) -> WebSearchOut:
     try:
         search = sources_for(svc, req.session_id).search
         results = search.search(req.query, req.max_results, req.time_range)
