@@ -12,13 +12,28 @@ from __future__ import annotations
 import azure.durable_functions as df
 import azure.functions as func
 
+from activities import collections as collection_activities
 from activities import research as research_activities
 from activities import search as search_activities
 from activities import session as session_activities
 from activities import watch as watch_activities
-from api import ask, maintenance, mcp_tools, meta, page, plan, purge, reports, watches, webhooks
+from api import (
+    ask,
+    collection_events,
+    maintenance,
+    mcp_collections,
+    mcp_tools,
+    meta,
+    page,
+    plan,
+    purge,
+    reports,
+    watches,
+    webhooks,
+)
+from api import collections as collections_api
 from api import research as research_api
-from orchestrators import chat, deep_research, notify, replay_timestamps, search, watch
+from orchestrators import chat, deep_research, ingest, notify, replay_timestamps, search, watch
 from shared.tools import log_privacy
 
 replay_timestamps.install()
@@ -35,16 +50,21 @@ for blueprint in (
     maintenance.bp,
     page.bp,
     purge.bp,
+    collections_api.bp,
+    collection_events.bp,
     mcp_tools.bp,
+    mcp_collections.bp,
     webhooks.bp,
     chat.bp,
     search.bp,
     deep_research.bp,
     notify.bp,
     watch.bp,
+    ingest.bp,
     search_activities.bp,
     research_activities.bp,
     session_activities.bp,
     watch_activities.bp,
+    collection_activities.bp,
 ):
     app.register_functions(blueprint)

@@ -13,8 +13,8 @@ from shared.core.payloads import (
     ScrapeIn,
     SelectSourcesIn,
     SynthesizeIn,
-    WebSearchIn,
 )
+from shared.core.session_search import SessionSearchIn
 from shared.usecases.research import answers, completeness, search_steps
 
 bp = df.Blueprint()
@@ -32,7 +32,7 @@ def plan_queries(payload: dict) -> dict:
 
 @bp.activity_trigger(input_name="payload")
 def web_search(payload: dict) -> dict:
-    return run_step(payload, WebSearchIn, search_steps.web_search)
+    return run_step(payload, SessionSearchIn, search_steps.web_search)
 
 
 @bp.activity_trigger(input_name="payload")

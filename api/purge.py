@@ -8,7 +8,7 @@ timer.
   timers only then), removes finished sessions idle for more than
   ``SESSION_RETENTION_DAYS`` days, then the memory folders whose session is
   gone (files a step still running at a delete wrote afterwards; always, with
-  or without the setting).
+  or without the setting), and collections unchanged for as long.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from api.maintenance import runtime_status_reader
 from api.transport import http_function
 from shared.bootstrap import services
 from shared.core.errors import TransientError
+from shared.usecases.collections import purge_expired_collections
 from shared.usecases.purge import purge_expired, purge_session, sweep_orphan_files
 
 bp = df.Blueprint()
@@ -59,6 +60,9 @@ async def purge_expired_sessions(timer: func.TimerRequest, client) -> None:
     swept = await sweep_orphan_files(svc)
     if swept:
         log.info("retention: swept the files of %d deleted session(s)", len(swept))
+    collections = await purge_expired_collections(svc, DurableInstances(client), datetime.now(UTC))
+    if collections:
+        log.info("retention: deleted %d collection(s)", len(collections))
 
 
 class DurableInstances:

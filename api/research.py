@@ -38,6 +38,7 @@ from shared.tools.language import detect_language
 from shared.tools.telemetry.session_spans import emit_session
 from shared.usecases import quotas, sessions
 from shared.usecases.access import chat_key, session_for, write_owner_file
+from shared.usecases.collections import check_sources
 from shared.usecases.policy_choice import choose_source_policy
 from shared.usecases.research import follow_up
 
@@ -69,6 +70,8 @@ async def start(client, principal: Principal, body: ResearchRequest) -> SessionR
     owner = principal.owner
     await asyncio.to_thread(_check_configuration, svc, body.mode, bool(body.callback_url))
     caps = svc.settings.caps_for(body.options)  # before anything is stored: 422 above a ceiling
+    sources = (svc, principal, body.options.collections, body.options.web)
+    await asyncio.to_thread(check_sources, *sources)  # someone else's collection: 404
     policy = choose_source_policy(body.query, body.options.source_policy)
     caps = caps.model_copy(update={"source_policy": policy.policy})
     if body.callback_url:

@@ -17,6 +17,7 @@ from shared.core.research_models import PlanApproval
 from shared.core.session_models import Progress, SessionRecord, SessionStatus
 from shared.ports import Services
 from shared.usecases.access import public_chat_id
+from shared.usecases.research.sources import searches_by_source
 from shared.usecases.sessions import session_links
 from shared.usecases.webhook_outbox import delivery_summary
 
@@ -89,6 +90,10 @@ def session_view(
         "warnings": [w.model_dump(mode="json") for w in progress.warnings],
         # what a client branches on: did anything the answer rests on fail or get cut?
         "degraded": bool(progress.warnings or record.error or failure),
+        # with collections: which searches rested on them, which on the web too
+        "searches_by_source": (
+            searches_by_source(svc, record.id) if record.options.collections else None
+        ),
         "usage": record.usage.model_dump(mode="json"),
         "created_at": record.created_at.isoformat(),
         "updated_at": record.updated_at.isoformat(),

@@ -22,6 +22,7 @@ from pathlib import Path
 from bench import engine_app
 from bench.budgets import bench_budgets
 from bench.capacity import Measured, capacity_rows
+from bench.collections import bench_collections
 from bench.costs import bench_costs
 from bench.evidence import bench_evidence
 from bench.fake_llm import LatencyLLM
@@ -238,6 +239,8 @@ def run_all() -> list[Row]:
     rows += bench_status_reads()
     step("passage selection per page use")
     rows += bench_passages()
+    step("collections: ingestion, retrieval, recall@10")
+    rows += bench_collections()
     step("offline deep research")
     rows += bench_offline()
     step("offline citation precision")

@@ -4,8 +4,9 @@
     python -m devhost research "question" [--mode deep_research] [--chat-id ID]
                                           [--answers "a" "b" | --no-clarify] [--out out]
                                           [--url http://127.0.0.1:7071/api] [--debug]
+    python -m devhost ingest PATH... --collection NAME [--url ...]   (devhost/cli_ingest.py)
 
-Without ``--url`` the research command starts a devhost in-process on a free
+Without ``--url`` the research and ingest commands start a devhost in-process on a free
 loopback port. Everything goes through the public HTTP API, as a client would.
 
 Every mistake a user can make (no host at ``--url``, a malformed URL, a request
@@ -28,6 +29,8 @@ from pathlib import Path
 import httpx
 from pydantic import ValidationError
 
+from devhost import cli_ingest
+from devhost.cli_ingest import run_ingest
 from devhost.cli_research import (
     EXIT_ERROR,
     EXIT_INTERRUPTED,
@@ -49,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "serve":
             return _serve(args.port)
-        return _research(args)
+        if args.command == "ingest":
+            return _with_host(args, run_ingest)
+        return _with_host(args, run_research)
     except KeyboardInterrupt:
         return _fail(args, "interrupted", EXIT_INTERRUPTED)
     except CommandError as exc:
@@ -111,6 +116,7 @@ def _parser() -> argparse.ArgumentParser:
         "--url", help="use a running host, e.g. http://127.0.0.1:7071/api (as `make serve` prints)"
     )
     run.add_argument("--timeout", type=float, default=900)
+    cli_ingest.add_parser(sub, common)
     return parser
 
 
@@ -152,7 +158,8 @@ def _warm_up() -> None:
         log.warning("devhost: warm-up failed: %s", exc)
 
 
-def _research(args: argparse.Namespace) -> int:
+def _with_host(args: argparse.Namespace, command) -> int:
+    """Run ``command`` against ``--url``, or against a host of our own for its duration."""
     host = None
     if args.url:
         base = base_url(args.url)
@@ -163,7 +170,7 @@ def _research(args: argparse.Namespace) -> int:
     headers = {"x-functions-key": host.keys.function} if host and host.keys else {}
     try:
         with httpx.Client(base_url=base, timeout=30, headers=headers) as http:
-            return run_research(Api(http, base), args)
+            return command(Api(http, base), args)
     finally:
         if host:
             host.stop()

@@ -16,7 +16,10 @@ error shape:
 - A request with a body must declare ``Content-Type: application/json`` (or a
   ``+json`` type); else 415. No HTML form can send that, and a cross-site
   ``fetch`` cannot send it without a CORS preflight, which devhost never
-  grants. A POST without a body (cancel) needs no type.
+  grants. A POST without a body (cancel) needs no type. The one exception is a
+  document upload (``multipart/form-data``), which an HTML form can send: it is let
+  in only with an ``X-Requested-With`` header, which no form can set and a cross-site
+  ``fetch`` cannot send without the preflight devhost never grants.
 
 Request bodies are read by :func:`read_capped`, which stops at the cap.
 """
@@ -32,6 +35,8 @@ from aiohttp import hdrs, web
 
 LOOPBACK_NAMES = frozenset({"localhost"})
 JSON_TYPES = ("application/json",)
+UPLOAD_TYPE = "multipart/form-data"
+UPLOAD_HEADER = "X-Requested-With"  # a custom header: cross-site, only after a preflight
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -64,7 +69,11 @@ async def loopback_only(request: web.Request, handler: Handler) -> web.StreamRes
     if origin is not None and not is_loopback_origin(origin):
         message = f"cross-site requests are refused: origin {origin!r} is not this machine"
         return error_response(403, "forbidden_origin", message)
-    if request.body_exists and not is_json(request.headers.get(hdrs.CONTENT_TYPE, "")):
+    content_type = request.headers.get(hdrs.CONTENT_TYPE, "")
+    if request.body_exists and is_upload(content_type) and UPLOAD_HEADER not in request.headers:
+        message = f"a {UPLOAD_TYPE} upload must carry an {UPLOAD_HEADER} header"
+        return error_response(403, "forbidden_upload", message)
+    if request.body_exists and not (is_json(content_type) or is_upload(content_type)):
         found = request.headers.get(hdrs.CONTENT_TYPE) or "none"
         message = f"request bodies must be sent as Content-Type: application/json (got {found})"
         return error_response(415, "unsupported_media_type", message)
@@ -110,6 +119,10 @@ def _host_name(host: str) -> str | None:
     return name
 
 
+def is_upload(content_type: str) -> bool:
+    return content_type.split(";", 1)[0].strip().lower() == UPLOAD_TYPE
+
+
 def is_json(content_type: str) -> bool:
     media = content_type.split(";", 1)[0].strip().lower()
     return media in JSON_TYPES or (media.startswith("application/") and media.endswith("+json"))
@@ -130,13 +143,14 @@ async def read_capped(request: web.Request, limit: int) -> bytes:
     return bytes(body)
 
 
-async def refuse_body(request: web.Request, limit: int) -> web.StreamResponse:
+async def refuse_body(request: web.Request, limit: int, named: str = "") -> web.StreamResponse:
     """Answer 413 and close the connection, so the rest of the body is never read.
 
     aiohttp would otherwise read (and drop) what the client still sends, for up
     to ten seconds, to keep the connection alive.
     """
-    response = error_response(413, "payload_too_large", f"request body is over {limit} bytes")
+    over = f"{named} ({limit} bytes)" if named else f"{limit} bytes"
+    response = error_response(413, "payload_too_large", f"request body is over {over}")
     response.force_close()
     await response.prepare(request)
     await response.write_eof()

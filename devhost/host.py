@@ -97,6 +97,7 @@ class DevHost:
             keys=self.keys,
             mcp_info=self._config.mcp,
             max_body_bytes=MAX_BODY_BYTES,  # the app's own cap: reading stops there
+            max_upload_bytes=self.settings.collection_max_request_bytes,
         )
         started = threading.Event()
         self._thread = threading.Thread(

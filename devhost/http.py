@@ -36,7 +36,14 @@ from aiohttp import web
 from devhost import http_v2
 from devhost.bindings import call_function
 from devhost.engine import Engine, InstanceExists
-from devhost.guard import BodyTooLarge, error_response, loopback_only, read_capped, refuse_body
+from devhost.guard import (
+    BodyTooLarge,
+    error_response,
+    is_upload,
+    loopback_only,
+    read_capped,
+    refuse_body,
+)
 from devhost.host_config import DEFAULT_ROUTE_PREFIX, McpServerInfo
 from devhost.instances import Instance
 from devhost.keys import FunctionKeys
@@ -58,6 +65,7 @@ class HttpFront:
         keys: FunctionKeys | None = None,
         mcp_info: McpServerInfo | None = None,
         max_body_bytes: int = MAX_BODY_BYTES,
+        max_upload_bytes: int = 0,
     ) -> None:
         """``keys``: require keys on non-anonymous routes (None: no checks, as Core Tools).
 
@@ -66,6 +74,7 @@ class HttpFront:
         """
         self.engine = engine
         self.max_body_bytes = max_body_bytes
+        self.max_upload_bytes = max_upload_bytes  # multipart document uploads
         info = mcp_info or McpServerInfo()
         self.mcp = McpFront(engine.registry.mcp_tools, info, self.client_binding, max_body_bytes)
         self.task_hub = task_hub
@@ -158,10 +167,13 @@ class HttpFront:
             route.auth_level, request.headers, request.query
         ):
             return web.Response(status=401)
+        cap, named = self.max_body_bytes, ""
+        if is_upload(request.headers.get("Content-Type", "")):  # documents: their own cap
+            cap, named = max(cap, self.max_upload_bytes), "collection_max_request_bytes"
         try:
-            body = await read_capped(request, self.max_body_bytes)
+            body = await read_capped(request, cap)
         except BodyTooLarge:
-            return await refuse_body(request, self.max_body_bytes)
+            return await refuse_body(request, cap, named)
         v2 = http_v2.uses_v2(route.func, route.request_param)
         arguments = self._arguments(route, request, params, body, v2)
         response = await call_function(route.func, arguments)

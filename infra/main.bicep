@@ -92,6 +92,8 @@ var deploymentContainerName = 'app-package-${take(functionAppName, 32)}-${take(r
 var memoryContainerName = 'agent-sessions'
 var cosmosDatabaseName = 'deepresearch'
 var cosmosContainerName = 'sessions'
+var cosmosChunksContainerName = 'chunks'
+var collectionsContainerName = 'collections'
 var useDts = durableBackend == 'durableTaskScheduler'
 var effectiveAuthTenantId = !empty(authTenantId) ? authTenantId : tenant().tenantId
 
@@ -131,6 +133,7 @@ module storage 'app/storage.bicep' = {
     tags: tags
     deploymentContainerName: deploymentContainerName
     memoryContainerName: memoryContainerName
+    collectionsContainerName: collectionsContainerName
   }
 }
 
@@ -143,6 +146,7 @@ module cosmos 'app/cosmos.bicep' = {
     tags: tags
     databaseName: cosmosDatabaseName
     containerName: cosmosContainerName
+    chunksContainerName: cosmosChunksContainerName
     principalId: identity.outputs.principalId
   }
 }
@@ -212,6 +216,8 @@ module api 'app/api.bicep' = {
     cosmosEndpoint: cosmos.outputs.endpoint
     cosmosDatabase: cosmos.outputs.databaseName
     cosmosContainer: cosmos.outputs.containerName
+    cosmosChunksContainer: cosmos.outputs.chunksContainerName
+    collectionsContainerName: storage.outputs.collectionsContainerName
     secretReferences: keyVault.outputs.appSettingReferences
     durableBackend: durableBackend
     taskHubName: taskHubName
@@ -268,6 +274,8 @@ output MEMORY_CONTAINER string = memoryContainerName
 output COSMOS_ENDPOINT string = cosmos.outputs.endpoint
 output COSMOS_DATABASE string = cosmosDatabaseName
 output COSMOS_CONTAINER string = cosmosContainerName
+output COSMOS_CHUNKS_CONTAINER string = cosmosChunksContainerName
+output COLLECTIONS_CONTAINER string = collectionsContainerName
 output AZURE_KEY_VAULT_NAME string = keyVault.outputs.name
 output APPLICATIONINSIGHTS_NAME string = monitoring.outputs.applicationInsightsName
 output DURABLE_BACKEND string = durableBackend

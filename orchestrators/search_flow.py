@@ -48,10 +48,10 @@ from shared.core.payloads import (
     SelectSourcesIn,
     SelectSourcesOut,
     SynthesizeIn,
-    WebSearchIn,
     WebSearchOut,
 )
 from shared.core.session_models import Progress, StartInput, Usage
+from shared.core.session_search import SessionSearchIn
 from shared.core.source_models import SearchResult, TimeRange
 
 SYNTHESIS_CALLS = 1
@@ -184,7 +184,12 @@ def _search_all(context: df.DurableOrchestrationContext, run: _Search):
         call(
             context,
             names.WEB_SEARCH,
-            WebSearchIn(query=q, max_results=caps.search_max_results, time_range=run.time_range),
+            SessionSearchIn(
+                query=q,
+                max_results=caps.search_max_results,
+                time_range=run.time_range,
+                session_id=run.inp.session_id,
+            ),
         )
         for q in run.queries
     ]

@@ -13,7 +13,8 @@ import threading
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from shared.adapters.fetch.base import Fetcher, SchemeFetcher
+from shared.adapters.documents.base import DocumentParser, Index
+from shared.adapters.fetch.base import Fetcher, LinkFetcher, SchemeFetcher
 from shared.adapters.reasoning.base import Reasoner
 from shared.adapters.search.base import SearchProvider
 from shared.adapters.stores.base import MemoryStore, SessionStore
@@ -64,6 +65,39 @@ class AppServices:
             )
 
     @cached_property
+    def collection_files(self) -> MemoryStore:
+        """The memory store's technology, in its own container (or folder) for collections."""
+        with self._lock:
+            limit = self.settings.collection_max_file_bytes
+            if self.settings.use_blob:
+                from shared.adapters.stores.blob import BlobMemoryStore
+
+                own = {"memory_container": self.settings.collections_container}
+                return BlobMemoryStore(self.settings.model_copy(update=own), max_file_bytes=limit)
+            from shared.adapters.stores.filesystem import FilesystemMemoryStore
+
+            return FilesystemMemoryStore(
+                self.settings.data_dir / "collections", max_file_bytes=limit
+            )
+
+    @cached_property
+    def index(self) -> Index:
+        with self._lock:
+            if self.settings.use_cosmos:  # Cosmos DB full-text search in the same account
+                from shared.adapters.documents.cosmos_index import CosmosIndex
+
+                return CosmosIndex(self.settings)
+            from shared.adapters.documents.fts import SqliteIndex
+
+            return SqliteIndex(self.settings.data_dir / "collections.sqlite3")
+
+    @cached_property
+    def parser(self) -> DocumentParser:
+        from shared.adapters.documents.parsing import LibraryParser
+
+        return LibraryParser()
+
+    @cached_property
     def corpus(self):
         with self._lock:
             from shared.adapters.search.local import LocalCorpusSearch
@@ -96,11 +130,17 @@ class AppServices:
             return EmbeddingReranker(self.settings)
 
     @cached_property
-    def fetcher(self) -> Fetcher:
+    def web_fetcher(self) -> LinkFetcher:
+        """The SSRF-guarded HTTP fetcher (pages for research, pages and links for a crawl)."""
         with self._lock:
             from shared.adapters.fetch.http import HttpFetcher
 
-            http = HttpFetcher(self.settings)
+            return HttpFetcher(self.settings)
+
+    @cached_property
+    def fetcher(self) -> Fetcher:
+        with self._lock:
+            http = self.web_fetcher
             return SchemeFetcher({"http": http, "https": http, "corpus": self.corpus})
 
     @cached_property

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from shared.adapters.fetch.base import Fetcher
+from shared.adapters.documents.base import DocumentParser, Index
+from shared.adapters.fetch.base import Fetcher, LinkFetcher
 from shared.adapters.identity import Authenticator
 from shared.adapters.reasoning.base import Reasoner
 from shared.adapters.search.base import Reranker, SearchProvider
@@ -53,3 +54,19 @@ class Services(Protocol):
 
     @property
     def authenticator(self) -> Authenticator: ...
+
+    @property
+    def collection_files(self) -> MemoryStore:
+        """Collections' records and stored originals, one folder per collection."""
+        ...
+
+    @property
+    def index(self) -> Index: ...
+
+    @property
+    def parser(self) -> DocumentParser: ...
+
+    @property
+    def web_fetcher(self) -> LinkFetcher:
+        """http(s) only, behind the SSRF guard; gives an HTML page's links (a crawl)."""
+        ...

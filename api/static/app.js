@@ -2,6 +2,7 @@
 // the DOM as text (textContent) or through report.js; nothing is parsed as HTML.
 
 import { hideAsk, initAsk, showAsk } from "./ask.js";
+import { collectionOptions, setUpCollections } from "./collections.js";
 import { ApiError, download, functionKey, request, requestJson, setFunctionKey } from "./client.js";
 import { renderChain } from "./chain.js";
 import { follow } from "./events.js";
@@ -33,6 +34,7 @@ function requestBody() {
     // Only when asked: unticked leaves the deployment's default in force.
     if ($("plan-approval").checked) options.require_plan_approval = true;
   }
+  if (mode !== "chat") collectionOptions(options);
   return { query: $("query").value.trim(), mode, chat_id: $("chat-id").value, options };
 }
 
@@ -235,6 +237,7 @@ function init() {
   showModeOptions();
   openFromUrl();
   refreshHistory();
+  setUpCollections();
 }
 
 init();

@@ -20,6 +20,8 @@ param applicationInsightsConnectionString string
 param cosmosEndpoint string
 param cosmosDatabase string
 param cosmosContainer string
+param cosmosChunksContainer string
+param collectionsContainerName string
 
 @description('App setting values for secrets (@Microsoft.KeyVault(SecretUri=...) or empty), keyed openAiApiKey, tavilyApiKey, braveApiKey, webhookSecret.')
 param secretReferences object
@@ -261,12 +263,19 @@ var codeSettings = {
   COSMOS_KEY: ''
   COSMOS_DATABASE: cosmosDatabase
   COSMOS_CONTAINER: cosmosContainer
+  COSMOS_CHUNKS_CONTAINER: cosmosChunksContainer
+  COLLECTIONS_CONTAINER: collectionsContainerName
   COSMOS_VERIFY_TLS: 'true'
   // Empty on purpose: shared keys are off; the blob store uses the account URL + identity.
   AZURE_STORAGE_CONNECTION_STRING: ''
   AZURE_STORAGE_ACCOUNT_URL: storageBlobEndpoint
   MEMORY_CONTAINER: memoryContainerName
   MEMORY_MAX_FILE_BYTES: '16777216'
+  COLLECTION_MAX_FILE_BYTES: '20971520'
+  COLLECTION_MAX_FILES_PER_REQUEST: '20'
+  COLLECTION_MAX_DOCUMENTS: '1000'
+  COLLECTION_MAX_REQUEST_BYTES: '104857600'
+  COLLECTION_MAX_CRAWL_PAGES: '50'
   COSMOS_READ_TIMEOUT_SECONDS: ''
   WEBHOOK_SECRET: secretReferences.webhookSecret
   WEBHOOK_ALLOWED_HOSTS: webhookAllowedHosts

@@ -7,6 +7,8 @@ param location string
 param tags object = {}
 param deploymentContainerName string
 param memoryContainerName string
+@description('The collections\' records and stored originals (COLLECTIONS_CONTAINER).')
+param collectionsContainerName string
 
 resource storage 'Microsoft.Storage/storageAccounts@2023-05-01' = {
   name: name
@@ -65,8 +67,17 @@ resource memoryContainer 'Microsoft.Storage/storageAccounts/blobServices/contain
   }
 }
 
+resource collectionsContainer 'Microsoft.Storage/storageAccounts/blobServices/containers@2023-05-01' = {
+  parent: blobService
+  name: collectionsContainerName
+  properties: {
+    publicAccess: 'None'
+  }
+}
+
 output name string = storage.name
 output id string = storage.id
 output blobEndpoint string = storage.properties.primaryEndpoints.blob
 output deploymentContainerName string = deploymentContainer.name
 output memoryContainerName string = memoryContainer.name
+output collectionsContainerName string = collectionsContainer.name

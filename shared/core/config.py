@@ -24,7 +24,18 @@ from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from shared.core.errors import InvalidInputError
-from shared.core.limits import LIMITS, Limit, PlanTimeoutAction, SourcePolicy
+from shared.core.limits import (
+    COLLECTION_MAX_CRAWL_PAGES,
+    COLLECTION_MAX_DOCUMENTS,
+    COLLECTION_MAX_FILE_BYTES,
+    COLLECTION_MAX_FILES_PER_REQUEST,
+    COLLECTION_MAX_REQUEST_BYTES,
+    LIMITS,
+    Limit,
+    PlanTimeoutAction,
+    SourcePolicy,
+)
+from shared.core.source_options import SOURCE_FIELDS
 
 __all__ = ["Caps", "PlanTimeoutAction", "ResearchOptions", "Settings", "SourcePolicy"]
 
@@ -60,6 +71,7 @@ ResearchOptions = create_model(
             description="session id of a finished deep research of yours to build on",
         ),
     ),
+    **SOURCE_FIELDS,
 )
 
 
@@ -156,12 +168,20 @@ class Settings(_LimitSettings):
     cosmos_key: SecretStr | None = None
     cosmos_database: str = "deepresearch"
     cosmos_container: str = "sessions"
+    cosmos_chunks_container: str = "chunks"  # the collections' full-text index (with Cosmos)
     cosmos_verify_tls: bool = True
     azure_storage_connection_string: SecretStr | None = None
     azure_storage_account_url: str | None = None
     memory_container: str = "agent-sessions"
     memory_max_file_bytes: int = Field(16 * 1024 * 1024, ge=1024)
     cosmos_read_timeout_seconds: float | None = Field(None, gt=0)
+    # Collections: originals in this Blob container (data_dir/collections without Blob).
+    collections_container: str = "collections"
+    collection_max_file_bytes: int = Field(COLLECTION_MAX_FILE_BYTES, ge=1024)
+    collection_max_files_per_request: int = Field(COLLECTION_MAX_FILES_PER_REQUEST, ge=1)
+    collection_max_documents: int = Field(COLLECTION_MAX_DOCUMENTS, ge=1)
+    collection_max_request_bytes: int = Field(COLLECTION_MAX_REQUEST_BYTES, ge=1024)
+    collection_max_crawl_pages: int = Field(COLLECTION_MAX_CRAWL_PAGES, ge=1)
 
     # devhost only: require function keys on FUNCTION-level routes, as Azure does.
     devhost_require_keys: bool = False

@@ -273,3 +273,19 @@ LIMITS: tuple[Limit, ...] = (
     RETRY_FIRST_INTERVAL_MS,
     RETRY_MAX_ATTEMPTS,
 )
+
+# Collections (api/collections.py, shared/usecases/collections.py): operator settings,
+# not request options. Each is the default of the ``Settings`` field of the same name,
+# lower-cased; a request over one is refused with 413 (size) or 422 (count) naming it.
+COLLECTION_MAX_FILE_BYTES = 20 * 1024 * 1024  # one uploaded document
+COLLECTION_MAX_FILES_PER_REQUEST = 20  # documents in one upload
+COLLECTION_MAX_DOCUMENTS = 1000  # documents in one collection
+COLLECTION_CHUNK_CHARS = 1200  # a chunk's target size: a passage a citation can point at
+COLLECTION_MAX_REQUEST_BYTES = 100 * 1024 * 1024  # one upload request (Azure's own cap)
+COLLECTIONS_PER_REQUEST = 10  # collections one research may name (options.collections)
+# A search is answered from the collections alone when their best passages hold at least
+# this share of the query's content words; below it, and when the web is allowed, the web
+# is searched too (the corrective fallback, shared/usecases/research/sources.py).
+COLLECTION_COVERAGE = 0.7
+COLLECTION_MAX_CRAWL_PAGES = 50  # pages one URL request may fetch, all depths together
+COLLECTION_MAX_CRAWL_DEPTH = 2  # links followed from the given URLs, on the same site

@@ -14,6 +14,7 @@ DEEP_SEARCH = "deep_search_orchestrator"
 DEEP_RESEARCH = "deep_research_orchestrator"
 NOTIFY_ORCHESTRATOR = "notify_orchestrator"  # delivers a webhook for a terminated run
 WATCH_ORCHESTRATOR = "watch_orchestrator"  # a watched question, eternal (continue_as_new)
+INGEST_ORCHESTRATOR = "ingest_orchestrator"  # one upload into a collection: a document each
 ORCHESTRATOR_BY_MODE = {
     "chat": CHAT,
     "search": SEARCH,
@@ -48,6 +49,7 @@ ANALYZE_FINDINGS = "analyze_findings"
 GENERATE_FINAL_REPORT = "generate_final_report"
 CRITIQUE_REPORT = "critique_report"
 RENDER_PDF = "render_pdf"
+INGEST_DOCUMENT = "ingest_document"
 
 ACTIVITIES = (
     CHAT_ANSWER,
@@ -76,6 +78,7 @@ ACTIVITIES = (
     RENDER_PDF,
     WATCH_RUN_START,
     WATCH_COMPARE,
+    INGEST_DOCUMENT,
 )
 
 # the memory names of the researchers' findings ("items/item_3"); items/ also holds pages
@@ -95,6 +98,7 @@ DEEP_SEARCH_ROLE = "deep-search"  # the deep search a deep research runs first
 NOTIFY_CANCELLED_ROLE = "notify-cancelled"  # the webhook of a cancel (the run is terminated)
 # A watch's id, its orchestration's instance id and its memory folder (no session document).
 WATCH_ID_PREFIX = "watch-"
+INGEST_ROLE = "ingest"  # ``{collection_id}:ingest-{n}``: one upload's ingestion
 
 
 def session_instance_id(session_id: str, role: str = "") -> str:

@@ -108,7 +108,7 @@ async def _purge_instances(instances: Instances, record: SessionRecord, reason: 
     while ids := [i for i in await instance_ids(instances, record) if i not in seen]:
         seen.update(ids)
         for instance_id in ids:
-            await _stop(instances, instance_id, reason)
+            await stop_instance(instances, instance_id, reason)
         for instance_id in ids:
             purged += await instances.purge(instance_id)
     return purged
@@ -174,7 +174,7 @@ def _session_exists(svc: Services, session_id: str) -> bool:
     return True
 
 
-async def _stop(instances: Instances, instance_id: str, reason: str) -> None:
+async def stop_instance(instances: Instances, instance_id: str, reason: str) -> None:
     """Terminate a running instance and wait until Durable reports it finished."""
     status = await instances.runtime_status(instance_id)
     if status is None or status in FINISHED_RUNTIME:

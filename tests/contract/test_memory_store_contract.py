@@ -310,3 +310,12 @@ def test_session_ids_are_the_sessions_with_files(memory: MemoryStore) -> None:
     assert memory.session_ids() == ["sess-a", "sess-b"]
     memory.delete_session("sess-a")
     assert memory.session_ids() == ["sess-b"]
+
+
+def test_delete_file_removes_that_file_only_and_a_repeat_is_a_no_op(memory: MemoryStore) -> None:
+    memory.write("s1", "originals/a", b"%PDF-1.7 original", "application/pdf")
+    memory.write("s1", "originals/b", b"kept", "")
+    assert memory.delete_file("s1", "originals/a") is True
+    assert memory.delete_file("s1", "originals/a") is False
+    assert memory.list("s1") == ["originals/b"]
+    assert memory.read("s1", "originals/b") == b"kept"

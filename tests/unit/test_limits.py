@@ -38,6 +38,7 @@ from shared.core.limits import (
     NUM_AGENTS,
 )
 from shared.core.research_models import PlanApproval, QueryAnalysis
+from shared.core.source_options import SOURCE_OPTIONS
 from shared.tools.prompts.analysis import build_analyze
 from tests.generated import COMMAND, LIMITS_DOC, generated_blocks, limits_doc
 
@@ -200,9 +201,9 @@ def test_each_limit_drives_its_setting_option_and_cap(limit):
 
 def test_every_option_and_limit_setting_comes_from_the_declaration():
     not_limits = {"follow_up_of"}  # which session to build on: a reference, not a bound
-    assert set(ResearchOptions.model_fields) == {lim.option for lim in LIMITS if lim.option} | (
-        not_limits
-    )
+    limits = set(ResearchOptions.model_fields) - SOURCE_OPTIONS - not_limits  # where to look
+    assert limits == {lim.option for lim in LIMITS if lim.option}
+    assert {"collections", "web"} == SOURCE_OPTIONS
     assert set(Caps.model_fields) == {lim.name for lim in LIMITS}
     assert {lim.setting for lim in LIMITS if lim.env} <= set(Settings.model_fields)
 

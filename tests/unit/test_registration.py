@@ -23,7 +23,11 @@ def test_every_activity_constant_is_a_registered_activity():
 
 def test_every_orchestrator_constant_is_a_registered_orchestrator():
     registered = _registered()
-    wanted = [*names.ORCHESTRATOR_BY_MODE.values(), names.NOTIFY_ORCHESTRATOR]
+    wanted = [
+        *names.ORCHESTRATOR_BY_MODE.values(),
+        names.NOTIFY_ORCHESTRATOR,
+        names.INGEST_ORCHESTRATOR,
+    ]
     assert [n for n in wanted if registered.get(n) != "orchestrationTrigger"] == []
 
 

@@ -21,6 +21,13 @@ class Fetcher(Protocol):
     def fetch(self, url: str) -> Page: ...
 
 
+@runtime_checkable
+class LinkFetcher(Protocol):
+    """A fetcher that can also give the links of an HTML page (what a crawl follows)."""
+
+    def fetch_with_links(self, url: str, links: bool = True) -> tuple[Page, list[str]]: ...
+
+
 class SchemeFetcher:
     """Dispatch to one fetcher per URL scheme."""
 

@@ -85,6 +85,18 @@ def extract_main_text(html: str, url: str) -> tuple[str, str]:
     return title, cap_text(text)
 
 
+def links_of(html: str, base: str) -> list[str]:
+    """The page's http(s) links, absolute, without fragments, in order, each once."""
+    from urllib.parse import urldefrag, urljoin
+
+    found: list[str] = []
+    for anchor in BeautifulSoup(html, _parser()).find_all("a", href=True):
+        url = urldefrag(urljoin(base, str(anchor["href"]).strip()))[0]
+        if url.startswith(("http://", "https://")) and url not in found:
+            found.append(url)
+    return found
+
+
 def cap_text(text: str, limit: int = MAX_PAGE_CHARS) -> str:
     """Cut ``text`` at a paragraph boundary under ``limit`` characters when possible."""
     if len(text) <= limit:

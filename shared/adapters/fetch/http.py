@@ -31,7 +31,7 @@ from urllib.parse import urljoin
 import httpx
 from charset_normalizer import from_bytes
 
-from shared.adapters.fetch.extract import cap_text, extract_main_text
+from shared.adapters.fetch.extract import cap_text, extract_main_text, links_of
 from shared.adapters.fetch.guard import Resolver
 from shared.adapters.fetch.pinned import PinnedTransport
 from shared.core.config import Settings
@@ -73,15 +73,21 @@ class HttpFetcher:
         self._client.close()
 
     def fetch(self, url: str) -> Page:
+        return self.fetch_with_links(url, links=False)[0]
+
+    def fetch_with_links(self, url: str, links: bool = True) -> tuple[Page, list[str]]:
+        """The page and (HTML only, when asked) the absolute http(s) links it holds: a crawl
+        reads them to go on; a research fetch never pays for them."""
         current = url
         for _hop in range(MAX_REDIRECTS + 1):
-            location = self._get(current)
-            if isinstance(location, Page):
-                return location.model_copy(update={"url": url, "final_url": current})
-            current = urljoin(current, location)
+            got = self._get(current, links)
+            if not isinstance(got, str):
+                page, found = got
+                return page.model_copy(update={"url": url, "final_url": current}), found
+            current = urljoin(current, got)
         raise PermanentError(f"more than {MAX_REDIRECTS} redirects starting at {url}")
 
-    def _get(self, url: str) -> Page | str:
+    def _get(self, url: str, links: bool = False) -> tuple[Page, list[str]] | str:
         """One hop: the page, or the redirect target to check next.
 
         The transport checks ``url`` with the SSRF guard (``FetchRefused`` /
@@ -98,7 +104,7 @@ class HttpFetcher:
         except httpx.TransportError as exc:
             raise TransientError(f"connection to {url} failed: {exc}") from exc
         try:
-            return self._read(url, response)
+            return self._read(url, response, links)
         except httpx.TimeoutException as exc:
             raise TransientError(f"timed out reading {url}") from exc
         except httpx.TransportError as exc:
@@ -106,7 +112,9 @@ class HttpFetcher:
         finally:
             response.close()
 
-    def _read(self, url: str, response: httpx.Response) -> Page | str:
+    def _read(
+        self, url: str, response: httpx.Response, links: bool
+    ) -> tuple[Page, list[str]] | str:
         status = response.status_code
         if status in _REDIRECTS:
             location = response.headers.get("location")
@@ -126,9 +134,11 @@ class HttpFetcher:
         body = self._read_capped(url, response)
         text = decode_body(body, charset, sniff_meta=media_type != "text/plain")
         if media_type == "text/plain":
-            return Page(url=url, title="", text=cap_text(text.strip()), content_type=media_type)
+            page = Page(url=url, title="", text=cap_text(text.strip()), content_type=media_type)
+            return page, []
         title, main = extract_main_text(text, url)
-        return Page(url=url, title=title, text=main, content_type=media_type)
+        found = links_of(text, url) if links else []
+        return Page(url=url, title=title, text=main, content_type=media_type), found
 
     def _read_capped(self, url: str, response: httpx.Response) -> bytes:
         declared = response.headers.get("content-length", "")

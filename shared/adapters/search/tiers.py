@@ -58,12 +58,13 @@ class SourceTiers:
         return cls(by_suffix=by_suffix, default=default)
 
     def tier_of(self, url: str) -> int:
-        """Tier of ``url``'s host; ``corpus://`` is 1, unknown hosts get the default (3)."""
+        """Tier of ``url``'s host; ``corpus://`` and a collection's documents (their
+        ``/api/collections/...`` links) are 1, unknown hosts get the default (3)."""
         try:
             parts = urlsplit(url.strip())
         except ValueError:
             return self.default
-        if parts.scheme.lower() == "corpus":
+        if parts.scheme.lower() == "corpus" or url.startswith(OWN_DOCUMENTS):
             return 1
         host = (parts.hostname or "").rstrip(".").lower()
         labels = host.split(".")
@@ -110,6 +111,9 @@ class SourceTiers:
         if policy == "discovery":
             return marked, []
         raise ConfigurationError(f"unknown source_policy {policy!r} (discovery|strict|monitor)")
+
+
+OWN_DOCUMENTS = "/api/collections/"  # the caller's own documents (documents/collection_search.py)
 
 
 def _read_table(path: Path) -> dict:

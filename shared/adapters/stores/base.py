@@ -230,6 +230,10 @@ class MemoryStore(Protocol):
         """Relative names under the session folder, sorted."""
         ...
 
+    def delete_file(self, session_id: str, name: str) -> bool:
+        """Remove one file; False when it was not there (a repeated delete is a no-op)."""
+        ...
+
     def delete_session(self, session_id: str) -> int:
         """Remove every file of the session; returns how many there were (0 when none)."""
         ...

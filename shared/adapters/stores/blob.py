@@ -139,6 +139,15 @@ class BlobMemoryStore:
             names = [blob.name[len(prefix) :] for blob in self._container.list_blobs(prefix)]
         return sorted(names)
 
+    def delete_file(self, session_id: str, name: str) -> bool:
+        blob = self._blob_name(session_id, name)
+        try:
+            with self._call("delete", blob):
+                self._container.delete_blob(blob, delete_snapshots="include")
+        except NotFoundError:
+            return False
+        return True
+
     def delete_session(self, session_id: str) -> int:
         """Delete every blob under the session's prefix, one call per blob.
 

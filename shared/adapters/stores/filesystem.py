@@ -116,6 +116,15 @@ class FilesystemMemoryStore:
         ]
         return sorted(names)
 
+    def delete_file(self, session_id: str, name: str) -> bool:
+        path = self._path(session_id, name)
+        with _os_errors(session_id, name):
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                return False
+        return True
+
     def delete_session(self, session_id: str) -> int:
         """Remove the session folder (the store's lock and temp files with it)."""
         folder = self._folder(session_id)

@@ -62,6 +62,7 @@ from shared.usecases.research.report_validation import (
     report_length,
     validate_report,
 )
+from shared.usecases.research.sources import source_limitations
 
 log = logging.getLogger(__name__)
 REPORT_JSON, REPORT_MD, REPORT_PDF = "report.json", "report.md", "report.pdf"
@@ -301,6 +302,7 @@ def _finalize(
     )
     gaps = [*req.gaps, *unresearched]
     report.limitations = [*report.limitations, *_limitations(gaps, req, ctx.language)]
+    report.limitations += source_limitations(svc, ctx.session_id)  # collections or web
     if ctx.plan_review:  # how the plan was reviewed is part of how the report was made
         report.limitations.append(ctx.plan_review)
     if ctx.clarification_timed_out:

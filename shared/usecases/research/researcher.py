@@ -43,6 +43,7 @@ from shared.usecases.research.evidence import (
     search_dates,
 )
 from shared.usecases.research.page_cache import fetch_cached
+from shared.usecases.research.sources import sources_for
 
 log = logging.getLogger(__name__)
 RESULTS_PER_SEARCH = 6
@@ -141,7 +142,8 @@ def _search(
     svc: Services, state: AgentState, query: str, offered: set[str], read_before: set[str]
 ) -> Observation:
     try:
-        found = svc.search.search(query, RESULTS_PER_SEARCH, state.context.time_range)
+        search = sources_for(svc, state.context.session_id).search
+        found = search.search(query, RESULTS_PER_SEARCH, state.context.time_range)
     except ResearchError as exc:
         return Observation(tool="web_search", argument=query, note=f"search failed: {exc}"[:200])
     results, _ = svc.tiers.apply_policy(found, state.context.source_policy, fallback=False)
@@ -159,7 +161,8 @@ def _search(
 
 def _scrape(svc: Services, state: AgentState, url: str, pages: list[Page]) -> Observation:
     try:
-        page = fetch_cached(svc.memory, svc.fetcher, state.context.session_id, url)
+        fetcher = sources_for(svc, state.context.session_id).fetcher
+        page = fetch_cached(svc.memory, fetcher, state.context.session_id, url)
     except ResearchError as exc:
         return Observation(tool="scrape_url", argument=url, note=f"could not read: {exc}"[:200])
     pages.append(page)

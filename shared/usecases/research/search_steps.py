@@ -26,9 +26,9 @@ from shared.core.payloads import (
     SelectSourcesIn,
     SelectSourcesOut,
     SynthesizeIn,
-    WebSearchIn,
     WebSearchOut,
 )
+from shared.core.session_search import SessionSearchIn
 from shared.core.source_models import PageSummary, TimeRange
 from shared.ports import Services
 from shared.usecases.research.answer_stream import streamed
@@ -40,6 +40,7 @@ from shared.usecases.research.answers import (
 )
 from shared.usecases.research.completeness import load_review, shortfalls
 from shared.usecases.research.page_cache import fetch_cached
+from shared.usecases.research.sources import source_limitations, sources_for
 from shared.usecases.research.time_range import extract_time_range
 
 log = logging.getLogger(__name__)
@@ -55,9 +56,10 @@ def plan_queries(svc: Services, req: PlanQueriesIn) -> PlanQueriesOut:
     return PlanQueriesOut(rewritten=rewritten, queries=queries[: req.n], time_range=time_range)
 
 
-def web_search(svc: Services, req: WebSearchIn) -> WebSearchOut:
+def web_search(svc: Services, req: SessionSearchIn) -> WebSearchOut:
     try:
-        results = svc.search.search(req.query, req.max_results, req.time_range)
+        search = sources_for(svc, req.session_id).search
+        results = search.search(req.query, req.max_results, req.time_range)
     except PermanentError as exc:  # transient ones raise: Durable retries the activity
         log.warning("a search failed (%s)", type(exc).__name__)  # no query: see log_privacy
         return WebSearchOut(error=f"{type(exc).__name__}: {exc}"[:300])
@@ -89,7 +91,8 @@ def select_sources(svc: Services, req: SelectSourcesIn) -> SelectSourcesOut:
 
 def scrape_page(svc: Services, req: ScrapeIn) -> ScrapeOut:
     try:
-        page = fetch_cached(svc.memory, svc.fetcher, req.session_id, req.url)
+        fetcher = sources_for(svc, req.session_id).fetcher
+        page = fetch_cached(svc.memory, fetcher, req.session_id, req.url)
     except PermanentError as exc:  # transient ones raise: Durable retries the activity
         return ScrapeOut(
             url=req.url, title=req.title, ok=False, error=f"{type(exc).__name__}: {exc}"[:300]
@@ -121,11 +124,11 @@ def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
         )
     answer = renumber_answer(answer)  # sources 1..N by first citation, as in a report
     answer.language = req.language
-    answer.limitations = req.warnings
+    answer.limitations = [*req.warnings, *source_limitations(svc, req.session_id)]
     if req.completeness_ref:  # the last round's check: per topic, and what content is missing
         review = load_review(svc, req.completeness_ref)
         answer.completeness, answer.content = review.topics, review.content
-        answer.limitations = [*req.warnings, *shortfalls(review)]
+        answer.limitations += shortfalls(review)
     if req.follow_up_questions:
         add_follow_up_questions(svc, req.query, answer)
     mode = "deep_search" if req.name == "deep_search" else "search"

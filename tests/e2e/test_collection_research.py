@@ -1,0 +1,217 @@
+"""Researching a collection (issue 33): documents only touches no web, and cites pages.
+
+devhost runs the real orchestrations with the offline reasoner; the web is
+``tests.fakes.search_site`` behind the real SearXNG adapter and fetcher, and it
+records every request, so "documents only" is checked by what the web saw.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from shared.core.config import Settings
+from tests.e2e.polling import TERMINAL, wait_for
+from tests.fakes.documents import docx_with_sections, pdf_with_pages
+from tests.fakes.entra import easy_auth_headers
+from tests.fakes.search_site import SearchSite, running_search_site
+
+pytestmark = pytest.mark.e2e
+
+UPLOAD = {"X-Requested-With": "test"}
+RUN_S = 180.0
+PAGES = [
+    "Cooling system overview. The plant has two cooling loops.",
+    "Maintenance history of the valves and the turbine bearings.",
+    "Primary loop maintenance log. The coolant pump seal was replaced in March 2021 after a"
+    " leak in the primary loop. The loop was flushed afterwards. Pressure tests passed in April.",
+]
+QUESTION = "When was the coolant pump seal replaced after the leak?"
+CITATION = re.compile(r"\[(\d+)\]")
+
+
+@pytest.fixture
+def site() -> Iterator[SearchSite]:
+    yield from running_search_site()
+
+
+@pytest.fixture
+def host(start_devhost, data_dir, site: SearchSite):
+    return start_devhost(
+        Settings(
+            data_dir=data_dir,
+            reasoner="offline",
+            search_provider="searxng",
+            searxng_url=site.origin,
+            fetch_allowed_hosts=site.host,
+            auth_mode="easyauth",
+            website_auth_enabled=True,
+        )
+    )
+
+
+@pytest.fixture
+def people(host) -> Iterator[dict[str, httpx.Client]]:
+    clients = {
+        name: httpx.Client(base_url=host.url, headers=easy_auth_headers(oid), timeout=60)
+        for name, oid in (
+            ("alice", "a11ce000-0000-4000-8000-000000000001"),
+            ("bob", "b0b00000-0000-4000-8000-000000000002"),
+        )
+    }
+    yield clients
+    for client in clients.values():
+        client.close()
+
+
+def collection_with_documents(client: httpx.Client) -> tuple[str, dict[str, str]]:
+    collection_id = client.post("/api/collections", json={"name": "plant"}).json()["collection_id"]
+    files = [
+        ("file", ("runbook.pdf", pdf_with_pages(PAGES, title="Coolant pump runbook"), "x")),
+        (
+            "file",
+            (
+                "seals.docx",
+                docx_with_sections(
+                    "Seal replacement notes",
+                    {
+                        "Coolant pump": "Seal inspections happen every quarter. The coolant"
+                        " pump seal leak was found by the night shift. The shift lead filed a"
+                        " work order."
+                    },
+                ),
+                "x",
+            ),
+        ),
+        ("file", ("guide.md", b"# Guide\n\n## Turbines\n\nTurbine bearings are greased.", "x")),
+    ]
+    url = f"/api/collections/{collection_id}"
+    response = client.post(f"{url}/documents", files=files, headers=UPLOAD)
+    assert response.status_code == 202, response.text
+    deadline = time.monotonic() + 60
+    while (view := client.get(url).json())["progress"]["queued"]:
+        assert time.monotonic() < deadline, view
+        time.sleep(0.1)
+    assert view["progress"]["ingested"] == 3, view
+    return collection_id, {d["name"]: d["document_id"] for d in view["documents"]}
+
+
+def research(client: httpx.Client, mode: str, options: dict) -> tuple[dict, dict]:
+    response = client.post(
+        "/api/research", json={"query": QUESTION, "mode": mode, "options": options}
+    )
+    assert response.status_code in (200, 202), response.text
+    view = wait_for(client, response.json()["session_id"], TERMINAL, timeout=RUN_S)
+    assert view["status"] == "completed", view.get("error")
+    report = client.get(f"/api/research/{view['session_id']}/report", params={"format": "json"})
+    assert report.status_code == 200, report.text
+    return view, report.json()
+
+
+@pytest.mark.parametrize("mode", ["search", "deep_research"])
+def test_documents_only_cites_the_pdf_page_and_sends_nothing_to_the_web(people, site, mode):
+    alice = people["alice"]
+    collection_id, ids = collection_with_documents(alice)
+    before = len(site.server.requests)
+    options = {"collections": [collection_id], "web": False}
+    if mode == "deep_research":
+        options.update(enable_clarifying_questions=False, run_deep_search_first=False, num_agents=1)
+    _, report = research(alice, mode, options)
+
+    assert len(site.server.requests) == before, "documents only, yet the web was asked"
+    urls = [s["url"] for s in report["sources"]]
+    pdf = f"/api/collections/{collection_id}/documents/{ids['runbook.pdf']}#page=3"
+    assert pdf in urls, urls
+    assert all(u.startswith(f"/api/collections/{collection_id}/documents/") for u in urls)
+    assert f"/api/collections/{collection_id}/documents/{ids['seals.docx']}" in urls, urls
+    page3 = next(s for s in report["sources"] if s["url"] == pdf)
+    assert page3["title"] == "Coolant pump runbook, p. 3"
+    text = report.get("answer") or " ".join(s.get("content", "") for s in report["sections"])
+    assert "March 2021" in text or "March 2021" in str(report)
+    original = alice.get(pdf.split("#")[0])
+    assert original.status_code == 200 and original.content.startswith(b"%PDF")
+
+
+def test_a_research_naming_someone_elses_collection_is_refused(people):
+    collection_id, _ = collection_with_documents(people["alice"])
+    body = {"query": QUESTION, "mode": "search", "options": {"collections": [collection_id]}}
+    refused = people["bob"].post("/api/research", json=body)
+    assert refused.status_code == 404
+    assert refused.json()["error"]["message"] == f"unknown collection {collection_id!r}"
+    nothing = {"query": QUESTION, "mode": "search", "options": {"web": False}}
+    assert people["bob"].post("/api/research", json=nothing).status_code == 422
+
+
+MIXED = "When was the coolant pump seal replaced, and how do asyncio tasks handle cancellation?"
+
+
+def test_a_question_half_in_the_collection_gets_the_other_half_from_the_web(people, site, host):
+    """The collection is read for the searches it covers, the web for the others, and the
+    Limitations say which rested on which. (Which sentences the answer then quotes is the
+    reasoner's choice: the offline one quotes the half its relevance gate ranks first.)"""
+    alice = people["alice"]
+    collection_id, _ = collection_with_documents(alice)
+    before = len(site.server.requests)
+    body = {"query": MIXED, "mode": "search", "options": {"collections": [collection_id]}}
+    response = alice.post("/api/research", json=body)
+    assert response.status_code in (200, 202), response.text
+    view = wait_for(alice, response.json()["session_id"], TERMINAL, timeout=RUN_S)
+    assert view["status"] == "completed", view.get("error")
+    answer = alice.get(f"/api/research/{view['session_id']}/report", params={"format": "json"})
+    answer = answer.json()
+
+    items = host.settings.data_dir / "memory" / view["session_id"] / "items"
+    read = [json.loads(p.read_text())["url"] for p in sorted(items.glob("search_*.json"))]
+    own = f"/api/collections/{collection_id}/documents/"
+    assert any(u.startswith(own) for u in read), read
+    assert any(u.startswith(f"{site.origin}/guide/cancellation") for u in read), read
+    assert len(site.server.requests) > before
+    assert answer["sources"] and all(s["url"] in read for s in answer["sources"])
+    limitations = answer["limitations"]  # beside them, what the completeness check found
+    on_collection = next(x for x in limitations if x.startswith("Rests on your collections alone"))
+    on_web = next(x for x in limitations if x.startswith("Your collections did not cover these"))
+    assert "“coolant pump seal overview”" in on_collection
+    assert on_web.startswith("Your collections did not cover these, so the web was searched too")
+    assert f"“{MIXED}”" in on_web
+    split = view["searches_by_source"]  # the status says the same
+    assert "coolant pump seal overview" in split["collection"]
+    assert MIXED in split["web"]
+
+
+def test_urls_are_fetched_to_the_crawl_depth_on_the_same_site(people, site):
+    alice = people["alice"]
+    collection_id = alice.post("/api/collections", json={"name": "web"}).json()["collection_id"]
+    url = f"/api/collections/{collection_id}"
+    start = f"{site.origin}/guide/tasks"
+    shallow = alice.post(f"{url}/documents", json={"urls": [start]})
+    assert shallow.status_code == 202, shallow.text
+    assert [d["name"] for d in shallow.json()["documents"]] == [start]
+    deadline = time.monotonic() + 60
+    while (view := alice.get(url).json())["progress"]["queued"]:
+        assert time.monotonic() < deadline, view
+        time.sleep(0.1)
+    [page] = view["documents"]
+    assert (page["status"], page["title"]) == (
+        "ingested",
+        "Creating and awaiting asyncio tasks | AsyncWeekly",
+    )
+
+    # Depth 1 follows the page's links on its own site (the fixture site's header and
+    # cookie-banner links, which answer 404): each is a document naming why it failed.
+    deep = alice.post(f"{url}/documents", json={"urls": [start], "crawl_depth": 1})
+    assert deep.status_code == 200, deep.text  # the page itself is unchanged
+    followed = {d["name"]: d for d in deep.json()["documents"] if d["name"] != start}
+    assert followed and all(n.startswith(site.origin) for n in followed)
+    assert all("answered HTTP 404" in d["error"] for d in followed.values())
+    assert deep.json()["unchanged"] == [page["document_id"]]
+
+    too_deep = alice.post(f"{url}/documents", json={"urls": [start], "crawl_depth": 3})
+    assert too_deep.status_code == 422
+    refused = alice.post(f"{url}/documents", json={"urls": ["http://10.0.0.1/x"]})
+    failed = refused.json()["documents"]
+    assert failed[0]["status"] == "failed" and "FetchRefused" in failed[0]["error"]

@@ -1,0 +1,156 @@
+"""A Cosmos DB for NoSQL gateway on loopback HTTP that speaks full-text search.
+
+The Cosmos stand-in the other tests use has no ``FullText*`` functions, and Cosmos
+DB has no local emulator of them, so this fake plays the documented contract for
+the few requests the index adapter makes (shared/adapters/documents/cosmos_index.py):
+the account and container reads the SDK starts with, upserts and deletes of items,
+and queries within one partition. A full-text query must have the documented shape,
+``SELECT TOP n ... WHERE FullTextContainsAny(c.text, "t1", ...) ORDER BY RANK
+FullTextScore(c.text, "t1", ...)`` with the same terms in both; it is answered with
+the items holding any term, best first by how often the terms occur (BM25's order
+for such small texts). Anything else is a 400, as Cosmos answers a query it cannot
+parse. Every query text is recorded, so a test can read what was asked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+FULL_TEXT = re.compile(
+    r"^SELECT TOP (?P<top>\d+) (?P<fields>[\w., ]+) FROM c"
+    r" WHERE FullTextContainsAny\(c\.text, (?P<terms>(?:\"\w+\"(?:, )?)+)\)"
+    r" ORDER BY RANK FullTextScore\(c\.text, (?P<scored>(?:\"\w+\"(?:, )?)+)\)$"
+)
+BY_DOCUMENT = re.compile(
+    r"^SELECT (?P<fields>[\w., ]+) FROM c WHERE c\.document_id = @document_id$"
+)
+ALL_IDS = "SELECT c.id FROM c"
+CONTAINER = {
+    "id": "chunks",
+    "_rid": "cGjbAA==",
+    "_self": "dbs/cGjbAA==/colls/cGjbAA==/",
+    "partitionKey": {"paths": ["/collection_id"], "kind": "Hash", "version": 2},
+}
+
+
+class FullTextCosmos:
+    def __init__(self) -> None:
+        self.items: dict[tuple[str, str], dict] = {}  # (partition, id) -> item
+        self.queries: list[str] = []
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.endpoint = f"http://127.0.0.1:{self._server.server_address[1]}/"
+
+    def __enter__(self) -> FullTextCosmos:
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    # -- what the gateway does ------------------------------------------------------
+
+    def query(self, partition: str, text: str, parameters: dict[str, Any]) -> list[dict]:
+        self.queries.append(text)
+        mine = [item for (p, _), item in sorted(self.items.items()) if p == partition]
+        if text == ALL_IDS:
+            return [{"id": item["id"]} for item in mine]
+        if match := BY_DOCUMENT.match(text):
+            wanted = parameters["@document_id"]
+            return [_project(i, match["fields"]) for i in mine if i["document_id"] == wanted]
+        if match := FULL_TEXT.match(text):
+            terms, scored = _terms(match["terms"]), _terms(match["scored"])
+            if terms != scored:
+                raise ValueError("FullTextContainsAny and FullTextScore name different terms")
+            hits = [(_score(i["text"], terms), i) for i in mine]
+            hits = sorted((h for h in hits if h[0] > 0), key=lambda h: -h[0])
+            return [_project(i, match["fields"]) for _, i in hits[: int(match["top"])]]
+        raise ValueError(f"unsupported query: {text}")
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                path = self.path.rstrip("/")
+                if path == "":
+                    here = {"name": "local", "databaseAccountEndpoint": fake.endpoint}
+                    self._send(
+                        200,
+                        {
+                            "id": "fake",
+                            "_rid": "fake",
+                            "writableLocations": [here],
+                            "readableLocations": [here],
+                            "enableMultipleWriteLocations": False,
+                            "userConsistencyPolicy": {"defaultConsistencyLevel": "Session"},
+                        },
+                    )
+                elif path.endswith("/pkranges"):
+                    ranges = [{"id": "0", "minInclusive": "", "maxExclusive": "FF"}]
+                    self._send(200, {"PartitionKeyRanges": ranges, "_count": 1})
+                elif "/colls/" in path and "/docs" not in path:
+                    self._send(200, CONTAINER)
+                else:
+                    self._send(404, {"code": "NotFound", "message": path})
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])) or b"{}")
+                partition = json.loads(self.headers.get("x-ms-documentdb-partitionkey", "[null]"))[
+                    0
+                ]
+                if self.headers.get("x-ms-documentdb-isquery", "").lower() == "true":
+                    parameters = {p["name"]: p["value"] for p in body.get("parameters", [])}
+                    try:
+                        found = fake.query(partition, body["query"], parameters)
+                    except ValueError as exc:
+                        self._send(400, {"code": "BadRequest", "message": str(exc)})
+                        return
+                    self._send(200, {"_rid": "cGjbAA==", "Documents": found, "_count": len(found)})
+                    return
+                with fake._lock:
+                    fake.items[(body["collection_id"], body["id"])] = body
+                self._send(201, body)
+
+            def do_DELETE(self) -> None:
+                item_id = self.path.rstrip("/").rsplit("/", 1)[-1]
+                partition = json.loads(self.headers.get("x-ms-documentdb-partitionkey", "[null]"))[
+                    0
+                ]
+                with fake._lock:
+                    gone = fake.items.pop((partition, item_id), None)
+                self._send(204 if gone else 404, None if gone else {"code": "NotFound"})
+
+            def _send(self, status: int, body: Any) -> None:
+                data = b"" if body is None else json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("x-ms-request-charge", "1")
+                self.send_header("x-ms-session-token", "0:1#1")
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler
+
+
+def _terms(text: str) -> list[str]:
+    return re.findall(r"\"(\w+)\"", text)
+
+
+def _score(text: str, terms: list[str]) -> int:
+    words = re.findall(r"\w+", text.lower())
+    return sum(words.count(t) for t in terms)
+
+
+def _project(item: dict, fields: str) -> dict:
+    names = [f.strip().removeprefix("c.") for f in fields.split(",")]
+    return {n: item.get(n) for n in names}
