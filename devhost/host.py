@@ -35,6 +35,7 @@ from shared.core.config import Settings
 log = logging.getLogger("devhost")
 ROOT = Path(__file__).resolve().parent.parent
 KEYS_FILE = "devhost-keys.json"
+SHUTDOWN_GRACE_S = 2.0  # open requests on stop; the whole stop waits at most 10 s
 
 
 def app_registry(app: object) -> Registry:
@@ -118,7 +119,11 @@ class DevHost:
         asyncio.set_event_loop(self._loop)
 
         async def boot() -> None:
-            self._runner = web.AppRunner(front.application(), access_log=None)
+            # An open long poll or event stream gets this long to end on stop, then is
+            # cancelled: stopping must not wait out a client's poll (aiohttp waits 60 s).
+            self._runner = web.AppRunner(
+                front.application(), access_log=None, shutdown_timeout=SHUTDOWN_GRACE_S
+            )
             await self._runner.setup()
             site = web.TCPSite(self._runner, self.host, self.port)
             await site.start()
