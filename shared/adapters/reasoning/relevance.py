@@ -67,6 +67,10 @@ _CONSTRUCT_NOUN_TEXT = """statement statements loop loops clause clauses express
     schleifen ausdruck ausdrücke bloque bloques sentencia sentencias instrucción bucle bucles
     expresión bloc blocs instruction instructions boucle boucles expression"""
 _CONSTRUCT_NOUNS = frozenset(_CONSTRUCT_NOUN_TEXT.split())
+# keywords that are English verbs too: "yields a tuple", "returns None" and "breaks" are the
+# verb, not the construct a question names ("the yield expression"), so their inflected
+# forms do not count as the keyword
+VERB_KEYWORDS = frozenset({"yield", "return", "raise", "break", "continue", "pass", "assert"})
 _CONJUNCTION = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*", re.I)
 
 Weights = dict[str, float]
@@ -200,7 +204,13 @@ def stem(token: str) -> str:
 
 
 def _stems(text: str) -> set[str]:
-    return {stem(t) for t in lexical.tokenize(text)}
+    """The stems of ``text``'s words; a keyword verb only where it is written as the
+    keyword (VERB_KEYWORDS: "yields a tuple" does not name ``yield``)."""
+    stems = {stem(t) for t in lexical.tokenize(text)}
+    for verb in VERB_KEYWORDS & stems:
+        if not re.search(rf"\b{verb}\b", text, re.I):
+            stems.discard(verb)
+    return stems
 
 
 def _keywords(text: str) -> list[str]:
