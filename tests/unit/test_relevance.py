@@ -121,3 +121,19 @@ def test_a_module_title_names_the_module_not_its_synopsis():
     gate = question_gate("How do generators and the yield expression work?", IDF, "en")
     assert not gate.names("random — Random variable generators")
     assert gate.names("Generator expressions")
+
+
+def test_a_keyword_verb_names_the_construct_only_as_written():
+    gate = question_gate("How do generators and the yield expression work?", IDF, "en")
+    assert gate.admits("A yield expression suspends the generator.")
+    # the verb: "yields a tuple" says nothing about the yield expression
+    verb = gate.share("An expression list containing a comma yields a tuple.")
+    assert verb == gate.share("An expression list containing a comma makes a tuple.")
+    assert gate.share("A comma in a yield expression makes a tuple.") > verb
+
+
+def test_a_title_naming_another_construct_does_not_name_the_subject():
+    idf = {"lambda": 2.0, "expression": 1.1, "function": 0.45, "definition": 1.34}
+    gate = question_gate("How do lambda expressions and function definitions differ?", idf, "en")
+    assert gate.names("Function definitions") and gate.names("Lambdas")
+    assert not gate.names("Class definitions")  # shares "definitions", names class
