@@ -144,3 +144,13 @@ def test_a_title_word_as_distinctive_as_special_names_the_subject():
     gate = question_gate("How do class definitions and special methods work?", idf, "en")
     assert gate.names("Special method names")
     assert not gate.names("Methods")  # everyday title words do not
+
+
+def test_a_section_of_a_long_page_makes_it_about_the_question():
+    gate = question_gate("How do context managers work?", IDF, "en")
+    other = [f"Filler sentence number {i} about files." for i in range(100)]
+    quotes = [f"A context manager does step {i}." for i in range(4)]
+    assert not gate.is_about("Compound statements", other[:50] + quotes[:3] + other[50:])
+    assert gate.is_about("Compound statements", other[:50] + quotes + other[50:])  # a section
+    spread = [s for i, q in enumerate(quotes) for s in (q, *other[i * 20 : i * 20 + 20])]
+    assert not gate.is_about("Compound statements", spread)  # mentions in passing
