@@ -19,7 +19,7 @@ that document and the best one of its broad search.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.offline_text import leads
@@ -235,8 +235,11 @@ def write_finding(
     state: AgentState,
     pages: list[Page],
     sentences_of: Callable[[Page], tuple[Sequence[str], Sequence[Sequence[str]]]],
+    idf: Mapping[str, float] | None = None,
 ) -> Finding:
-    """Extractive: the pages' sentences ranked against topic + question, MMR, <= 4 per page."""
+    """Extractive: the pages' sentences ranked against topic + question, MMR, <= 4 per page;
+    those the citation gate admits (``relevance``, weighed by ``idf``) first, so the report
+    can cite every page read whose passages are about the question."""
     t = texts_for(state.context.language)
     todo = state.todo
     base = {
@@ -254,6 +257,10 @@ def write_finding(
         query, [p[0] for p in pool], len(pool), tokens=[p[1] for p in pool]
     )
     ranked = ranked or leads([p[2].url for p in pool])
+    if idf is not None:
+        gate = relevance.question_gate(state.context.query, idf, state.context.language)
+        gate = gate.calibrated(p[0] for p in pool)
+        ranked.sort(key=lambda r: not gate.admits(pool[r[0]][0], gate.names(pool[r[0]][2].title)))
     per_page: dict[str, int] = {}
     key_findings: list[KeyFinding] = []
     for i, _ in ranked:
