@@ -154,3 +154,11 @@ def test_a_section_of_a_long_page_makes_it_about_the_question():
     assert gate.is_about("Compound statements", other[:50] + quotes + other[50:])  # a section
     spread = [s for i, q in enumerate(quotes) for s in (q, *other[i * 20 : i * 20 + 20])]
     assert not gate.is_about("Compound statements", spread)  # mentions in passing
+
+
+def test_a_section_needs_quotes_carrying_the_question_not_one_of_its_words():
+    gate = question_gate("How do for loops work, including break and continue?", IDF, "en")
+    other = [f"Filler sentence number {i} about files." for i in range(100)]
+    commands = [f"Use the continue command number {i}." for i in range(4)]  # one part's word
+    assert all(gate.admits(c) for c in commands)
+    assert not gate.is_about("pdb — The Python Debugger", other[:50] + commands + other[50:])

@@ -143,19 +143,24 @@ class Gate:
         distinctive = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
         return bool(distinctive & _stems(title)) or bool(asked & named)
 
-    def is_about(self, title: str, sentences: Iterable[str]) -> bool:
+    def is_about(self, title: str, sentences: Iterable[str], strict: bool = False) -> bool:
         """Whether a document is about the question (see the module docstring). Sentences
         vouch for it only when the question weighs enough: a Russian question whose one
-        carried word is "with" finds that word in every English page."""
+        carried word is "with" finds that word in every English page. ``strict``: only
+        quotes carrying the question's share count (not one word of one of its parts)."""
         if not self.judges() or self.names(title):
             return True
         if self.light():
             return False
         said = list(dict.fromkeys(sentences))
         hits = [i for i, s in enumerate(said) if self.admits(s)]
-        if len(hits) >= max(SOURCE_MIN_QUOTES, ABOUT_SHARE * len(said)):
+        # quotes carrying the question's share: one word of a part ("continue" all over
+        # the debugger's commands) is not enough for a section, nor for a ``strict`` judge
+        full = [i for i in hits if self.share(said[i]) >= self.minimum]
+        if len(full if strict else hits) >= max(SOURCE_MIN_QUOTES, ABOUT_SHARE * len(said)):
             return True
-        # a section of a long page: PASSAGE_QUOTES quotes about it, close together
+        # a section of a long page: PASSAGE_QUOTES such quotes close together
+        hits = full
         k = PASSAGE_QUOTES - 1
         return any(hits[i + k] - hits[i] < PASSAGE for i in range(len(hits) - k))
 
