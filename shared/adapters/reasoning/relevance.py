@@ -13,7 +13,11 @@ the corpus hardly uses), the bar is the best quote's share, never below a floor.
 
 A document is about the question when its title names the subject, or when more than
 one of its sentences is about it: one passing sentence in a long page about something
-else is a coincidence of words, not evidence.
+else is a coincidence of words, not evidence; a long page is also about it when it has a
+section on it (quotes carrying the question's share, close together). A keyword that is
+an English verb too counts only as written ("yields a tuple" is not the yield
+expression), and a title naming another construct ("Class definitions") does not name a
+question on function definitions.
 
 A word the corpus has never seen weighs the most in a question in the corpus's
 language (a web page's subject may be one) and nothing in a question in another
