@@ -442,3 +442,20 @@ def test_a_topic_whose_quotes_repeat_another_section_is_not_reported_as_open(off
     )
     text = " ".join([report.conclusion, *(s.content for s in report.sections)])
     assert "Key concepts: exits" not in text  # covered by the first section, not a gap
+
+
+def test_every_document_about_the_question_gets_a_topic(offline):
+    """Beyond the complexity's four topics, a page with a section on context managers
+    (special method names) gets one too, or it would never be read and cited; the
+    debugger, which only repeats "break" and "continue", does not for the loop question."""
+    context = _context()
+    plan = offline.plan(context, offline.analyze(context), 6)
+    corpus = shared_corpus()
+    anchors = [corpus.search(t.queries[1], 1)[0].url.rsplit("/", 1)[-1] for t in plan.topics]
+    assert len(plan.topics) == 5 and "specialnames" in anchors, anchors
+    loops = _context(
+        "How do for loops and while loops work in Python, including break and continue?"
+    )
+    plan = offline.plan(loops, offline.analyze(loops), 6)
+    anchors = [corpus.search(t.queries[1], 1)[0].url.rsplit("/", 1)[-1] for t in plan.topics]
+    assert "debugger" not in anchors, anchors

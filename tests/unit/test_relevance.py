@@ -121,3 +121,44 @@ def test_a_module_title_names_the_module_not_its_synopsis():
     gate = question_gate("How do generators and the yield expression work?", IDF, "en")
     assert not gate.names("random — Random variable generators")
     assert gate.names("Generator expressions")
+
+
+def test_a_keyword_verb_names_the_construct_only_as_written():
+    gate = question_gate("How do generators and the yield expression work?", IDF, "en")
+    assert gate.admits("A yield expression suspends the generator.")
+    # the verb: "yields a tuple" says nothing about the yield expression
+    verb = gate.share("An expression list containing a comma yields a tuple.")
+    assert verb == gate.share("An expression list containing a comma makes a tuple.")
+    assert gate.share("A comma in a yield expression makes a tuple.") > verb
+
+
+def test_a_title_naming_another_construct_does_not_name_the_subject():
+    idf = {"lambda": 2.0, "expression": 1.1, "function": 0.45, "definition": 1.34}
+    gate = question_gate("How do lambda expressions and function definitions differ?", idf, "en")
+    assert gate.names("Function definitions") and gate.names("Lambdas")
+    assert not gate.names("Class definitions")  # shares "definitions", names class
+
+
+def test_a_title_word_as_distinctive_as_special_names_the_subject():
+    idf = {"class": 0.57, "definition": 1.34, "special": 1.19, "method": 0.44, "init": 2.0}
+    gate = question_gate("How do class definitions and special methods work?", idf, "en")
+    assert gate.names("Special method names")
+    assert not gate.names("Methods")  # everyday title words do not
+
+
+def test_a_section_of_a_long_page_makes_it_about_the_question():
+    gate = question_gate("How do context managers work?", IDF, "en")
+    other = [f"Filler sentence number {i} about files." for i in range(100)]
+    quotes = [f"A context manager does step {i}." for i in range(4)]
+    assert not gate.is_about("Compound statements", other[:50] + quotes[:3] + other[50:])
+    assert gate.is_about("Compound statements", other[:50] + quotes + other[50:])  # a section
+    spread = [s for i, q in enumerate(quotes) for s in (q, *other[i * 20 : i * 20 + 20])]
+    assert not gate.is_about("Compound statements", spread)  # mentions in passing
+
+
+def test_a_section_needs_quotes_carrying_the_question_not_one_of_its_words():
+    gate = question_gate("How do for loops work, including break and continue?", IDF, "en")
+    other = [f"Filler sentence number {i} about files." for i in range(100)]
+    commands = [f"Use the continue command number {i}." for i in range(4)]  # one part's word
+    assert all(gate.admits(c) for c in commands)
+    assert not gate.is_about("pdb — The Python Debugger", other[:50] + commands + other[50:])

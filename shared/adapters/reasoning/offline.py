@@ -286,7 +286,7 @@ class OfflineReasoner(OfflineChainRoles, OfflineCompleteness, offline_ask.Offlin
         return offline_research.agent_step(state)
 
     def write_finding(self, state: AgentState, pages: list[Page]) -> Finding:
-        return offline_research.write_finding(state, pages, self._sentences)
+        return offline_research.write_finding(state, pages, self._sentences, self.corpus.idf)
 
     def supervise(
         self,

@@ -19,7 +19,7 @@ that document and the best one of its broad search.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.offline_text import leads
@@ -51,6 +51,7 @@ STEPS_BY_COMPLEXITY = {"simple": 3, "moderate": 6, "complex": 10}
 COMPARISON_STEPS = 12
 CORE_DOCUMENTS = 2  # the best documents every broad search reaches anyway
 FOCUS_POOL = 12  # documents looked at for anchors about the question
+MAX_TOPICS = 6  # one per decomposition (templates.DECOMPOSITIONS)
 
 
 def clarify(context: ResearchContext) -> ClarificationRequest:
@@ -117,6 +118,25 @@ def _relevant(
     return sorted(about, key=lambda d: not gate.names(d.title))  # stable: focus order within
 
 
+def _plannable(
+    corpus: Corpus, context: ResearchContext, relevant: list[FocusDocument], count: int
+) -> list[FocusDocument]:
+    """The documents about the question that get a topic: the first ``count``, and each
+    further one that is about it by quotes carrying the question's share (a topic left
+    out would leave it unread; a page that only repeats one word of the question, the
+    debugger's ``continue``, gets none)."""
+    if len(relevant) <= count:
+        return relevant
+    gate = relevance.question_gate(context.query, corpus.idf, context.language)
+    pages = {p.url: p for p in corpus.best_documents(context.query, FOCUS_POOL * 4 + 10)}
+
+    def strictly_about(doc: FocusDocument) -> bool:
+        cached = corpus.sentences_of(pages[doc.url]) if doc.url in pages else None
+        return bool(cached) and gate.is_about(doc.title, cached[0], strict=True)
+
+    return relevant[:count] + [d for d in relevant[count:] if strictly_about(d)]
+
+
 def _anchors(focus: list[FocusDocument], relevant: list[FocusDocument]) -> list[FocusDocument]:
     """The documents about the question, when there are any; else the documents about
     the question's concepts beyond the core ones first (so topics spread out), then the
@@ -136,13 +156,13 @@ def plan(
     subject = subject_of(context.query)
     count = {"simple": 3, "moderate": 4, "complex": 5}[analysis.complexity]
     count += analysis.query_type == "comparison"
-    count = max(1, min(count, max_topics, 6))
+    count = max(1, min(count, max_topics, MAX_TOPICS))
     phrases = corpus.key_phrases(context.query, 6)
     focus = corpus.focus_documents(context.query, FOCUS_POOL, _concepts(subject))
-    relevant = _relevant(corpus, focus, context)
+    relevant = _plannable(corpus, context, _relevant(corpus, focus, context), count)
     anchors = _anchors(focus[: count + CORE_DOCUMENTS], relevant)
     if relevant:  # a topic per document about the question: more would read the same pages
-        count = min(count, len(relevant))
+        count = min(len(relevant), max_topics, MAX_TOPICS)
     a, b = split_comparison(subject, phrases)
     topics = []
     for i, kind in enumerate(DECOMPOSITIONS[analysis.query_type][:count], start=1):
@@ -251,8 +271,11 @@ def write_finding(
     state: AgentState,
     pages: list[Page],
     sentences_of: Callable[[Page], tuple[Sequence[str], Sequence[Sequence[str]]]],
+    idf: Mapping[str, float] | None = None,
 ) -> Finding:
-    """Extractive: the pages' sentences ranked against topic + question, MMR, <= 4 per page."""
+    """Extractive: the pages' sentences ranked against topic + question, MMR, <= 4 per page;
+    those the citation gate admits (``relevance``, weighed by ``idf``) first, so the report
+    can cite every page read whose passages are about the question."""
     t = texts_for(state.context.language)
     todo = state.todo
     base = {
@@ -270,6 +293,10 @@ def write_finding(
         query, [p[0] for p in pool], len(pool), tokens=[p[1] for p in pool]
     )
     ranked = ranked or leads([p[2].url for p in pool])
+    if idf is not None:
+        gate = relevance.question_gate(state.context.query, idf, state.context.language)
+        gate = gate.calibrated(p[0] for p in pool)
+        ranked.sort(key=lambda r: not gate.admits(pool[r[0]][0], gate.names(pool[r[0]][2].title)))
     per_page: dict[str, int] = {}
     key_findings: list[KeyFinding] = []
     for i, _ in ranked:

@@ -13,7 +13,11 @@ the corpus hardly uses), the bar is the best quote's share, never below a floor.
 
 A document is about the question when its title names the subject, or when more than
 one of its sentences is about it: one passing sentence in a long page about something
-else is a coincidence of words, not evidence.
+else is a coincidence of words, not evidence; a long page is also about it when it has a
+section on it (quotes carrying the question's share, close together). A keyword that is
+an English verb too counts only as written ("yields a tuple" is not the yield
+expression), and a title naming another construct ("Class definitions") does not name a
+question on function definitions.
 
 A word the corpus has never seen weighs the most in a question in the corpus's
 language (a web page's subject may be one) and nothing in a question in another
@@ -43,9 +47,15 @@ SOURCE_MIN_QUOTES = 2  # a document whose title is not about the question needs 
 # long page on something else (unittest, the debugger) mentions it in passing. Set on the
 # tune half of bench/labels.json (0.05: precision 0.78; 0.08: 0.84, same recall)
 ABOUT_SHARE = 0.08
-TITLE_MIN_WEIGHT = 1.2  # a title word this distinctive says what the document is about;
+# ... or, on a long page, a section about it: this many quotes within PASSAGE sentences
+# ("Compound statements" on the with statement, "Special method names" on context
+# managers). Set on the tune half (3 in 4: precision 0.83; 4 in 5: 0.87, more recall)
+PASSAGE_QUOTES = 4
+PASSAGE = 5
+TITLE_MIN_WEIGHT = 1.15  # a title word this distinctive says what the document is about;
 # the words many titles share ("statement" 1.08, "expression" 1.12 over the reference and
-# the standard library) weigh less
+# the standard library) weigh less; "special" (1.19) names "Special method names". Set on
+# the tune half of bench/labels.json (1.2: recall 0.77; 1.15: 0.80, same precision)
 # A word the corpus hardly uses ("load", "chained") is rare because the corpus is not
 # about it, not because it is the question's subject: its weight is capped.
 MAX_WEIGHT = 2.0
@@ -67,6 +77,10 @@ _CONSTRUCT_NOUN_TEXT = """statement statements loop loops clause clauses express
     schleifen ausdruck ausdrücke bloque bloques sentencia sentencias instrucción bucle bucles
     expresión bloc blocs instruction instructions boucle boucles expression"""
 _CONSTRUCT_NOUNS = frozenset(_CONSTRUCT_NOUN_TEXT.split())
+# keywords that are English verbs too: "yields a tuple", "returns None" and "breaks" are the
+# verb, not the construct a question names ("the yield expression"), so their inflected
+# forms do not count as the keyword
+VERB_KEYWORDS = frozenset({"yield", "return", "raise", "break", "continue", "pass", "assert"})
 _CONJUNCTION = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*", re.I)
 
 Weights = dict[str, float]
@@ -122,25 +136,37 @@ class Gate:
         """Whether a document's title names the subject: a distinctive subject word, or a
         Python keyword the question uses, as a construct ("The for statement" for a question
         on loops; not "Utility functions for copying"). A module's title names the module,
-        not the everyday words of its synopsis ("random — Random variable generators")."""
+        not the everyday words of its synopsis ("random — Random variable generators"). A
+        title naming another construct ("Class definitions" for a question on lambdas and
+        function definitions) shares a word with the question, not its subject."""
         head, dash, _ = title.partition(" — ")
         title = head if dash and re.fullmatch(r"[\w.]+", head) else title
+        asked, named = set(_keywords(self.query)), set(_keywords(title))
+        if named and not named & asked:
+            return False
         distinctive = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
-        return bool(distinctive & _stems(title)) or bool(
-            set(_keywords(self.query)) & set(_keywords(title))
-        )
+        return bool(distinctive & _stems(title)) or bool(asked & named)
 
-    def is_about(self, title: str, sentences: Iterable[str]) -> bool:
+    def is_about(self, title: str, sentences: Iterable[str], strict: bool = False) -> bool:
         """Whether a document is about the question (see the module docstring). Sentences
         vouch for it only when the question weighs enough: a Russian question whose one
-        carried word is "with" finds that word in every English page."""
+        carried word is "with" finds that word in every English page. ``strict``: only
+        quotes carrying the question's share count (not one word of one of its parts)."""
         if not self.judges() or self.names(title):
             return True
         if self.light():
             return False
-        said = set(sentences)
-        about = sum(1 for s in said if self.admits(s))
-        return about >= max(SOURCE_MIN_QUOTES, ABOUT_SHARE * len(said))
+        said = list(dict.fromkeys(sentences))
+        hits = [i for i, s in enumerate(said) if self.admits(s)]
+        # quotes carrying the question's share: one word of a part ("continue" all over
+        # the debugger's commands) is not enough for a section, nor for a ``strict`` judge
+        full = [i for i in hits if self.share(said[i]) >= self.minimum]
+        if len(full if strict else hits) >= max(SOURCE_MIN_QUOTES, ABOUT_SHARE * len(said)):
+            return True
+        # a section of a long page: PASSAGE_QUOTES such quotes close together
+        hits = full
+        k = PASSAGE_QUOTES - 1
+        return any(hits[i + k] - hits[i] < PASSAGE for i in range(len(hits) - k))
 
     def _naming_words(self) -> set[str]:
         named = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
@@ -200,7 +226,13 @@ def stem(token: str) -> str:
 
 
 def _stems(text: str) -> set[str]:
-    return {stem(t) for t in lexical.tokenize(text)}
+    """The stems of ``text``'s words; a keyword verb only where it is written as the
+    keyword (VERB_KEYWORDS: "yields a tuple" does not name ``yield``)."""
+    stems = {stem(t) for t in lexical.tokenize(text)}
+    for verb in VERB_KEYWORDS & stems:
+        if not re.search(rf"\b{verb}\b", text, re.I):
+            stems.discard(verb)
+    return stems
 
 
 def _keywords(text: str) -> list[str]:
