@@ -116,8 +116,8 @@ HUB_QUESTIONS = [
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 32 open: the generators question cites 1 source, on topic (yield); the "
-    "standard type hierarchy is not judged about it; bench/precision.py tracks it",
+    reason="issue 32 open: a hub question such as generators still cites too few on-topic "
+    "sources (the gate does not judge long pages that mention it about it); bench/precision.py",
 )
 def test_pages_that_only_mention_the_question_are_not_cited(start_devhost):
     """The debugger, identifiers and naming pages use these questions' words for other

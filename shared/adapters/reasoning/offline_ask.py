@@ -17,7 +17,7 @@ import math
 from collections import defaultdict
 
 from shared.adapters.reasoning import relevance
-from shared.adapters.report.citations import CITATION_RE
+from shared.adapters.report.citations import CITATION_RE, sentence_key
 from shared.core.ask_models import Passage, SourcedAnswer
 from shared.tools import lexical
 
@@ -58,7 +58,7 @@ def answer_from(question: str, passages: list[Passage], language: str) -> Source
     seen: set[str] = set()
     for i in ranked:
         n, sentence = sentences[i]
-        key = " ".join(sentence.lower().split())
+        key = sentence_key(sentence)  # the same sentence, however it was spaced or cited
         if key not in seen:
             seen.add(key)
             picked.append((n, sentence))

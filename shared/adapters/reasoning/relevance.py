@@ -136,16 +136,13 @@ class Gate:
         """Whether a document's title names the subject: a distinctive subject word, or a
         Python keyword the question uses, as a construct ("The for statement" for a question
         on loops; not "Utility functions for copying"). A module's title names the module,
-        not the everyday words of its synopsis ("random — Random variable generators"). A
-        title naming another construct ("Class definitions" for a question on lambdas and
-        function definitions) shares a word with the question, not its subject."""
+        not the everyday words of its synopsis ("random — Random variable generators")."""
         head, dash, _ = title.partition(" — ")
         title = head if dash and re.fullmatch(r"[\w.]+", head) else title
-        asked, named = set(_keywords(self.query)), set(_keywords(title))
-        if named and not named & asked:
-            return False
         distinctive = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
-        return bool(distinctive & _stems(title)) or bool(asked & named)
+        return bool(distinctive & _stems(title)) or bool(
+            set(_keywords(self.query)) & set(_keywords(title))
+        )
 
     def is_about(self, title: str, sentences: Iterable[str], strict: bool = False) -> bool:
         """Whether a document is about the question (see the module docstring). Sentences
