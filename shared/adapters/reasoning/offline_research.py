@@ -23,7 +23,13 @@ from collections.abc import Callable, Mapping, Sequence
 
 from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.offline_text import leads
-from shared.adapters.reasoning.question_shape import query_type_of, split_comparison, subject_of
+from shared.adapters.reasoning.question_shape import (
+    concepts_of,
+    lower_first,
+    query_type_of,
+    split_comparison,
+    subject_of,
+)
 from shared.adapters.reasoning.templates import DECOMPOSITIONS, profiles_for, texts_for
 from shared.adapters.search.base import Corpus, FocusDocument
 from shared.core.limits import NUM_AGENTS
@@ -158,7 +164,7 @@ def plan(
     count += analysis.query_type == "comparison"
     count = max(1, min(count, max_topics, MAX_TOPICS))
     phrases = corpus.key_phrases(context.query, 6)
-    focus = corpus.focus_documents(context.query, FOCUS_POOL, _concepts(subject))
+    focus = corpus.focus_documents(context.query, FOCUS_POOL, concepts_of(subject))
     relevant = _plannable(corpus, context, _relevant(corpus, focus, context), count)
     anchors = _anchors(focus[: count + CORE_DOCUMENTS], relevant)
     if relevant:  # a topic per document about the question: more would read the same pages
@@ -169,7 +175,7 @@ def plan(
         anchor = anchors[(i - 1) % len(anchors)] if anchors else None
         phrase = phrases[(i - 1) % len(phrases)] if phrases else subject
         if anchor is not None:
-            phrase = _lower_first(anchor.title)
+            phrase = lower_first(anchor.title)
         word = t[f"q_{kind}"]
         focused = f"{anchor.title} {anchor.phrase}" if anchor else f"{subject} {phrase}"
         queries = lexical.unique_texts([f"{subject} {word}", focused, f"{phrase} {word}"])
@@ -327,22 +333,6 @@ def write_finding(
         confidence=confidence,
         notes=[t["finding_notes"].format(pages=len(pages), findings=len(key_findings))],
     )
-
-
-def _concepts(subject: str) -> list[str]:
-    """The subject's noun phrases: "context managers and the with statement" ->
-    ["context managers", "with statement"] (split at conjunctions, articles dropped)."""
-    parts = re.split(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b)\s*", subject)
-    parts = [re.sub(r"^(?:the|a|an)\s+", "", p.strip(), flags=re.I) for p in parts]
-    return [p for p in parts if len(lexical.content_tokens(p)) >= 1]
-
-
-def _lower_first(title: str) -> str:
-    """ "Compound statements" -> "compound statements" (keeps "PEP 8", "pdb"); a module's
-    synopsis is left out ("functools — Tools for working with functions" -> "functools")."""
-    title = title.split(" — ", 1)[0]
-    head = title.split(" ", 1)[0]
-    return title if head.isupper() or not head[:1].isupper() else title[:1].lower() + title[1:]
 
 
 def corpus_sentences(corpus: Corpus, query: str) -> Callable[[str], tuple[str, ...] | None]:

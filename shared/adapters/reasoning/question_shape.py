@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from shared.tools import lexical
+
 _LEAD_RE = re.compile(
     r"^\s*(?:(?:how\s+(?:do|does|can|should|to|is|are|did|would)(?:\s+i)?|"
     r"what\s+(?:is|are|was|were)(?:\s+(?:the|a|an))?|why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
@@ -187,3 +189,19 @@ def split_comparison(subject: str, fallback: list[str]) -> tuple[str, str]:
     if len(parts) == 2 and all(p.strip() for p in parts):
         return parts[0].strip(), parts[1].strip()
     return subject, fallback[0] if fallback else "…"
+
+
+def concepts_of(subject: str) -> list[str]:
+    """The subject's noun phrases: "context managers and the with statement" ->
+    ["context managers", "with statement"] (split at conjunctions, articles dropped)."""
+    parts = re.split(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b)\s*", subject)
+    parts = [re.sub(r"^(?:the|a|an)\s+", "", p.strip(), flags=re.I) for p in parts]
+    return [p for p in parts if len(lexical.content_tokens(p)) >= 1]
+
+
+def lower_first(title: str) -> str:
+    """ "Compound statements" -> "compound statements" (keeps "PEP 8", "pdb"); a module's
+    synopsis is left out ("functools — Tools for working with functions" -> "functools")."""
+    title = title.split(" — ", 1)[0]
+    head = title.split(" ", 1)[0]
+    return title if head.isupper() or not head[:1].isupper() else title[:1].lower() + title[1:]
