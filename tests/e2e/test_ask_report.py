@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -20,7 +19,7 @@ from devhost.host import DevHost
 from shared.core.config import Settings
 from tests.e2e.polling import TERMINAL, wait_for
 from tests.e2e.test_mcp_e2e import call, connect, follow
-from tests.e2e.test_ownership import PEOPLE, QUICK, assert_unknown, start
+from tests.e2e.test_ownership import QUICK, assert_unknown, start
 
 pytestmark = pytest.mark.e2e
 
@@ -40,17 +39,6 @@ def host(start_devhost, data_dir) -> DevHost:
             website_auth_enabled=True,
         )
     )
-
-
-@pytest.fixture
-def people(host: DevHost) -> Iterator[dict[str, httpx.Client]]:
-    clients = {
-        name: httpx.Client(base_url=host.url, headers=PEOPLE[name], timeout=60)
-        for name in ("alice", "bob")
-    }
-    yield clients
-    for client in clients.values():
-        client.close()
 
 
 def test_a_finished_session_answers_from_its_own_sources_and_only_for_its_owner(

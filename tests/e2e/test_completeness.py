@@ -26,7 +26,7 @@ from tests.fakes.openai_server import (
     json_completion,
     schema_aware_responder,
 )
-from tests.fakes.search_site import ARTICLES, SearchSite, running_search_site
+from tests.fakes.search_site import ARTICLES, SearchSite
 
 pytestmark = pytest.mark.e2e
 
@@ -39,11 +39,6 @@ def flat(text: str) -> str:
 
 
 SITE_TEXT = " ".join(flat(p) for a in ARTICLES for p in a.paragraphs)
-
-
-@pytest.fixture
-def site() -> Iterator[SearchSite]:
-    yield from running_search_site()
 
 
 @pytest.fixture

@@ -9,16 +9,14 @@ follow up Alice's session: he gets the 404 of an unknown id.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
 import pytest
 
 from devhost.host import DevHost
-from shared.core.config import Settings
 from tests.e2e.polling import TERMINAL, wait_for
-from tests.e2e.test_ownership import PEOPLE, assert_unknown
-from tests.fakes.search_site import SearchSite, running_search_site
+from tests.e2e.test_ownership import assert_unknown
+from tests.e2e.web_host import site_settings
+from tests.fakes.search_site import SearchSite
 
 pytestmark = pytest.mark.e2e
 
@@ -27,34 +25,8 @@ QUICK = {"enable_clarifying_questions": False, "num_agents": 2}
 
 
 @pytest.fixture
-def site() -> Iterator[SearchSite]:
-    yield from running_search_site()
-
-
-@pytest.fixture
 def host(start_devhost, data_dir, site: SearchSite) -> DevHost:
-    return start_devhost(
-        Settings(
-            data_dir=data_dir,
-            reasoner="offline",
-            search_provider="searxng",
-            searxng_url=site.origin,
-            fetch_allowed_hosts=site.host,
-            auth_mode="easyauth",
-            website_auth_enabled=True,
-        )
-    )
-
-
-@pytest.fixture
-def people(host: DevHost) -> Iterator[dict[str, httpx.Client]]:
-    clients = {
-        name: httpx.Client(base_url=host.url, headers=PEOPLE[name], timeout=60)
-        for name in ("alice", "bob")
-    }
-    yield clients
-    for client in clients.values():
-        client.close()
+    return start_devhost(site_settings(data_dir, site))
 
 
 def research(

@@ -10,17 +10,16 @@ the pages a run opened.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from urllib.parse import quote, quote_plus
 
 import httpx
 import pytest
 
 from devhost.host import DevHost
-from shared.core.config import Settings
 from tests.e2e.polling import TERMINAL, wait_for
+from tests.e2e.web_host import site_settings
 from tests.fakes.entra import easy_auth_headers
-from tests.fakes.search_site import ARTICLES, SearchSite, running_search_site
+from tests.fakes.search_site import ARTICLES, SearchSite
 
 pytestmark = pytest.mark.e2e
 
@@ -31,23 +30,8 @@ QUESTIONS = {
 
 
 @pytest.fixture
-def site() -> Iterator[SearchSite]:
-    yield from running_search_site()
-
-
-@pytest.fixture
 def host(start_devhost, data_dir, site: SearchSite) -> DevHost:
-    return start_devhost(
-        Settings(
-            data_dir=data_dir,
-            reasoner="offline",
-            search_provider="searxng",
-            searxng_url=site.origin,
-            fetch_allowed_hosts=site.host,
-            auth_mode="easyauth",
-            website_auth_enabled=True,  # as App Service sets it with Easy Auth on
-        )
-    )
+    return start_devhost(site_settings(data_dir, site))
 
 
 def test_information_level_logs_name_sessions_but_hold_nothing_of_them(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import time
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import httpx
@@ -20,9 +19,8 @@ import pytest
 from standardwebhooks.webhooks import Webhook
 
 from devhost.host import DevHost
-from shared.core.config import Settings
-from tests.e2e.test_ownership import PEOPLE
-from tests.fakes.search_site import SearchSite, running_search_site
+from tests.e2e.web_host import site_settings
+from tests.fakes.search_site import SearchSite
 from tests.fakes.web import Reply
 
 pytestmark = pytest.mark.e2e
@@ -34,37 +32,16 @@ TIMEOUT = 120.0
 
 
 @pytest.fixture
-def site() -> Iterator[SearchSite]:
-    yield from running_search_site()
-
-
-@pytest.fixture
 def host(start_devhost, data_dir, site: SearchSite) -> DevHost:
     return start_devhost(
-        Settings(
-            data_dir=data_dir,
-            reasoner="offline",
-            search_provider="searxng",
-            searxng_url=site.origin,
-            fetch_allowed_hosts=site.host,
+        site_settings(
+            data_dir,
+            site,
             webhook_allowed_hosts="127.0.0.1",
             webhook_secret=SECRET,
             watch_min_interval_seconds=2,
-            auth_mode="easyauth",
-            website_auth_enabled=True,
         )
     )
-
-
-@pytest.fixture
-def people(host: DevHost) -> Iterator[dict[str, httpx.Client]]:
-    clients = {
-        name: httpx.Client(base_url=host.url, headers=PEOPLE[name], timeout=60)
-        for name in ("alice", "bob")
-    }
-    yield clients
-    for client in clients.values():
-        client.close()
 
 
 def finished_runs(api: httpx.Client, watch_id: str, count: int) -> list[dict]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import httpx
@@ -31,7 +30,6 @@ from tests.fakes.search_site import (
     JUNK,
     TRACKED_PATH,
     SearchSite,
-    running_search_site,
 )
 
 pytestmark = pytest.mark.e2e
@@ -39,11 +37,6 @@ pytestmark = pytest.mark.e2e
 QUESTION = "How do asyncio tasks, coroutines and the event loop handle cancellation?"
 CITATION = re.compile(r"\[(\d+)\]")
 RUN_TIMEOUT = 120.0
-
-
-@pytest.fixture
-def site() -> Iterator[SearchSite]:
-    yield from running_search_site()
 
 
 @pytest.fixture
