@@ -11,105 +11,75 @@ from __future__ import annotations
 
 import gzip
 import json
-import threading
-import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import httpx
 import pytest
 
 from shared.tools.telemetry import ids
-from tests.e2e.polling import wait_terminal
-from tests.e2e.serve_process import ServeProcess, free_port
-from tests.fakes.small_corpus import write_corpus
+from tests.e2e.traced_run import traced_search
+from tests.fakes.web import FixtureServer, Reply, Request
 
 pytestmark = pytest.mark.e2e
 
-QUERY = "How does the Python global interpreter lock affect threads?"
 KEY = "00000000-0000-0000-0000-000000000000"
+TRACK = "/v2.1/track"
 
 
-class Ingestion:
-    """Application Insights' ingestion endpoint, as far as the exporter needs it."""
+def _accept(request: Request) -> Reply:
+    """What the ingestion API answers: every item accepted."""
+    count = len(_envelopes(request))
+    reply = {"itemsReceived": count, "itemsAccepted": count, "errors": []}
+    return Reply(200, json.dumps(reply).encode(), {"Content-Type": "application/json"})
 
-    def __init__(self) -> None:
-        self.envelopes: list[dict] = []
-        self._lock = threading.Lock()
-        ingestion = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                if self.headers.get("Content-Encoding") == "gzip":
-                    body = gzip.decompress(body)
-                if self.path.endswith("/v2.1/track"):
-                    sent = json.loads(body)
-                    with ingestion._lock:
-                        ingestion.envelopes += sent
-                    reply = {"itemsReceived": len(sent), "itemsAccepted": len(sent), "errors": []}
-                else:  # live metrics' ping: nobody is watching
-                    reply = {}
-                data = json.dumps(reply).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def items(self) -> list[dict]:
-        with self._lock:
-            return list(self.envelopes)
+def _envelopes(request: Request) -> list[dict]:
+    body = request.body
+    if request.headers.get("content-encoding") == "gzip":
+        body = gzip.decompress(body)
+    return json.loads(body)
 
 
 @pytest.fixture
-def ingestion() -> Iterator[Ingestion]:
-    found = Ingestion()
-    yield found
-    found.server.shutdown()
+def ingestion() -> Iterator[FixtureServer]:
+    """Application Insights' ingestion endpoint, as far as the exporter needs it."""
+    server = FixtureServer()
+    server.routes[TRACK] = _accept
+    yield server.start()
+    server.stop()
+
+
+def items_of(ingestion: FixtureServer) -> list[dict]:
+    return [e for r in list(ingestion.requests) if r.path == TRACK for e in _envelopes(r)]
+
+
+def named(item: dict) -> str | None:
+    return item.get("data", {}).get("baseData", {}).get("name")
+
+
+def operation_of(session_id: str) -> str:
+    return format(ids.trace_id(session_id), "032x")
 
 
 def test_a_sessions_spans_arrive_as_one_application_insights_operation(
-    tmp_path: Path, ingestion: Ingestion
+    tmp_path: Path, ingestion: FixtureServer
 ) -> None:
-    connection = (
-        f"InstrumentationKey={KEY};IngestionEndpoint={ingestion.url};LiveEndpoint={ingestion.url}"
-    )
-    host = ServeProcess(
-        free_port(),
-        tmp_path / "devhost.log",
-        data_dir=str(tmp_path / "data"),
-        reasoner="offline",
-        search_provider="local",
-        local_corpus_path=str(write_corpus(tmp_path / "corpus")),
-        applicationinsights_connection_string=connection,
+    endpoint = ingestion.url("/")
+    session_id = traced_search(
+        tmp_path,
+        lambda sid: any(
+            i["tags"].get("ai.operation.id") == operation_of(sid) and named(i) == "session search"
+            for i in items_of(ingestion)
+        ),
+        applicationinsights_connection_string=(
+            f"InstrumentationKey={KEY};IngestionEndpoint={endpoint};LiveEndpoint={endpoint}"
+        ),
         applicationinsights_statsbeat_disabled_all="true",
-        otel_bsp_schedule_delay="100",
     )
-    try:
-        with httpx.Client(timeout=30) as http:
-            host.wait_ready(http)
-            started = http.post(f"{host.url}/api/research", json={"query": QUERY, "mode": "search"})
-            assert started.status_code in (200, 202), started.text
-            session_id = started.json()["session_id"]
-            with httpx.Client(base_url=host.url, timeout=30) as api:
-                assert wait_terminal(api, session_id, 120)["status"] == "completed"
-            operation = format(ids.trace_id(session_id), "032x")
-            items = _wait_for(ingestion, operation, "session search")
-    finally:
-        host.kill()
-
+    operation = operation_of(session_id)
     dependencies = [
         i
-        for i in items
+        for i in items_of(ingestion)
         if i["name"].endswith("RemoteDependency") and i["tags"].get("ai.operation.id") == operation
     ]
     by_name = {i["data"]["baseData"]["name"]: i for i in dependencies}
@@ -134,18 +104,3 @@ def test_a_sessions_spans_arrive_as_one_application_insights_operation(
     # no query text and no URL in what was sent (OTEL_CAPTURE_CONTENT is off)
     sent = json.dumps(dependencies).lower()
     assert "interpreter lock" not in sent and "corpus://" not in sent
-
-
-def _wait_for(ingestion: Ingestion, operation: str, name: str) -> list[dict]:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        items = ingestion.items()
-        if any(
-            i["tags"].get("ai.operation.id") == operation
-            and i.get("data", {}).get("baseData", {}).get("name") == name
-            for i in items
-        ):
-            return items
-        time.sleep(0.1)
-    seen = sorted({str(i.get("data", {}).get("baseData", {}).get("name")) for i in items})
-    pytest.fail(f"no {name!r} span reached the ingestion endpoint; it got {seen}")
