@@ -8,7 +8,7 @@ analysis, and the critic checks the report's reasoning against the same evidence
 
 from __future__ import annotations
 
-from shared.tools.prompts.framing import Messages, messages, preamble
+from shared.tools.prompts.framing import Messages, evidence_block, messages, preamble
 
 ANALYZE_FINDINGS = """Analyse the research findings below before the report is written.
 Return, in this order:
@@ -26,16 +26,7 @@ Return, in this order:
 - new_queries: with SEARCH_REQUIRED, up to {max_queries} web search queries for exactly what is
   missing; empty with READY.
 {open_topics}
-Research request:
-{brief}
-
-Numbered sources:
-{sources}
-
-Findings:
-<findings>
-{findings}
-</findings>"""
+{evidence}"""
 
 
 def build_analyze_findings(
@@ -55,9 +46,7 @@ def build_analyze_findings(
         else ""
     )
     text = ANALYZE_FINDINGS.format(
-        brief=brief,
-        sources=sources,
-        findings=findings or "(none)",
+        evidence=evidence_block(brief, sources, findings),
         open_topics=topics,
         max_queries=max_queries,
     )

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from shared.tools.prompts.framing import SOURCE_ATTRIBUTES_NOTE, Messages, messages, preamble
+from shared.tools.prompts.framing import (
+    SOURCE_ATTRIBUTES_NOTE,
+    Messages,
+    evidence_block,
+    messages,
+    preamble,
+)
 
 CRITIQUE = """Check this research report before it is delivered, against the evidence
 below: the sources' own passages and the agents' findings. Check its reasoning:
@@ -28,16 +34,7 @@ Return, in this order (the assessment first, the verdict drawn from it last):
   new web search could supply; empty when the evidence suffices;
 - verdict: PASS (ready), WARN (usable, with issues to note) or REJECT (needs a revision).
 
-Research request:
-{brief}
-
-Numbered sources:
-{sources}
-
-Findings:
-<findings>
-{findings}
-</findings>
+{evidence}
 
 <report>
 {report}
@@ -56,11 +53,9 @@ def build_critique(
 ) -> Messages:
     system = f"You are a demanding research editor.\n{preamble(today, language)}"
     text = CRITIQUE.format(
-        brief=brief,
-        sources=sources,
+        evidence=evidence_block(brief, sources, findings),
         report=report,
         policy=policy,
-        findings=findings or "(none)",
         source_note=SOURCE_ATTRIBUTES_NOTE,
     )
     return messages(system, text)

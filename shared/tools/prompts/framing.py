@@ -131,6 +131,16 @@ def query_block(query: str) -> str:
     return f"<query>\n{query.strip()}\n</query>"
 
 
+def evidence_block(brief: str, sources: str, findings: str) -> str:
+    """The request, the numbered sources and the findings, as every reader of the
+    evidence gets them (the analyst, the critic): one layout, so the [n] a model
+    reads in one role means the same source in the next."""
+    return (
+        f"Research request:\n{brief}\n\nNumbered sources:\n{sources}\n\n"
+        f"Findings:\n<findings>\n{findings or '(none)'}\n</findings>"
+    )
+
+
 def messages(system: str, user: str) -> Messages:
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
