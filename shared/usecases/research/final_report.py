@@ -247,21 +247,21 @@ def _write_with_fallback(
     thin: FinalReport | None = None
     planned = memory_files.read_analysis(svc.memory, ctx.session_id)
     gaps = [*req.gaps, *unresearched_topics(planned, evidence)]
+    analyst = read_analyst(svc.memory, ctx.session_id)
+    insights = memory_files.key_insights(svc.memory, ctx.session_id)
     for basis, primary in _bases(svc, ctx, evidence, req):
         material = ReportMaterial(
             context=ctx,
             primary=primary,
             primary_kind=basis,
-            insights=memory_files.key_insights(svc.memory, ctx.session_id),
+            insights=insights,
             findings=evidence.findings,
             sources=evidence.sources,
             excerpts=evidence.excerpts,
             critique=req.critique,
             gaps=[gap_clause(g, ctx.language) for g in gaps],
             analysis=planned.analysis if planned else None,
-            analyst=analyst.analysis
-            if (analyst := read_analyst(svc.memory, ctx.session_id))
-            else None,
+            analyst=analyst.analysis if analyst else None,
         )
         for _attempt in range(2):
             try:
