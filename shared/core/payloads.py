@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import AliasChoices, BaseModel, Field
+from pydantic import BaseModel, Field
 
 from shared.core.limits import RERANK_TOP_K, SCRAPE_TOP_N, SourcePolicy
 from shared.core.report_models import Critique
@@ -24,13 +24,15 @@ from shared.core.research_models import (
     ResearchPlan,
     Todo,
 )
-from shared.core.session_models import ChatMessage, Progress, SessionPhases, SessionStatus, Usage
+from shared.core.session_models import (
+    ChatMessage,
+    Progress,
+    SessionPhases,
+    SessionStatus,
+    Usage,
+    formerly,
+)
 from shared.core.source_models import SearchResult, TimeRange
-
-
-def formerly(name: str, old: str) -> AliasChoices:
-    """Validation names of a renamed field: a replayed history holds outputs under ``old``."""
-    return AliasChoices(name, old)
 
 
 class Metered(BaseModel):

@@ -23,6 +23,11 @@ from shared.core.report_models import SynthesizedAnswer
 from shared.core.research_models import PlanApproval
 
 
+def formerly(name: str, old: str) -> AliasChoices:
+    """Validation names of a renamed field: a replayed history holds outputs under ``old``."""
+    return AliasChoices(name, old)
+
+
 class ChatMessage(BaseModel):
     role: Literal["user", "assistant"]
     content: str
@@ -128,7 +133,7 @@ class Progress(BaseModel):
     agents: list[AgentProgress] = Field(default_factory=list)
     findings: int = 0
     # sources read so far; stored progress (session documents, custom status) may say "sources"
-    source_count: int = Field(0, validation_alias=AliasChoices("source_count", "sources"))
+    source_count: int = Field(0, validation_alias=formerly("source_count", "sources"))
     supervisor_calls: int = 0
     iteration: int = 0
     message: str = ""
