@@ -12,7 +12,7 @@ import { closeNotice, failed } from "./notices.js";
 import { renderPhases } from "./phases.js";
 import { TERMINAL, addTimeline, clearTimeline, renderView } from "./progress.js";
 import { renderReport } from "./report.js";
-import { answer, approvePlan, decidePlan, showPlan, showQuestions } from "./waits.js";
+import { answer, approvePlan, decide, decidePlan, showPlan, showQuestions } from "./waits.js";
 import { clearWriting, hideWriting, writeChunk } from "./writing.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -132,15 +132,8 @@ export function show(view, type) {
   }
 }
 
-async function cancel() {
-  const session = current;
-  try {
-    const view = await requestJson(`research/${encodeURIComponent(session.id)}/cancel`,
-      { method: "POST" });
-    if (current === session) show(view, "cancel requested");
-  } catch (error) {
-    failed(error);
-  }
+function cancel() {
+  decide("cancel", undefined, "cancel requested");
 }
 
 // -- the report ----------------------------------------------------------------

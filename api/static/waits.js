@@ -9,6 +9,24 @@ import { failed } from "./notices.js";
 
 const NO_PREFERENCE = "no preference";
 
+// Post a person's decision on the session on screen (`action`: clarification,
+// plan, cancel) and show the view it answers with, unless they have moved to
+// another session meanwhile. The button stays disabled while the request runs,
+// so one click sends one decision.
+export async function decide(action, body, event, button) {
+  const session = current;
+  if (button) button.disabled = true;
+  try {
+    const view = await requestJson(`research/${encodeURIComponent(session.id)}/${action}`,
+      { method: "POST", body });
+    if (current === session) show(view, event);
+  } catch (error) {
+    failed(error);
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
 export function showQuestions(view) {
   const form = $("clarification");
   const questions = view.clarification?.questions || [];
@@ -33,22 +51,12 @@ export function showQuestions(view) {
   $("answer-0").focus();
 }
 
-export async function answer(event) {
+export function answer(event) {
   event.preventDefault();
-  const session = current;
   const answers = [...$("questions").querySelectorAll("textarea")]
     .map((input) => input.value.trim() || NO_PREFERENCE);
-  const button = event.currentTarget.querySelector("button[type=submit]");
-  button.disabled = true;
-  try {
-    const view = await requestJson(`research/${encodeURIComponent(session.id)}/clarification`,
-      { method: "POST", body: { answers } });
-    if (current === session) show(view, "answered");
-  } catch (error) {
-    failed(error);
-  } finally {
-    button.disabled = false;
-  }
+  decide("clarification", { answers }, "answered",
+    event.currentTarget.querySelector("button[type=submit]"));
 }
 
 // -- the plan, waiting for approval ----------------------------------------------
@@ -163,18 +171,8 @@ function planDecision() {
 
 const PLAN_EVENT = { approve: "plan approved", edit: "plan edited", cancel: "cancel requested" };
 
-export async function decidePlan(body, button) {
-  const session = current;
-  button.disabled = true;
-  try {
-    const view = await requestJson(`research/${encodeURIComponent(session.id)}/plan`,
-      { method: "POST", body });
-    if (current === session) show(view, PLAN_EVENT[body.action]);
-  } catch (error) {
-    failed(error);
-  } finally {
-    button.disabled = false;
-  }
+export function decidePlan(body, button) {
+  return decide("plan", body, PLAN_EVENT[body.action], button);
 }
 
 export function approvePlan(event) {
