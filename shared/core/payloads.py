@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from shared.core.limits import RERANK_TOP_K, SCRAPE_TOP_N, SourcePolicy
+from shared.core.renamed import formerly
 from shared.core.report_models import Critique
 from shared.core.research_models import (
     AgentProfile,
@@ -24,14 +25,7 @@ from shared.core.research_models import (
     ResearchPlan,
     Todo,
 )
-from shared.core.session_models import (
-    ChatMessage,
-    Progress,
-    SessionPhases,
-    SessionStatus,
-    Usage,
-    formerly,
-)
+from shared.core.session_models import ChatMessage, Progress, SessionPhases, SessionStatus, Usage
 from shared.core.source_models import SearchResult, TimeRange
 
 

@@ -15,17 +15,13 @@ from datetime import datetime
 from enum import Enum
 from typing import Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from shared.core.analysis_models import ChainStage
 from shared.core.config import Caps, ResearchOptions, SourcePolicy
+from shared.core.renamed import formerly
 from shared.core.report_models import SynthesizedAnswer
 from shared.core.research_models import PlanApproval
-
-
-def formerly(name: str, old: str) -> AliasChoices:
-    """Validation names of a renamed field: a replayed history holds outputs under ``old``."""
-    return AliasChoices(name, old)
 
 
 class ChatMessage(BaseModel):
