@@ -97,7 +97,7 @@ def _add(
     if (
         previous is not None
         and previous.content_hash == digest
-        and previous.vectors != VectorState.missing  # the same file again retries them
+        and not _wants_vectors(svc, previous)
     ):
         return Added(previous, changed=False, unchanged=True)
     record = DocumentRecord(
@@ -162,6 +162,17 @@ def ingest_document(svc: Services, collection_id: str, doc_id: str) -> DocumentR
     )
     save_document(svc, done)
     return done
+
+
+def _wants_vectors(svc: Services, record: DocumentRecord) -> bool:
+    """An ingested document without vectors while an embedder is set: the same file
+    uploaded again is ingested again, to embed it (after a failed embeddings call, or
+    when EMBEDDING_MODEL was set after it was ingested)."""
+    return (
+        svc.embedder is not None
+        and record.status == DocumentStatus.ingested
+        and record.vectors != VectorState.stored
+    )
 
 
 def _file_name(name: str) -> str:

@@ -112,10 +112,20 @@ def test_a_failing_endpoint_ingests_by_words_and_says_vectors_are_missing(tmp_pa
     assert len(svc.index.vectors(collection.id, record.id)) == record.chunks
 
 
-def test_without_an_embedding_model_nothing_is_embedded(tmp_path, server):
+def test_without_an_embedding_model_nothing_is_embedded_until_uploaded_again_with_one(
+    tmp_path, server
+):
     svc = AppServices(Settings(data_dir=tmp_path, openai_base_url=server.base_url))
     collection = uc.create_collection(svc, system_principal("vectors-test"), "plant")
     record = _ingest(svc, collection, "runbook.md", RUNBOOK)
     assert record.vectors == VectorState.off
+    assert _ingest(svc, collection, "runbook.md", RUNBOOK).vectors == VectorState.off
     assert _embedding_calls(server) == []
     assert svc.index.search([collection.id], "Who swapped an impeller gasket?", 3) == []
+
+    # EMBEDDING_MODEL set later: the same file uploaded again is embedded, once
+    with_model = _services(tmp_path, server)
+    assert _ingest(with_model, collection, "runbook.md", RUNBOOK).vectors == VectorState.stored
+    [unchanged] = add_documents(with_model, collection, [Upload("runbook.md", RUNBOOK)])
+    assert unchanged.unchanged
+    assert with_model.index.search([collection.id], "Who swapped an impeller gasket?", 3)

@@ -114,7 +114,7 @@ class SqliteIndex:
         with self._connect() as db:
             stored = dict(db.execute(sql, (collection_id, document_id)).fetchall())
         texts = {c.id: c.text for c in self.document_chunks(collection_id, document_id)}
-        return {texts[i]: vec.unpack(blob).tolist() for i, blob in stored.items() if i in texts}
+        return {texts[i]: vec.unpack(blob) for i, blob in stored.items() if i in texts}
 
     def delete_document(self, collection_id: str, document_id: str) -> int:
         with self._connect() as db:

@@ -1,9 +1,11 @@
 """Vectors for hybrid search without a vector database: float32 blobs, a cosine scan, RRF.
 
-Pure Python over the stdlib ``array``: a vector is stored unit-length as float32
-bytes, so cosine similarity is one dot product at search time. The scan is exact
-(every vector of the searched collections is read), which is what a collection
-of some thousands of chunks needs; ``make bench`` prints what it costs. The
+A vector is stored unit-length as float32 bytes, so cosine similarity is one
+dot product at search time: the searched collections' vectors are stacked into
+one numpy matrix and multiplied by the query (numpy: pure Python took about
+0.3 s per 1,000 vectors of 1,536 dimensions). The scan is exact (every vector of
+the searched collections is read), which is what collections of some thousands
+of chunks need; ``make bench`` prints what it costs over 10,000. The
 fusion is reciprocal-rank fusion with the constant Cosmos DB's ``RRF`` and the
 web search pipeline use (60): a chunk's score is the sum of ``1 / (60 + rank)``
 over the rankings it appears in.
@@ -11,11 +13,10 @@ over the rankings it appears in.
 
 from __future__ import annotations
 
-import heapq
 import math
-from array import array
 from collections.abc import Iterable
-from operator import mul
+
+import numpy as np
 
 RRF_K = 60
 
@@ -27,13 +28,11 @@ def unit(vector: list[float]) -> list[float]:
 
 def pack(vector: list[float]) -> bytes:
     """``vector`` made unit-length, as float32 bytes."""
-    return array("f", unit(vector)).tobytes()
+    return np.asarray(unit(vector), dtype=np.float32).tobytes()
 
 
-def unpack(blob: bytes) -> array:
-    values = array("f")
-    values.frombytes(blob)
-    return values
+def unpack(blob: bytes) -> list[float]:
+    return np.frombuffer(blob, dtype=np.float32).tolist()
 
 
 def nearest(
@@ -43,12 +42,19 @@ def nearest(
 
     A candidate of another dimension (stored under an earlier embedding model)
     is skipped: its similarity would mean nothing."""
-    q = unit(query)
-    size = len(q) * 4
-    scored = (
-        (sum(map(mul, q, unpack(blob))), key) for key, blob in candidates if len(blob) == size
-    )
-    return [(key, score) for score, key in heapq.nlargest(limit, scored)]
+    q = np.asarray(unit(query), dtype=np.float32)
+    keys: list[str] = []
+    blobs: list[bytes] = []
+    for key, blob in candidates:
+        if len(blob) == q.nbytes:
+            keys.append(key)
+            blobs.append(blob)
+    if not keys or limit <= 0:
+        return []
+    matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(keys), q.size)
+    scores = matrix @ q
+    top = np.argsort(-scores, kind="stable")[:limit]
+    return [(keys[i], float(scores[i])) for i in top]
 
 
 def fuse(*rankings: list[str]) -> list[tuple[str, float]]:
