@@ -128,6 +128,10 @@ def test_a_query_sharing_no_word_finds_a_chunk_through_its_vector(
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
     assert len([r for r in embedder.server.requests if r.path.endswith("/embeddings")]) == 3
 
+    # replaced since (the SQLite index caches a collection's vectors): the new text counts
+    _with_vectors(index, embedder, "c1", "d1", ["Coffee is ready.", "The gasket was fine."])
+    assert [h.chunk.text for h in hybrid.search(["c1"], question, 1)] == ["The gasket was fine."]
+
 
 def test_hybrid_keeps_the_lexical_best_and_stored_vectors_come_back(
     index: Index, embedder: OpenAIEmbeddings

@@ -9,7 +9,9 @@ readers go on while a document is replaced.
 Hybrid search (a query ``vector``): each chunk's vector lives in the ``vectors``
 table beside it (unit-length float32, written in the same transaction as the
 chunk), and a search fuses the BM25 ranking with an exact cosine scan of the
-searched collections' vectors by reciprocal rank (``vectors.py``).
+searched collections' vectors by reciprocal rank (``vectors.py``). Every write
+bumps the collection's row in ``vector_versions`` in the same transaction, which
+is how a worker knows its cached matrix of a collection's vectors is still good.
 """
 
 from __future__ import annotations
@@ -44,6 +46,16 @@ CREATE TABLE IF NOT EXISTS vectors (
     vector BLOB NOT NULL, PRIMARY KEY (collection_id, chunk_id)
 )
 """
+_VERSIONS = """
+CREATE TABLE IF NOT EXISTS vector_versions (
+    collection_id TEXT PRIMARY KEY, version INTEGER NOT NULL
+)
+"""
+_BUMP = (
+    "INSERT INTO vector_versions VALUES (?, 1)"
+    " ON CONFLICT (collection_id) DO UPDATE SET version = version + 1"
+)
+_COLLECTION_VECTORS = "SELECT ? || ' ' || chunk_id, vector FROM vectors WHERE collection_id = ?"
 _VECTORS_BY_DOCUMENT = (
     "CREATE INDEX IF NOT EXISTS vectors_document ON vectors (collection_id, document_id)"
 )
@@ -74,6 +86,8 @@ class SqliteIndex:
             db.execute(_SCHEMA)
             db.execute(_VECTORS)
             db.execute(_VECTORS_BY_DOCUMENT)
+            db.execute(_VERSIONS)
+        self._matrices = vec.Matrices()
 
     def replace_document(
         self,
@@ -134,6 +148,7 @@ class SqliteIndex:
 
     @staticmethod
     def _delete(db: sqlite3.Connection, where: str, args: tuple) -> int:
+        db.execute(_BUMP, args[:1])  # every write's first argument is the collection id
         db.execute(f"DELETE FROM vectors WHERE {where}", args)
         return db.execute(f"DELETE FROM chunks WHERE {where}", args).rowcount
 
@@ -172,16 +187,29 @@ class SqliteIndex:
             lexical = [_hit(row) for row in db.execute(sql, [expression, *collection_ids, limit])]
             if not vector:
                 return lexical
-            scan = db.execute(
-                f"SELECT collection_id || ' ' || chunk_id, vector FROM vectors"
-                f" WHERE collection_id IN ({marks})",
-                collection_ids,
-            )
-            semantic = [key for key, _ in vec.nearest(vector, scan, limit)]
+            semantic = self._semantic(db, collection_ids, vector, limit)
             known = {_key(h.chunk): h.chunk for h in lexical}
             fused = vec.fuse([_key(h.chunk) for h in lexical], semantic)[:limit]
             known |= self._chunks(db, [key for key, _ in fused if key not in known])
         return [ChunkHit(chunk=known[key], score=score) for key, score in fused if key in known]
+
+    def _semantic(
+        self, db: sqlite3.Connection, collection_ids: list[str], vector: list[float], limit: int
+    ) -> list[str]:
+        """The keys of the ``limit`` chunks nearest ``vector``, best first."""
+        marks = ", ".join("?" for _ in collection_ids)
+        sql = f"SELECT collection_id, version FROM vector_versions WHERE collection_id IN ({marks})"
+        query = vec.query_array(vector)
+        scored: list[tuple[str, float]] = []
+        for collection_id, version in db.execute(sql, collection_ids).fetchall():
+            keys, matrix = self._matrices.get(
+                collection_id,
+                version,
+                query.nbytes,
+                lambda c=collection_id: db.execute(_COLLECTION_VECTORS, (c, c)),
+            )
+            scored += vec.top(query, keys, matrix, limit)
+        return [key for key, _ in sorted(scored, key=lambda pair: -pair[1])[:limit]]
 
     @staticmethod
     def _chunks(db: sqlite3.Connection, keys: list[str]) -> dict[str, Chunk]:
