@@ -59,9 +59,8 @@ def crawl(svc: Services, collection: Collection, urls: list[str], depth: int) ->
             pages.append(Upload(name=url, data=body.encode("utf-8")))
             following += [link for link in links if _same_site(link, url)]
         if refused:
-            raise InvalidInputError(
-                f"{len(refused)} of the URLs may not be fetched (SSRF guard)", refused
-            )
+            reasons = "; ".join(r["msg"] for r in refused)
+            raise InvalidInputError(f"not fetched (SSRF guard): {reasons}"[:1000], refused)
         frontier = following
     added = add_documents(svc, collection, pages) if pages else []
     return added + [_failed(svc, collection, url, why) for url, why in failures]
