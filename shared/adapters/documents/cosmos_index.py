@@ -71,8 +71,7 @@ class CosmosIndex:
         vectors: list[list[float]] | None = None,
     ) -> int:
         keep = {c.id for c in chunks}
-        embeddings: list[list[float] | None] = list(vectors or [])
-        embeddings += [None] * (len(chunks) - len(embeddings))
+        embeddings = vectors if vectors is not None else [None] * len(chunks)
         with translated():
             for chunk, embedding in zip(chunks, embeddings, strict=True):
                 self._container.upsert_item(_item(chunk, embedding))

@@ -111,10 +111,14 @@ class SqliteIndex:
             )
             for c in chunks
         ]
-        packed = [
-            (collection_id, c.id, document_id, vec.pack(v))
-            for c, v in zip(chunks, vectors or [], strict=False)
-        ]
+        packed = (
+            [
+                (collection_id, c.id, document_id, vec.pack(v))
+                for c, v in zip(chunks, vectors, strict=True)
+            ]
+            if vectors is not None
+            else []
+        )
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             self._delete(db, "collection_id = ? AND document_id = ?", (collection_id, document_id))
