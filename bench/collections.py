@@ -96,10 +96,10 @@ def retrieval_ms() -> tuple[float, float]:
     return quantiles[49], quantiles[94]
 
 
-def recall_at_10() -> float:
+def labelled() -> list[tuple[Chunk, list[str], str]]:
+    """LABELLED one-chunk documents: (chunk, its fact's words, the question asking for it)."""
     rng = random.Random(7)
-    index = SqliteIndex(temp_dir() / "bench-recall.sqlite3")
-    questions = []
+    cases = []
     for d in range(LABELLED):
         fact = [f"fact{d}x{k}" for k in range(5)]
         text = f"{_paragraph(rng)} The record says {' '.join(fact)}. {_paragraph(rng)}"
@@ -112,15 +112,26 @@ def recall_at_10() -> float:
             origin=f"d{d}.md",
             text=text,
         )
-        index.replace_document("c", f"d{d}", [chunk])
         asked = rng.sample(fact, 3)
-        questions.append((f"d{d}", " ".join([*asked, *rng.sample(FILLER, 5)])))
-    search = CollectionSearch(index, ["c"])
+        cases.append((chunk, fact, " ".join([*asked, *rng.sample(FILLER, 5)])))
+    return cases
+
+
+def recall(search: CollectionSearch, questions: list[tuple[str, str]]) -> float:
+    """The share of (document id, question) whose document is among the 10 results."""
     found = 0
     for doc, question in questions:
         urls = [r.url for r in search.search(question, 10)]
         found += any(url.split("/documents/")[1].split("#")[0] == doc for url in urls)
     return found / len(questions)
+
+
+def recall_at_10() -> float:
+    index = SqliteIndex(temp_dir() / "bench-recall.sqlite3")
+    cases = labelled()
+    for chunk, _, _ in cases:
+        index.replace_document("c", chunk.document_id, [chunk])
+    return recall(CollectionSearch(index, ["c"]), [(c.document_id, q) for c, _, q in cases])
 
 
 def bench_collections() -> list[Row]:

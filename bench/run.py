@@ -26,6 +26,7 @@ from bench.collections import bench_collections
 from bench.costs import bench_costs
 from bench.evidence import bench_evidence
 from bench.fake_llm import LatencyLLM
+from bench.hybrid import bench_hybrid
 from bench.latency import LATENCY, OVERHEAD_RUNS, bench_fanout, bench_overhead
 from bench.load import POLLERS, LoadResult, count_actions, process_cpu, run_load
 from bench.modes import bench_modes
@@ -241,6 +242,8 @@ def run_all() -> list[Row]:
     rows += bench_passages()
     step("collections: ingestion, retrieval, recall@10")
     rows += bench_collections()
+    step("collections: hybrid search (fake embeddings)")
+    rows += bench_hybrid()
     step("offline deep research")
     rows += bench_offline()
     step("offline citation precision")

@@ -49,6 +49,10 @@ param fastModel string = 'gpt-4o-mini'
 param strategicModel string = 'gpt-4o'
 param longContextModel string = 'gpt-4o'
 param chatModel string = 'gpt-4o-mini'
+@description('Embeddings deployment for reranking and hybrid collection search; empty = BM25 only.')
+param embeddingModel string = ''
+@description('Its vectors\' dimensions: the chunks container\'s vector policy (fixed once created).')
+param embeddingDimensions int = 1536
 
 param searchProvider string = ''
 param searxngUrl string = ''
@@ -147,6 +151,7 @@ module cosmos 'app/cosmos.bicep' = {
     databaseName: cosmosDatabaseName
     containerName: cosmosContainerName
     chunksContainerName: cosmosChunksContainerName
+    embeddingDimensions: embeddingDimensions
     principalId: identity.outputs.principalId
   }
 }
@@ -233,6 +238,7 @@ module api 'app/api.bicep' = {
     strategicModel: strategicModel
     longContextModel: longContextModel
     chatModel: chatModel
+    embeddingModel: embeddingModel
     searxngUrl: searxngUrl
     webhookAllowedHosts: webhookAllowedHosts
     authMode: authMode

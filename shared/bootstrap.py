@@ -13,7 +13,7 @@ import threading
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from shared.adapters.documents.base import DocumentParser, Index
+from shared.adapters.documents.base import DocumentParser, Embedder, Index
 from shared.adapters.fetch.base import Fetcher, LinkFetcher, SchemeFetcher
 from shared.adapters.reasoning.base import Reasoner
 from shared.adapters.search.base import SearchProvider
@@ -82,14 +82,32 @@ class AppServices:
 
     @cached_property
     def index(self) -> Index:
+        """The collections' index; hybrid (words and vectors) when an embedder is set."""
         with self._lock:
+            index: Index
             if self.settings.use_cosmos:  # Cosmos DB full-text search in the same account
                 from shared.adapters.documents.cosmos_index import CosmosIndex
 
-                return CosmosIndex(self.settings)
-            from shared.adapters.documents.fts import SqliteIndex
+                index = CosmosIndex(self.settings)
+            else:
+                from shared.adapters.documents.fts import SqliteIndex
 
-            return SqliteIndex(self.settings.data_dir / "collections.sqlite3")
+                index = SqliteIndex(self.settings.data_dir / "collections.sqlite3")
+            if self.embedder is None:
+                return index
+            from shared.adapters.documents.hybrid import HybridIndex
+
+            return HybridIndex(index, self.embedder)
+
+    @cached_property
+    def embedder(self) -> Embedder | None:
+        """Embeddings when EMBEDDING_MODEL and an LLM endpoint are set, else None."""
+        if not (self.settings.embedding_model and self.settings.llm_configured):
+            return None
+        with self._lock:
+            from shared.adapters.search.embeddings import OpenAIEmbeddings
+
+            return OpenAIEmbeddings(self.settings)
 
     @cached_property
     def parser(self) -> DocumentParser:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from shared.adapters.documents.base import DocumentParser, Index
+from shared.adapters.documents.base import DocumentParser, Embedder, Index
 from shared.adapters.fetch.base import Fetcher, LinkFetcher
 from shared.adapters.identity import Authenticator
 from shared.adapters.reasoning.base import Reasoner
@@ -62,6 +62,11 @@ class Services(Protocol):
 
     @property
     def index(self) -> Index: ...
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """Chunk and query embeddings (hybrid search); None without EMBEDDING_MODEL."""
+        ...
 
     @property
     def parser(self) -> DocumentParser: ...

@@ -82,7 +82,8 @@ function showDocuments(view) {
     `${view.name}: ${ingested} ingested, ${queued} queued, ${broken} failed; ${view.chunks} chunks.`;
   $("documents").replaceChildren(...view.documents.map((d) => {
     const item = document.createElement("li");
-    const why = d.error ? `: ${d.error}` : d.status === "ingested" ? ` (${d.chunks} chunks)` : "";
+    const words = d.vectors === "missing" ? `; vectors missing, searched by words only: ${d.vector_error}` : "";
+    const why = d.error ? `: ${d.error}` : d.status === "ingested" ? ` (${d.chunks} chunks${words})` : "";
     item.textContent = `${d.name}: ${d.status}${why}`;
     item.dataset.status = d.status;
     return item;

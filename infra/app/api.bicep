@@ -193,6 +193,7 @@ var codeSettings = {
   LONG_CONTEXT_MODEL: longContextModel
   CHAT_MODEL: chatModel
   EMBEDDING_MODEL: embeddingModel
+  EMBEDDING_BATCH_SIZE: '64'
   LLM_STRUCTURED_OUTPUT: 'auto'
   LLM_STREAM_ANSWERS: 'true'
   LLM_TIMEOUT_SECONDS: '60'

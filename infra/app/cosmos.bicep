@@ -3,7 +3,11 @@
 // data-plane role assignment so the managed identity can read and write items.
 // The containers are created here because data-plane RBAC cannot create databases
 // or containers. The chunks container carries a full-text policy and index (BM25
-// through FullTextScore; docs/collections.md says why this and not Azure AI Search).
+// through FullTextScore; docs/collections.md says why this and not Azure AI Search)
+// and a vector embedding policy and index on /embedding, for hybrid search (RRF of
+// FullTextScore and VectorDistance) when EMBEDDING_MODEL is set. A vector policy
+// cannot be changed once the container exists: another embedding model with other
+// dimensions needs a new chunks container.
 param accountName string
 param location string
 param tags object = {}
@@ -11,6 +15,10 @@ param databaseName string
 param containerName string
 @description('The collections\' chunks: full-text indexed, partitioned by collection.')
 param chunksContainerName string
+@description('Dimensions of EMBEDDING_MODEL\'s vectors (text-embedding-3-small: 1536).')
+@minValue(1)
+@maxValue(4096)
+param embeddingDimensions int = 1536
 @description('Principal id of the managed identity that gets Built-in Data Contributor.')
 param principalId string
 
@@ -33,6 +41,10 @@ resource account 'Microsoft.DocumentDB/databaseAccounts@2024-05-15' = {
       {
         // Full-text policies, indexes and the FullText* query functions need it.
         name: 'EnableNoSQLFullTextSearch'
+      }
+      {
+        // Vector policies, vector indexes and VectorDistance (hybrid search) need it.
+        name: 'EnableNoSQLVectorSearch'
       }
     ]
     disableLocalAuth: true
@@ -78,7 +90,8 @@ resource container 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/container
   }
 }
 
-// Full-text policies need a newer API version than the account's other resources use.
+// Full-text and vector policies need a newer API version than the account's other
+// resources use.
 resource chunks 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-12-01-preview' = {
   parent: database
   name: chunksContainerName
@@ -100,6 +113,17 @@ resource chunks 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2
           }
         ]
       }
+      // Cosine, as the local index scores; float32, as the embeddings API returns them.
+      vectorEmbeddingPolicy: {
+        vectorEmbeddings: [
+          {
+            path: '/embedding'
+            dataType: 'float32'
+            dimensions: embeddingDimensions
+            distanceFunction: 'cosine'
+          }
+        ]
+      }
       indexingPolicy: {
         indexingMode: 'consistent'
         includedPaths: [
@@ -114,10 +138,22 @@ resource chunks 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2
           {
             path: '/"_etag"/?'
           }
+          {
+            // kept out of the range index: only the vector index reads it
+            path: '/embedding/*'
+          }
         ]
         fullTextIndexes: [
           {
             path: '/text'
+          }
+        ]
+        // quantizedFlat: exact-style kNN over compressed vectors, up to 4096 dimensions;
+        // each search stays in one collection's partition, a few thousand chunks.
+        vectorIndexes: [
+          {
+            path: '/embedding'
+            type: 'quantizedFlat'
           }
         ]
       }

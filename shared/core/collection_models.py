@@ -25,6 +25,14 @@ class DocumentStatus(StrEnum):
     failed = "failed"
 
 
+class VectorState(StrEnum):
+    """Whether a document's chunks carry embeddings (hybrid search, EMBEDDING_MODEL)."""
+
+    off = "off"  # no embedding model configured: searched by words (BM25) only
+    stored = "stored"  # every chunk has its vector
+    missing = "missing"  # the embeddings call failed: searched by words only until re-uploaded
+
+
 class Collection(BaseModel):
     id: str
     name: str
@@ -47,6 +55,8 @@ class DocumentRecord(BaseModel):
     chunks: int = 0
     pages: int | None = None
     error: str | None = None
+    vectors: VectorState = VectorState.off
+    vector_error: str | None = None  # why ``vectors`` is ``missing``
     updated_at: datetime
 
 

@@ -30,6 +30,7 @@ from shared.core.limits import (
     COLLECTION_MAX_FILE_BYTES,
     COLLECTION_MAX_FILES_PER_REQUEST,
     COLLECTION_MAX_REQUEST_BYTES,
+    EMBEDDING_BATCH_SIZE,
     LIMITS,
     Limit,
     PlanTimeoutAction,
@@ -124,6 +125,7 @@ class Settings(_LimitSettings):
     long_context_model: str = "gpt-4o"
     chat_model: str = "gpt-4o-mini"
     embedding_model: str | None = None
+    embedding_batch_size: int = Field(EMBEDDING_BATCH_SIZE, ge=1)
     # auto: json_schema, falling back to what the endpoint accepts (reasoning/structured_mode.py)
     llm_structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = "auto"
     # Answers and reports streamed from the model to the event stream (reasoning/llm_stream.py).

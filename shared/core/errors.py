@@ -38,6 +38,10 @@ class TransientError(ResearchError):
         self.retry_after = retry_after
 
 
+class EmbeddingsUnavailable(TransientError):
+    """The embeddings endpoint failed: hybrid search falls back to words alone."""
+
+
 class PermanentError(ResearchError):
     """A failure that repeating the same call will reproduce."""
 

@@ -289,3 +289,7 @@ COLLECTIONS_PER_REQUEST = 10  # collections one research may name (options.colle
 COLLECTION_COVERAGE = 0.7
 COLLECTION_MAX_CRAWL_PAGES = 50  # pages one URL request may fetch, all depths together
 COLLECTION_MAX_CRAWL_DEPTH = 2  # links followed from the given URLs, on the same site
+# Chunks (or queries) sent in one embeddings request when EMBEDDING_MODEL is set (hybrid
+# search, shared/adapters/search/embeddings.py): OpenAI takes up to 2048 inputs, some older
+# Azure OpenAI deployments 16, so the operator may lower it.
+EMBEDDING_BATCH_SIZE = 64

@@ -6,6 +6,7 @@ its record keeps the content hash: the same bytes again are a no-op, changed byt
 queue the document again and ingesting it replaces its chunks. ``ingest_document``
 is idempotent (it recomputes the same chunks and swaps them in one step), so it
 can run again after a crash or a retry and end with exactly one copy of each chunk.
+With an embedding model, each chunk is stored with its vector (``chunk_vectors``).
 A document that cannot be read, or is over the size limit, becomes a ``failed``
 record naming why; the other documents of the batch go on.
 """
@@ -22,10 +23,12 @@ from shared.core.collection_models import (
     Collection,
     DocumentRecord,
     DocumentStatus,
+    VectorState,
     content_hash,
     document_id,
 )
 from shared.core.errors import InvalidInputError, NotFoundError
+from shared.usecases.chunk_vectors import chunk_vectors
 from shared.usecases.collections import (
     ORIGINALS,
     documents,
@@ -91,7 +94,11 @@ def _add(
     doc_id = document_id(collection.id, name)
     digest = content_hash(data)
     previous = known.get(doc_id)
-    if previous is not None and previous.content_hash == digest:
+    if (
+        previous is not None
+        and previous.content_hash == digest
+        and not _wants_vectors(svc, previous)
+    ):
         return Added(previous, changed=False, unchanged=True)
     record = DocumentRecord(
         id=doc_id,
@@ -138,7 +145,8 @@ def ingest_document(svc: Services, collection_id: str, doc_id: str) -> DocumentR
         save_document(svc, failed)
         return failed
     chunks = chunk_document(parsed, collection_id, doc_id, record.name)
-    count = svc.index.replace_document(collection_id, doc_id, chunks)
+    embedded = chunk_vectors(svc, collection_id, doc_id, chunks)
+    count = svc.index.replace_document(collection_id, doc_id, chunks, embedded.vectors)
     done = record.model_copy(
         update={
             "status": DocumentStatus.ingested,
@@ -147,11 +155,24 @@ def ingest_document(svc: Services, collection_id: str, doc_id: str) -> DocumentR
             "pages": parsed.pages,
             "chunks": count,
             "error": None,
+            "vectors": embedded.state,
+            "vector_error": embedded.error,
             "updated_at": datetime.now(UTC),
         }
     )
     save_document(svc, done)
     return done
+
+
+def _wants_vectors(svc: Services, record: DocumentRecord) -> bool:
+    """An ingested document without vectors while an embedder is set: the same file
+    uploaded again is ingested again, to embed it (after a failed embeddings call, or
+    when EMBEDDING_MODEL was set after it was ingested)."""
+    return (
+        svc.embedder is not None
+        and record.status == DocumentStatus.ingested
+        and record.vectors != VectorState.stored
+    )
 
 
 def _file_name(name: str) -> str:

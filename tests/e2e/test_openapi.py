@@ -6,7 +6,11 @@ checks: no 5xx, and every response matches the document (documented status,
 content type, headers, and JSON body schema). Session-scoped routes run twice:
 with generated ids (404s) and with the id of a finished deep research, so the
 200 shapes of status, report, PDF and events are exercised too (its DELETE
-last, since it removes the session).
+last, since it removes the session). Collection routes run the same way with an
+existing collection holding an ingested Markdown document: generated multipart
+uploads into it (schemathesis sends real file parts), the JSON ``urls`` form
+(every generated URL pointed at loopback, which the SSRF guard refuses: a 422,
+and no DNS lookup), reads of the document's original, and the DELETEs last.
 
 It runs twice: with sign-in off (``AUTH_MODE=none``, the local default) and on
 (``easyauth``, every request signed in as one person the way App Service
@@ -55,12 +59,24 @@ CHECKS = [
 ]
 # A loopback URL the SSRF guard refuses (not in WEBHOOK_ALLOWED_HOSTS): a 422 without DNS.
 REFUSED_CALLBACK = "http://127.0.0.1:9/hook"
+REFUSED_PAGE = "http://127.0.0.1:9/page-{n}"  # the same for a collection's {"urls": [...]}
+UPLOADS = "/api/collections/{collection_id}/documents"
 FINISHED_TIMEOUT = 120.0
+# Deleting what the other plans read goes last: a document, then its collection, the session.
+LAST = (
+    "DELETE /api/collections/{collection_id}/documents/{document_id} [existing collection]",
+    "DELETE /api/collections/{collection_id} [existing collection]",
+    "DELETE /api/research/{session_id} [finished session]",
+)
 
 
 def keep_it_cheap(case: schemathesis.Case) -> None:
     """Generated starts must not block, call out, or look anything up on the network."""
-    if case.operation.path != "/api/research" or not isinstance(case.body, dict):
+    if not isinstance(case.body, dict):
+        return
+    if case.operation.path == UPLOADS and isinstance(case.body.get("urls"), list):
+        case.body["urls"] = [REFUSED_PAGE.format(n=n) for n in range(len(case.body["urls"]))]
+    if case.operation.path != "/api/research":
         return
     if "wait_seconds" in case.body:
         case.body["wait_seconds"] = 0
@@ -82,6 +98,24 @@ def finished_deep_research(client: httpx.Client) -> str:
             return session_id
         time.sleep(0.3)
     raise AssertionError("the seed deep research did not finish")
+
+
+def ingested_collection(client: httpx.Client) -> tuple[str, str]:
+    """A collection holding one ingested Markdown document: (collection_id, document_id)."""
+    collection_id = client.post("/api/collections", json={"name": "fuzzed"}).json()["collection_id"]
+    notes = ("notes.md", b"# Notes\n\nThe pump seal was replaced in May.\n", "text/markdown")
+    upload = client.post(
+        UPLOADS.format(collection_id=collection_id),
+        files=[("file", notes)],
+        headers={"X-Requested-With": "schemathesis"},
+    )
+    assert upload.status_code == 202, upload.text
+    [document] = upload.json()["documents"]
+    deadline = time.monotonic() + FINISHED_TIMEOUT
+    while client.get(f"/api/collections/{collection_id}").json()["progress"]["queued"]:
+        assert time.monotonic() < deadline, "the seed document was not ingested"
+        time.sleep(0.1)
+    return collection_id, document["document_id"]
 
 
 def fuzz(
@@ -110,6 +144,8 @@ def fuzz(
             base_url=base_url, headers=headers, checks=CHECKS, timeout=60
         )
         statuses[response.status_code] += 1
+        if label == f"POST {UPLOADS} [existing collection]":
+            statuses[(case.media_type, response.status_code)] += 1
 
     try:
         run()
@@ -147,6 +183,8 @@ def test_schemathesis_finds_no_server_error_and_no_response_off_the_schema(signe
         assert served.status_code == 200
         schema = schemathesis.openapi.from_dict(served.json())
         session_id = finished_deep_research(api)
+        collection_id, document_id = ingested_collection(api)
+    existing = {"collection_id": collection_id, "document_id": document_id}
     base_url = host.url
     examples: Counter = Counter()
     statuses: Counter = Counter()
@@ -158,6 +196,15 @@ def test_schemathesis_finds_no_server_error_and_no_response_off_the_schema(signe
         if headers:
             plans.append((f"{op.label} [signed out]", lambda op=op: op.as_strategy(), {}))
         takes_session = any(p.name == "session_id" for p in op.path_parameters)
+        own = {p.name: existing[p.name] for p in op.path_parameters if p.name in existing}
+        if "collection_id" in own:
+            plans.append(
+                (
+                    f"{op.label} [existing collection]",
+                    lambda op=op, own=own: op.as_strategy(path_parameters=own),
+                    headers,
+                )
+            )
         if takes_session:
             fixed = {"session_id": session_id}
             plans.append(
@@ -168,7 +215,8 @@ def test_schemathesis_finds_no_server_error_and_no_response_off_the_schema(signe
                 )
             )
         if op.method.upper() == "POST" and op.body:
-            extra = {"path_parameters": {"session_id": session_id}} if takes_session else {}
+            fixed_ids = {"session_id": session_id} if takes_session else own
+            extra = {"path_parameters": fixed_ids} if fixed_ids else {}
             plans.append(
                 (
                     f"{op.label} [negative body]",
@@ -176,8 +224,7 @@ def test_schemathesis_finds_no_server_error_and_no_response_off_the_schema(signe
                     headers,
                 )
             )
-    # Deleting the finished session ends what the other plans read: it goes last.
-    plans.sort(key=lambda plan: plan[0] == "DELETE /api/research/{session_id} [finished session]")
+    plans.sort(key=lambda plan: LAST.index(plan[0]) if plan[0] in LAST else -1)
     for label, strategy, plan_headers in plans:
         failure = fuzz(base_url, strategy(), label, examples, statuses, plan_headers)
         if failure:
@@ -194,6 +241,9 @@ def test_schemathesis_finds_no_server_error_and_no_response_off_the_schema(signe
     assert failures == [], "\n\n".join(failures)
     assert total >= 10 * len(plans) // 2  # the searches really ran
     assert statuses[200] and statuses[204] and statuses[404] and statuses[422]
+    # into the existing collection: files stored and ingested; loopback URLs refused
+    assert statuses[("multipart/form-data", 202)], statuses
+    assert statuses[("application/json", 422)], statuses
     assert bool(statuses[401]) == bool(headers)  # signed-out requests, only with sign-in on
 
 

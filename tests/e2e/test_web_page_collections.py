@@ -9,7 +9,9 @@ import pytest
 from playwright.sync_api import expect
 
 from devhost.host import DevHost
+from shared.core.config import Settings
 from tests.fakes.documents import pdf_with_pages
+from tests.fakes.openai_server import FakeOpenAIServer, error
 
 pytestmark = pytest.mark.e2e
 
@@ -46,4 +48,33 @@ def test_files_picked_into_a_new_collection_are_ingested_and_researched(
     body = started.value.post_data_json
     assert body["options"]["web"] is False
     assert len(body["options"]["collections"]) == 1
+    seen.assert_clean()
+
+
+def test_a_document_ingested_without_its_vectors_says_so(
+    start_devhost, data_dir: Path, fake_openai: FakeOpenAIServer, open_page, tmp_path: Path
+) -> None:
+    """EMBEDDING_MODEL set, the embeddings endpoint failing: ingested by words, and named."""
+    settings = Settings(
+        data_dir=data_dir,
+        reasoner="offline",
+        search_provider="local",
+        openai_base_url=fake_openai.base_url,
+        embedding_model="text-embedding-3-small",
+    )
+    devhost = start_devhost(settings)
+    fake_openai.enqueue(error(400))  # not retried: the document's one embeddings call fails
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Pumps\n\nThe pump seal was replaced in May.\n")
+    page, seen = open_page(f"{devhost.url}/api/ui")
+
+    page.fill("#collection-name", "notes")
+    page.click("#create-collection")
+    expect(page.locator("#upload-collection")).not_to_have_value("")
+    page.set_input_files("#files", [str(notes)])
+    page.click("#upload")
+    expect(page.locator("#upload-status")).to_contain_text("0 queued")
+    [item] = page.locator("#documents li").all_text_contents()
+    assert item.startswith("notes.md: ingested (1 chunks; vectors missing, searched by words")
+    assert "embeddings call failed" in item
     seen.assert_clean()

@@ -8,13 +8,20 @@ and queries within one partition. A full-text query must have the documented sha
 ``SELECT TOP n ... WHERE FullTextContainsAny(c.text, "t1", ...) ORDER BY RANK
 FullTextScore(c.text, "t1", ...)`` with the same terms in both; it is answered with
 the items holding any term, best first by how often the terms occur (BM25's order
-for such small texts). Anything else is a 400, as Cosmos answers a query it cannot
-parse. Every query text is recorded, so a test can read what was asked.
+for such small texts). A hybrid query must have the documented shape too,
+``SELECT TOP n ... FROM c ORDER BY RANK RRF(FullTextScore(c.text, "t1", ...),
+VectorDistance(c.embedding, @vector))`` with the vector as a parameter; it is
+answered as documented: the full-text ranking and the vector ranking (cosine, the
+container's distance function, over the items that have an ``embedding``) fused by
+reciprocal rank (k = 60), every item of the partition eligible. Anything else is a
+400, as Cosmos answers a query it cannot parse. Every query text is recorded, so a
+test can read what was asked.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -25,6 +32,12 @@ FULL_TEXT = re.compile(
     r" WHERE FullTextContainsAny\(c\.text, (?P<terms>(?:\"\w+\"(?:, )?)+)\)"
     r" ORDER BY RANK FullTextScore\(c\.text, (?P<scored>(?:\"\w+\"(?:, )?)+)\)$"
 )
+HYBRID = re.compile(
+    r"^SELECT TOP (?P<top>\d+) (?P<fields>[\w., ]+) FROM c"
+    r" ORDER BY RANK RRF\(FullTextScore\(c\.text, (?P<terms>(?:\"\w+\"(?:, )?)+)\),"
+    r" VectorDistance\(c\.embedding, @vector\)\)$"
+)
+RRF_K = 60  # the documented RRF constant
 BY_DOCUMENT = re.compile(
     r"^SELECT (?P<fields>[\w., ]+) FROM c WHERE c\.document_id = @document_id$"
 )
@@ -70,6 +83,8 @@ class FullTextCosmos:
             hits = [(_score(i["text"], terms), i) for i in mine]
             hits = sorted((h for h in hits if h[0] > 0), key=lambda h: -h[0])
             return [_project(i, match["fields"]) for _, i in hits[: int(match["top"])]]
+        if match := HYBRID.match(text):
+            return _hybrid(mine, _terms(match["terms"]), parameters["@vector"], match)
         raise ValueError(f"unsupported query: {text}")
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
@@ -149,6 +164,31 @@ def _terms(text: str) -> list[str]:
 def _score(text: str, terms: list[str]) -> int:
     words = re.findall(r"\w+", text.lower())
     return sum(words.count(t) for t in terms)
+
+
+def _hybrid(items: list[dict], terms: list[str], vector: list[float], match: re.Match) -> list:
+    if not isinstance(vector, list) or not vector:
+        raise ValueError("VectorDistance needs the query vector as an array parameter")
+    lexical = sorted(
+        (i for i in items if _score(i["text"], terms) > 0), key=lambda i: -_score(i["text"], terms)
+    )
+    with_vectors = [i for i in items if isinstance(i.get("embedding"), list)]
+    semantic = sorted(with_vectors, key=lambda i: -_cosine(vector, i["embedding"]))
+    fused: dict[str, float] = {}
+    for ranking in (lexical, semantic):
+        for rank, item in enumerate(ranking, start=1):
+            fused[item["id"]] = fused.get(item["id"], 0.0) + 1.0 / (RRF_K + rank)
+    by_id = {i["id"]: i for i in items}
+    best = sorted(fused, key=lambda item_id: -fused[item_id])[: int(match["top"])]
+    return [_project(by_id[i], match["fields"]) for i in best]
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    if len(a) != len(b):
+        raise ValueError("a vector of another dimension than the container's policy")
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
 
 
 def _project(item: dict, fields: str) -> dict:

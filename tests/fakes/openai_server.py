@@ -3,9 +3,12 @@
 A stdlib ``ThreadingHTTPServer`` on 127.0.0.1 and a free port serves
 ``POST /v1/chat/completions`` and the Azure form
 ``POST /openai/deployments/{deployment}/chat/completions?api-version=...``.
-Every request is recorded (``server.requests``). Replies come from a queue
-(``server.enqueue(...)``) and, when the queue is empty, from a responder
-callback; the default responder is schema-aware: for a request with
+Every request is recorded (``server.requests``). ``POST /v1/embeddings`` (and the
+Azure form) answers with deterministic vectors (``fake_embeddings.py``: hashed bags
+of concepts, ``server.embedding_dimensions`` and ``server.synonyms``) unless a
+reply is queued (``enqueue(error(500))`` makes the next embeddings call fail).
+Replies come from a queue (``server.enqueue(...)``) and, when the queue is empty,
+from a responder callback; the default responder is schema-aware: for a request with
 ``response_format`` json_schema (or a ``<json_schema>`` block in the prompt,
 as ``json_object`` / ``prompt`` modes send it) it returns a minimal valid
 instance of that schema, so a whole deep research can run with no scripting.
@@ -46,7 +49,12 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-_PATHS = re.compile(r"^(/v1/chat/completions|/openai/deployments/([^/]+)/chat/completions)$")
+from tests.fakes import fake_embeddings
+
+_PATHS = re.compile(
+    r"^(/v1/(?:chat/completions|embeddings)"
+    r"|/openai/deployments/([^/]+)/(?:chat/completions|embeddings))$"
+)
 
 
 @dataclass
@@ -137,6 +145,8 @@ class FakeOpenAIServer:
         self._stopping = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
         self.stream_hold: Callable[[RecordedRequest, int], None] | None = None
+        self.embedding_dimensions = fake_embeddings.DIMENSIONS
+        self.synonyms: dict[str, str] | None = None  # None: fake_embeddings.SYNONYMS
         self._thread: threading.Thread | None = None
 
     @property
@@ -185,6 +195,11 @@ class FakeOpenAIServer:
         with self._lock:
             self.requests.append(request)
             queued = self._queue.popleft() if self._queue else None
+        if queued is None and request.path.endswith("/embeddings"):
+            body = fake_embeddings.embeddings_body(
+                request.json, self.embedding_dimensions, self.synonyms
+            )
+            return Reply(body=body)
         produced = queued if queued is not None else self.responder
         reply = produced(request) if callable(produced) else produced
         if isinstance(reply, str):

@@ -1,8 +1,9 @@
 """The documents port: an ``Index`` of chunks, searched by relevance within collections.
 
-Adapters: ``fts.py`` (SQLite FTS5, BM25; embedded). The ``DocumentParser`` port
-(``parsing.py``: pypdf, python-docx, the HTML extractor) turns an upload into sections;
-``chunking.py`` (pure) turns sections into chunks.
+Adapters: ``fts.py`` (SQLite FTS5, BM25, with a cosine scan of stored vectors;
+embedded) and ``cosmos_index.py`` (Cosmos DB full-text and vector search). The
+``DocumentParser`` port (``parsing.py``: pypdf, python-docx, the HTML extractor)
+turns an upload into sections; ``chunking.py`` (pure) turns sections into chunks.
 
 Index guarantees:
 - ``replace_document`` swaps a document's chunks in one step: a reader sees the old
@@ -11,7 +12,11 @@ Index guarantees:
 - ``search`` only returns chunks of the collections it is given: the caller has
   already checked that its principal may read them;
 - hits are best first, grouped by nothing: grouping per document is the retrieval
-  pipeline's work.
+  pipeline's work;
+- with a query ``vector`` (hybrid search, ``hybrid.py``), the hits are the
+  reciprocal-rank fusion of the BM25 ranking and the cosine ranking over the chunks
+  stored with a vector, so a chunk sharing no word with the query can still be found;
+  chunks stored without one are found by their words only.
 """
 
 from __future__ import annotations
@@ -54,9 +59,29 @@ class DocumentParser(Protocol):
 
 
 @runtime_checkable
+class Embedder(Protocol):
+    """Texts to vectors (``shared/adapters/search/embeddings.py``)."""
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        """One vector per text, in order; ``EmbeddingsUnavailable`` when the endpoint fails."""
+        ...
+
+
+@runtime_checkable
 class Index(Protocol):
-    def replace_document(self, collection_id: str, document_id: str, chunks: list[Chunk]) -> int:
-        """Make ``chunks`` the document's only chunks; returns how many it has now."""
+    def replace_document(
+        self,
+        collection_id: str,
+        document_id: str,
+        chunks: list[Chunk],
+        vectors: list[list[float]] | None = None,
+    ) -> int:
+        """Make ``chunks`` (with ``vectors``, one per chunk, if given) the document's only
+        chunks; returns how many it has now."""
+        ...
+
+    def vectors(self, collection_id: str, document_id: str) -> dict[str, list[float]]:
+        """The document's stored vectors by chunk text: what re-ingesting may reuse."""
         ...
 
     def delete_document(self, collection_id: str, document_id: str) -> int: ...
@@ -69,8 +94,15 @@ class Index(Protocol):
         """Every chunk of one document, in reading order."""
         ...
 
-    def search(self, collection_ids: list[str], query: str, limit: int) -> list[ChunkHit]:
-        """The best ``limit`` chunks for ``query`` in those collections, best first."""
+    def search(
+        self,
+        collection_ids: list[str],
+        query: str,
+        limit: int,
+        vector: list[float] | None = None,
+    ) -> list[ChunkHit]:
+        """The best ``limit`` chunks for ``query`` (and its ``vector``) in those
+        collections, best first; none for a query without a word."""
         ...
 
     def ping(self) -> None: ...

@@ -8,6 +8,14 @@ query per collection, in its partition::
     WHERE FullTextContainsAny(c.text, "pump", "seal")
     ORDER BY RANK FullTextScore(c.text, "pump", "seal")
 
+With a query vector (hybrid search) the query is the documented hybrid shape, with
+no ``WHERE`` so that a chunk sharing no word with the query is still ranked by its
+vector (``embedding``: the container's vector embedding policy and index)::
+
+    SELECT TOP 20 c.id, ... FROM c
+    ORDER BY RANK RRF(FullTextScore(c.text, "pump", "seal"),
+                      VectorDistance(c.embedding, @vector))
+
 ``FullTextScore`` may not be projected, so a hit's score is its rank (reciprocal),
 and hits of several collections are merged by that. The terms are the query's
 words (``\\w+`` only), so they are written into the query as string literals
@@ -22,19 +30,26 @@ from typing import Any
 from azure.cosmos import ContainerProxy, CosmosClient
 
 from shared.adapters.documents.fts import match_terms
+from shared.adapters.documents.vectors import RRF_K
 from shared.adapters.stores.cosmos_sdk import translated
 from shared.core.collection_models import Chunk, ChunkHit
 from shared.core.config import Settings
 
-RANK_K = 60  # reciprocal-rank constant, as the search pipeline's RRF
 _FIELDS = (
     "c.id, c.collection_id, c.document_id, c.ordinal, c.title, c.origin, c.heading_path,"
     " c.page, c.text"
 )
 
 
-def search_query(terms: list[str], limit: int) -> str:
+def search_query(terms: list[str], limit: int, hybrid: bool = False) -> str:
+    """The full-text query, or with ``hybrid`` the RRF of it and ``@vector``'s distance."""
     quoted = ", ".join(f'"{t}"' for t in terms)
+    if hybrid:
+        return (
+            f"SELECT TOP {int(limit)} {_FIELDS} FROM c"
+            f" ORDER BY RANK RRF(FullTextScore(c.text, {quoted}),"
+            f" VectorDistance(c.embedding, @vector))"
+        )
     return (
         f"SELECT TOP {int(limit)} {_FIELDS} FROM c"
         f" WHERE FullTextContainsAny(c.text, {quoted})"
@@ -48,15 +63,27 @@ class CosmosIndex:
     def __init__(self, settings: Settings, container: ContainerProxy | None = None) -> None:
         self._container = container or _open(settings)
 
-    def replace_document(self, collection_id: str, document_id: str, chunks: list[Chunk]) -> int:
+    def replace_document(
+        self,
+        collection_id: str,
+        document_id: str,
+        chunks: list[Chunk],
+        vectors: list[list[float]] | None = None,
+    ) -> int:
         keep = {c.id for c in chunks}
+        embeddings = vectors if vectors is not None else [None] * len(chunks)
         with translated():
-            for chunk in chunks:
-                self._container.upsert_item(_item(chunk))
+            for chunk, embedding in zip(chunks, embeddings, strict=True):
+                self._container.upsert_item(_item(chunk, embedding))
             for old in self._ids(collection_id, document_id):
                 if old not in keep:
                     self._container.delete_item(old, partition_key=collection_id)
         return len(chunks)
+
+    def vectors(self, collection_id: str, document_id: str) -> dict[str, list[float]]:
+        query = "SELECT c.text, c.embedding FROM c WHERE c.document_id = @document_id"
+        rows = self._query(query, collection_id, [("@document_id", document_id)])
+        return {r["text"]: r["embedding"] for r in rows if r.get("embedding")}
 
     def delete_document(self, collection_id: str, document_id: str) -> int:
         return self._delete(collection_id, self._ids(collection_id, document_id))
@@ -72,15 +99,23 @@ class CosmosIndex:
         rows = self._query(query, collection_id, [("@document_id", document_id)])
         return sorted((_chunk(r) for r in rows), key=lambda c: c.ordinal)
 
-    def search(self, collection_ids: list[str], query: str, limit: int) -> list[ChunkHit]:
+    def search(
+        self,
+        collection_ids: list[str],
+        query: str,
+        limit: int,
+        vector: list[float] | None = None,
+    ) -> list[ChunkHit]:
         terms = match_terms(query)
         if not terms or limit <= 0:
             return []
+        text = search_query(terms, limit, hybrid=bool(vector))
+        parameters: list[tuple[str, Any]] = [("@vector", vector)] if vector else []
         ranked: list[ChunkHit] = []
         for collection_id in collection_ids:
-            rows = self._query(search_query(terms, limit), collection_id, [])
+            rows = self._query(text, collection_id, parameters)
             ranked += [
-                ChunkHit(chunk=_chunk(r), score=1.0 / (RANK_K + rank))
+                ChunkHit(chunk=_chunk(r), score=1.0 / (RRF_K + rank))
                 for rank, r in enumerate(rows, start=1)
             ]
         return sorted(ranked, key=lambda h: h.score, reverse=True)[:limit]
@@ -116,8 +151,11 @@ class CosmosIndex:
             )
 
 
-def _item(chunk: Chunk) -> dict:
-    return chunk.model_dump(mode="json")
+def _item(chunk: Chunk, embedding: list[float] | None) -> dict:
+    item = chunk.model_dump(mode="json")
+    if embedding:
+        item["embedding"] = embedding
+    return item
 
 
 def _chunk(row: dict) -> Chunk:

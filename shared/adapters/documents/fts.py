@@ -5,6 +5,13 @@ a citation needs ride along UNINDEXED. A query is turned into an OR of quoted
 terms, so no user text is read as FTS5 syntax. Each call opens its own connection
 (activities run in threads, and SQLite connections are per thread); WAL lets
 readers go on while a document is replaced.
+
+Hybrid search (a query ``vector``): each chunk's vector lives in the ``vectors``
+table beside it (unit-length float32, written in the same transaction as the
+chunk), and a search fuses the BM25 ranking with an exact cosine scan of the
+searched collections' vectors by reciprocal rank (``vectors.py``). Every write
+bumps the collection's row in ``vector_versions`` in the same transaction, which
+is how a worker knows its cached matrix of a collection's vectors is still good.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from shared.adapters.documents import vectors as vec
 from shared.core.collection_models import Chunk, ChunkHit
 from shared.core.errors import TransientError
 
@@ -32,6 +40,25 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5(
     tokenize = 'porter unicode61 remove_diacritics 2'
 )
 """
+_VECTORS = """
+CREATE TABLE IF NOT EXISTS vectors (
+    collection_id TEXT NOT NULL, chunk_id TEXT NOT NULL, document_id TEXT NOT NULL,
+    vector BLOB NOT NULL, PRIMARY KEY (collection_id, chunk_id)
+)
+"""
+_VERSIONS = """
+CREATE TABLE IF NOT EXISTS vector_versions (
+    collection_id TEXT PRIMARY KEY, version INTEGER NOT NULL
+)
+"""
+_BUMP = (
+    "INSERT INTO vector_versions VALUES (?, 1)"
+    " ON CONFLICT (collection_id) DO UPDATE SET version = version + 1"
+)
+_COLLECTION_VECTORS = "SELECT ? || ' ' || chunk_id, vector FROM vectors WHERE collection_id = ?"
+_VECTORS_BY_DOCUMENT = (
+    "CREATE INDEX IF NOT EXISTS vectors_document ON vectors (collection_id, document_id)"
+)
 
 
 def match_terms(query: str) -> list[str]:
@@ -57,8 +84,18 @@ class SqliteIndex:
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(_SCHEMA)
+            db.execute(_VECTORS)
+            db.execute(_VECTORS_BY_DOCUMENT)
+            db.execute(_VERSIONS)
+        self._matrices = vec.Matrices()
 
-    def replace_document(self, collection_id: str, document_id: str, chunks: list[Chunk]) -> int:
+    def replace_document(
+        self,
+        collection_id: str,
+        document_id: str,
+        chunks: list[Chunk],
+        vectors: list[list[float]] | None = None,
+    ) -> int:
         rows = [
             (
                 c.text,
@@ -74,29 +111,50 @@ class SqliteIndex:
             )
             for c in chunks
         ]
+        packed = (
+            [
+                (collection_id, c.id, document_id, vec.pack(v))
+                for c, v in zip(chunks, vectors, strict=True)
+            ]
+            if vectors is not None
+            else []
+        )
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
-            db.execute(
-                "DELETE FROM chunks WHERE collection_id = ? AND document_id = ?",
-                (collection_id, document_id),
-            )
+            self._delete(db, "collection_id = ? AND document_id = ?", (collection_id, document_id))
             db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            db.executemany("INSERT INTO vectors VALUES (?, ?, ?, ?)", packed)
             db.execute("COMMIT")
         return len(rows)
 
+    def vectors(self, collection_id: str, document_id: str) -> dict[str, list[float]]:
+        sql = "SELECT chunk_id, vector FROM vectors WHERE collection_id = ? AND document_id = ?"
+        with self._connect() as db:
+            stored = dict(db.execute(sql, (collection_id, document_id)).fetchall())
+        texts = {c.id: c.text for c in self.document_chunks(collection_id, document_id)}
+        return {texts[i]: vec.unpack(blob) for i, blob in stored.items() if i in texts}
+
     def delete_document(self, collection_id: str, document_id: str) -> int:
         with self._connect() as db:
-            cursor = db.execute(
-                "DELETE FROM chunks WHERE collection_id = ? AND document_id = ?",
-                (collection_id, document_id),
+            db.execute("BEGIN IMMEDIATE")
+            gone = self._delete(
+                db, "collection_id = ? AND document_id = ?", (collection_id, document_id)
             )
-            return cursor.rowcount
+            db.execute("COMMIT")
+            return gone
 
     def delete_collection(self, collection_id: str) -> int:
         with self._connect() as db:
-            return db.execute(
-                "DELETE FROM chunks WHERE collection_id = ?", (collection_id,)
-            ).rowcount
+            db.execute("BEGIN IMMEDIATE")
+            gone = self._delete(db, "collection_id = ?", (collection_id,))
+            db.execute("COMMIT")
+            return gone
+
+    @staticmethod
+    def _delete(db: sqlite3.Connection, where: str, args: tuple) -> int:
+        db.execute(_BUMP, args[:1])  # every write's first argument is the collection id
+        db.execute(f"DELETE FROM vectors WHERE {where}", args)
+        return db.execute(f"DELETE FROM chunks WHERE {where}", args).rowcount
 
     def count(self, collection_id: str, document_id: str | None = None) -> int:
         sql, args = "SELECT count(*) FROM chunks WHERE collection_id = ?", [collection_id]
@@ -114,7 +172,13 @@ class SqliteIndex:
             rows = db.execute(sql, (collection_id, document_id)).fetchall()
         return [_hit(row).chunk for row in rows]
 
-    def search(self, collection_ids: list[str], query: str, limit: int) -> list[ChunkHit]:
+    def search(
+        self,
+        collection_ids: list[str],
+        query: str,
+        limit: int,
+        vector: list[float] | None = None,
+    ) -> list[ChunkHit]:
         expression = match_expression(query)
         if not expression or not collection_ids or limit <= 0:
             return []
@@ -124,8 +188,43 @@ class SqliteIndex:
             f" WHERE chunks MATCH ? AND collection_id IN ({marks}) ORDER BY rank LIMIT ?"
         )
         with self._connect() as db:
-            rows = db.execute(sql, [expression, *collection_ids, limit]).fetchall()
-        return [_hit(row) for row in rows]
+            lexical = [_hit(row) for row in db.execute(sql, [expression, *collection_ids, limit])]
+            if not vector:
+                return lexical
+            semantic = self._semantic(db, collection_ids, vector, limit)
+            known = {_key(h.chunk): h.chunk for h in lexical}
+            fused = vec.fuse([_key(h.chunk) for h in lexical], semantic)[:limit]
+            known |= self._chunks(db, [key for key, _ in fused if key not in known])
+        return [ChunkHit(chunk=known[key], score=score) for key, score in fused if key in known]
+
+    def _semantic(
+        self, db: sqlite3.Connection, collection_ids: list[str], vector: list[float], limit: int
+    ) -> list[str]:
+        """The keys of the ``limit`` chunks nearest ``vector``, best first."""
+        marks = ", ".join("?" for _ in collection_ids)
+        sql = f"SELECT collection_id, version FROM vector_versions WHERE collection_id IN ({marks})"
+        query = vec.query_array(vector)
+        scored: list[tuple[str, float]] = []
+        for collection_id, version in db.execute(sql, collection_ids).fetchall():
+            keys, matrix = self._matrices.get(
+                collection_id,
+                version,
+                query.nbytes,
+                lambda c=collection_id: db.execute(_COLLECTION_VECTORS, (c, c)),
+            )
+            scored += vec.top(query, keys, matrix, limit)
+        return [key for key, _ in sorted(scored, key=lambda pair: -pair[1])[:limit]]
+
+    @staticmethod
+    def _chunks(db: sqlite3.Connection, keys: list[str]) -> dict[str, Chunk]:
+        """The chunks with these ``collection_id chunk_id`` keys (one scan of the table)."""
+        if not keys:
+            return {}
+        marks = ", ".join("?" for _ in keys)
+        sql = (
+            f"SELECT {_COLUMNS}, 0 FROM chunks WHERE collection_id || ' ' || chunk_id IN ({marks})"
+        )
+        return {_key(c): c for c in (_hit(row).chunk for row in db.execute(sql, keys))}
 
     def ping(self) -> None:
         with self._connect() as db:
@@ -143,6 +242,10 @@ class SqliteIndex:
             raise TransientError(f"collection index busy: {exc}") from exc
         finally:
             db.close()
+
+
+def _key(chunk: Chunk) -> str:
+    return f"{chunk.collection_id} {chunk.id}"
 
 
 def _hit(row: tuple) -> ChunkHit:

@@ -29,6 +29,10 @@ PRICES_PER_MILLION: dict[str, tuple[float, float]] = {
     "o4-mini": (1.10, 4.40),
     "gpt-35-turbo": (0.50, 1.50),
     "gpt-3.5-turbo": (0.50, 1.50),
+    # embeddings (reranking, hybrid search): input tokens only
+    "text-embedding-3-small": (0.02, 0.0),
+    "text-embedding-3-large": (0.13, 0.0),
+    "text-embedding-ada-002": (0.10, 0.0),
 }
 
 _warned: set[str] = set()
