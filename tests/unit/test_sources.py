@@ -21,6 +21,7 @@ from shared.core.ask_models import Passage
 from shared.core.collection_models import Chunk
 from shared.core.config import ResearchOptions
 from shared.core.coverage_models import Coverage
+from shared.core.errors import StructuredOutputError
 from shared.core.session_models import Mode, SessionRecord
 from shared.core.source_models import SearchResult, TimeRange
 from shared.usecases.research.coverage import COVERAGE_FILE, topic_sources
@@ -59,14 +60,18 @@ class RecordingWeb:
 
 
 class CountingReasoner:
-    """The offline reasoner, counting how often the judge is asked."""
+    """The offline reasoner, counting how often the judge is asked; ``fails``: it raises
+    what a model that never answers valid JSON makes the LLM reasoner raise."""
 
     def __init__(self) -> None:
         self.offline = OfflineReasoner(shared_corpus())
         self.judged: list[str] = []
+        self.fails = False
 
     def judge_coverage(self, topic: str, passages: list[Passage], language: str) -> Coverage:
         self.judged.append(topic)
+        if self.fails:
+            raise StructuredOutputError("no valid reply after the repairs")
         return self.offline.judge_coverage(topic, passages, language)
 
 
@@ -175,6 +180,17 @@ def test_a_topic_is_judged_once_and_its_verdict_reused_on_a_retry(svc):
 
     assert svc.reasoner.judged == [SEAL]
     assert svc.memory.read_text(sid, COVERAGE_FILE).count('"topic"') == 1
+
+
+def test_a_judge_without_a_verdict_leaves_the_topic_to_the_web(svc):
+    svc.reasoner.fails = True
+    sid = session(svc, MIXED)
+    sources_for(svc, sid, SEAL).search.search("coolant pump seal", 5)
+
+    assert svc.search.queries == ["coolant pump seal"]
+    [verdict] = topic_sources(svc, sid)
+    assert (verdict.source, verdict.covered) == ("web", False)
+    assert verdict.reason == "the judge gave no verdict (StructuredOutputError)"
 
 
 def test_the_limitations_say_per_topic_where_it_rested_in_the_reports_language(svc):

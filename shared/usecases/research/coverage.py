@@ -6,7 +6,8 @@ the topic and their best ``COVERAGE_PASSAGES`` passages go to the reasoner's
 ``judge_coverage`` (the model with verbatim quotes, checked again here; offline, the
 relevance gate). Covered, the topic rests on the collections alone; not covered, it is
 researched on the web too when the session allows the web, and rests on the
-collections anyway, marked not covered, when it does not.
+collections anyway, marked not covered, when it does not. A model that gives no valid
+verdict leaves the topic not covered: the web is the safe side of a failed judge.
 
 Each verdict is appended to the session's ``coverage.md`` under the topic's key, once:
 a retried activity, or another agent on the same topic, reads the verdict already
@@ -21,8 +22,8 @@ import json
 from shared.adapters.documents.collection_search import document_link
 from shared.adapters.report.limits_text import say
 from shared.core.ask_models import Passage
-from shared.core.coverage_models import TopicSource, verified
-from shared.core.errors import NotFoundError
+from shared.core.coverage_models import Coverage, TopicSource, verified
+from shared.core.errors import NotFoundError, StructuredOutputError
 from shared.core.limits import COVERAGE_PASSAGES
 from shared.ports import Services
 
@@ -54,13 +55,15 @@ def judged(
         )
         for n, h in enumerate(hits, start=1)
     ]
-    verdict = verified(
-        svc.reasoner.judge_coverage(topic, passages, language), [p.text for p in passages]
-    )
+    try:
+        said = svc.reasoner.judge_coverage(topic, passages, language)
+    except StructuredOutputError as exc:  # no verdict: not covered (transient errors raise)
+        said = Coverage(reason=f"the judge gave no verdict ({type(exc).__name__})")
+    verdict = verified(said, [p.text for p in passages])
     source = ON_COLLECTION if verdict.covered or not web else ON_WEB
-    said = TopicSource(topic=topic, source=source, **verdict.model_dump())
-    svc.memory.append(session_id, COVERAGE_FILE, key, _ENTRY + said.model_dump_json())
-    return _recorded(svc, session_id).get(key, said)  # the first verdict written wins
+    decided = TopicSource(topic=topic, source=source, **verdict.model_dump())
+    svc.memory.append(session_id, COVERAGE_FILE, key, _ENTRY + decided.model_dump_json())
+    return _recorded(svc, session_id).get(key, decided)  # the first verdict written wins
 
 
 def topic_sources(svc: Services, session_id: str) -> list[TopicSource]:
