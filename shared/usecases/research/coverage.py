@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from shared.adapters.documents.collection_search import document_link
 from shared.adapters.report.limits_text import say
@@ -30,6 +33,8 @@ from shared.ports import Services
 COVERAGE_FILE = "coverage.md"
 ON_COLLECTION, ON_WEB = "collection", "web"
 _ENTRY = "- "
+JUDGE_LOCKS = 64  # striped by session and topic: bounded, and two topics rarely share one
+_LOCKS = tuple(threading.Lock() for _ in range(JUDGE_LOCKS))
 
 
 def judged(
@@ -43,9 +48,22 @@ def judged(
     """The topic's verdict: the one recorded for it, else judged now and recorded."""
     topic = " ".join(topic.split())
     key = topic_key(topic)
-    recorded = _recorded(svc, session_id)
-    if key in recorded:
-        return recorded[key]
+    with _judging(f"{session_id}/{key}"):  # searches fanned out at once: one judges
+        recorded = _recorded(svc, session_id)
+        if key in recorded:
+            return recorded[key]
+        return _judge(svc, session_id, topic, key, collections, web, language)
+
+
+def _judge(
+    svc: Services,
+    session_id: str,
+    topic: str,
+    key: str,
+    collections: tuple[str, ...],
+    web: bool,
+    language: str,
+) -> TopicSource:
     hits = svc.index.search(list(collections), topic, COVERAGE_PASSAGES)
     passages = [
         Passage(
@@ -80,6 +98,15 @@ def coverage_limitations(svc: Services, session_id: str, language: str) -> list[
             key = "topic_not_covered"
         said.append(say(language, key, topic=t.topic, quotes=len(t.evidence)))
     return said
+
+
+@contextmanager
+def _judging(name: str) -> Iterator[None]:
+    """Held while one topic is judged in this worker: the other searches of the same topic
+    wait for its verdict instead of asking the judge again. (Another worker process may
+    still judge it at the same time; the first verdict written is the one all use.)"""
+    with _LOCKS[int(hashlib.sha256(name.encode()).hexdigest()[:8], 16) % JUDGE_LOCKS]:
+        yield
 
 
 def topic_key(topic: str) -> str:
