@@ -103,7 +103,7 @@ def source_limitations(svc: Services, session_id: str | None, language: str) -> 
 
 
 class _Journal:
-    """Appends each judgement to the session's ``sources.md`` (once per query)."""
+    """Appends what each search rested on to the session's ``sources.md`` (once per query)."""
 
     def __init__(self, svc: Services, session_id: str) -> None:
         self._svc, self._session_id = svc, session_id
