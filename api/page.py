@@ -54,6 +54,7 @@ ASSETS = {
     "phases.js": "text/javascript",
     "progress.js": "text/javascript",
     "report.js": "text/javascript",
+    "topics.js": "text/javascript",
     "waits.js": "text/javascript",
     "writing.js": "text/javascript",
     "markdown-it.min.mjs": "text/javascript",

@@ -17,6 +17,7 @@ from shared.core.research_models import PlanApproval
 from shared.core.session_models import Progress, SessionRecord, SessionStatus
 from shared.ports import Services
 from shared.usecases.access import public_chat_id
+from shared.usecases.research.coverage import topic_sources
 from shared.usecases.research.sources import searches_by_source
 from shared.usecases.sessions import session_links
 from shared.usecases.webhook_outbox import delivery_summary
@@ -93,6 +94,12 @@ def session_view(
         # with collections: which searches rested on them, which on the web too
         "searches_by_source": (
             searches_by_source(svc, record.id) if record.options.collections else None
+        ),
+        # ... and per topic: the corrective judge's verdict, and what the topic rested on
+        "topic_sources": (
+            [t.model_dump(mode="json") for t in topic_sources(svc, record.id)]
+            if record.options.collections
+            else None
         ),
         "usage": record.usage.model_dump(mode="json"),
         "created_at": record.created_at.isoformat(),

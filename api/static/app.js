@@ -12,6 +12,7 @@ import { closeNotice, failed } from "./notices.js";
 import { renderPhases } from "./phases.js";
 import { TERMINAL, addTimeline, clearTimeline, renderView } from "./progress.js";
 import { renderReport } from "./report.js";
+import { renderTopicSources } from "./topics.js";
 import { answer, approvePlan, decide, decidePlan, showPlan, showQuestions } from "./waits.js";
 import { clearWriting, hideWriting, writeChunk } from "./writing.js";
 
@@ -122,6 +123,7 @@ export function show(view, type) {
   renderView(view);
   renderChain(view);
   renderPhases(view);
+  renderTopicSources(view);
   addTimeline(type, view);
   showQuestions(view);
   showPlan(view);

@@ -283,10 +283,9 @@ COLLECTION_MAX_DOCUMENTS = 1000  # documents in one collection
 COLLECTION_CHUNK_CHARS = 1200  # a chunk's target size: a passage a citation can point at
 COLLECTION_MAX_REQUEST_BYTES = 100 * 1024 * 1024  # one upload request (Azure's own cap)
 COLLECTIONS_PER_REQUEST = 10  # collections one research may name (options.collections)
-# A search is answered from the collections alone when their best passages hold at least
-# this share of the query's content words; below it, and when the web is allowed, the web
-# is searched too (the corrective fallback, shared/usecases/research/sources.py).
-COLLECTION_COVERAGE = 0.7
+# The collections' best passages the corrective judge reads for one topic (do they cover
+# it? shared/usecases/research/coverage.py); not covered, the topic goes to the web.
+COVERAGE_PASSAGES = 6
 COLLECTION_MAX_CRAWL_PAGES = 50  # pages one URL request may fetch, all depths together
 COLLECTION_MAX_CRAWL_DEPTH = 2  # links followed from the given URLs, on the same site
 # Chunks (or queries) sent in one embeddings request when EMBEDDING_MODEL is set (hybrid

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -106,9 +107,17 @@ def paragraphs(text: str) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=8)
+_THREAD = threading.local()
+
+
 def _segmenter(language: str) -> pysbd.Segmenter:
-    return pysbd.Segmenter(language=language, clean=False)
+    """One per thread and language: a Segmenter keeps the text it is splitting on itself
+    (``original_text``, read back to find each sentence), so two threads sharing one (the
+    activities of a host) got each other's text, and dropped sentences, at random."""
+    segmenters: dict[str, pysbd.Segmenter] = _THREAD.__dict__.setdefault("segmenters", {})
+    if language not in segmenters:
+        segmenters[language] = pysbd.Segmenter(language=language, clean=False)
+    return segmenters[language]
 
 
 def _acceptable(sentence: str) -> bool:

@@ -148,22 +148,46 @@ def test_a_research_naming_someone_elses_collection_is_refused(people):
 
 
 MIXED = "When was the coolant pump seal replaced, and how do asyncio tasks handle cancellation?"
+ON_COLLECTION = "When was the coolant pump seal replaced?"  # the sub-question the PDF answers
+ON_WEB = "How do asyncio tasks handle cancellation?"  # ... and the one only the web does
+
+
+def research_mixed(client: httpx.Client, collection_id: str, mode: str) -> tuple[dict, dict]:
+    options: dict = {"collections": [collection_id]}
+    if mode == "deep_research":
+        options.update(enable_clarifying_questions=False, run_deep_search_first=False, num_agents=2)
+    response = client.post("/api/research", json={"query": MIXED, "mode": mode, "options": options})
+    assert response.status_code in (200, 202), response.text
+    view = wait_for(client, response.json()["session_id"], TERMINAL, timeout=RUN_S)
+    assert view["status"] == "completed", view.get("error")
+    report = client.get(f"/api/research/{view['session_id']}/report", params={"format": "json"})
+    assert report.status_code == 200, report.text
+    return view, report.json()
+
+
+def assert_topics_split(view: dict, report: dict) -> None:
+    """The status and the Limitations say, per topic, which rested on which, with the
+    judge's evidence: the PDF's sentence for the seal, none for asyncio."""
+    by_topic = {t["topic"]: t for t in view["topic_sources"]}
+    seal, tasks = by_topic[ON_COLLECTION], by_topic[ON_WEB]
+    assert (seal["source"], seal["covered"]) == ("collection", True), seal
+    assert any("replaced in March 2021" in quote for quote in seal["evidence"]), seal
+    assert (tasks["source"], tasks["covered"]) == ("web", False), tasks
+    limitations = report["limitations"]
+    assert f"“{ON_COLLECTION}” rests on your collections alone: they cover it (" in " ".join(
+        limitations
+    ), limitations
+    said = next(x for x in limitations if x.startswith(f"“{ON_WEB}” was researched on the web"))
+    assert f"({len(tasks['evidence'])} quoted passages as evidence)" in said
 
 
 def test_a_question_half_in_the_collection_gets_the_other_half_from_the_web(people, site, host):
-    """The collection is read for the searches it covers, the web for the others, and the
-    Limitations say which rested on which. (Which sentences the answer then quotes is the
-    reasoner's choice: the offline one quotes the half its relevance gate ranks first.)"""
+    """Search mode: each sub-question is a topic; a search about the covered one rests on
+    the collection, a search about both goes to the web too."""
     alice = people["alice"]
     collection_id, _ = collection_with_documents(alice)
     before = len(site.server.requests)
-    body = {"query": MIXED, "mode": "search", "options": {"collections": [collection_id]}}
-    response = alice.post("/api/research", json=body)
-    assert response.status_code in (200, 202), response.text
-    view = wait_for(alice, response.json()["session_id"], TERMINAL, timeout=RUN_S)
-    assert view["status"] == "completed", view.get("error")
-    answer = alice.get(f"/api/research/{view['session_id']}/report", params={"format": "json"})
-    answer = answer.json()
+    view, answer = research_mixed(alice, collection_id, "search")
 
     items = host.settings.data_dir / "memory" / view["session_id"] / "items"
     read = [json.loads(p.read_text())["url"] for p in sorted(items.glob("search_*.json"))]
@@ -172,15 +196,30 @@ def test_a_question_half_in_the_collection_gets_the_other_half_from_the_web(peop
     assert any(u.startswith(f"{site.origin}/guide/cancellation") for u in read), read
     assert len(site.server.requests) > before
     assert answer["sources"] and all(s["url"] in read for s in answer["sources"])
-    limitations = answer["limitations"]  # beside them, what the completeness check found
-    on_collection = next(x for x in limitations if x.startswith("Rests on your collections alone"))
-    on_web = next(x for x in limitations if x.startswith("Your collections did not cover these"))
-    assert "“coolant pump seal overview”" in on_collection
-    assert on_web.startswith("Your collections did not cover these, so the web was searched too")
-    assert f"“{MIXED}”" in on_web
-    split = view["searches_by_source"]  # the status says the same
+    assert_topics_split(view, answer)
+    split = view["searches_by_source"]  # and search by search
     assert "coolant pump seal overview" in split["collection"]
     assert MIXED in split["web"]
+
+
+def test_a_deep_research_cites_the_collection_for_one_topic_and_the_web_for_the_other(people, site):
+    """Deep research: one planned topic per sub-question; the covered one is researched on
+    the collection alone, the other on the web, and the report cites both."""
+    alice = people["alice"]
+    collection_id, ids = collection_with_documents(alice)
+    view, report = research_mixed(alice, collection_id, "deep_research")
+
+    urls = [s["url"] for s in report["sources"]]
+    pdf = f"/api/collections/{collection_id}/documents/{ids['runbook.pdf']}#page=3"
+    web = [u for u in urls if u.startswith(f"{site.origin}/guide/")]
+    assert pdf in urls and web, urls
+    sections = [s["content"] for s in report["sections"]]
+    text = " ".join([report["executive_summary"], *sections, report["conclusion"]])
+    cited = {int(n) for n in CITATION.findall(text)}
+    numbers = {s["url"]: s["n"] for s in report["sources"]}
+    assert numbers[pdf] in cited and numbers[web[0]] in cited, text
+    assert "March 2021" in text and "cancel" in text.lower(), text
+    assert_topics_split(view, report)
 
 
 def test_urls_are_fetched_to_the_crawl_depth_on_the_same_site(people, site):

@@ -22,6 +22,7 @@ from typing import Protocol, runtime_checkable
 from shared.core.analysis_models import Analysis
 from shared.core.ask_models import Passage, SourcedAnswer
 from shared.core.completeness_models import CompletenessReview
+from shared.core.coverage_models import Coverage
 from shared.core.limits import SourcePolicy
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, SynthesizedAnswer
 from shared.core.research_models import (
@@ -156,4 +157,11 @@ class Reasoner(Protocol):
     def answer_from(self, question: str, passages: list[Passage], language: str) -> SourcedAnswer:
         """Answer from ``passages`` only (most relevant first), citing their ``n``; when they
         do not answer the question, ``answered`` is False and the answer says so plainly."""
+        ...
+
+    # the corrective fallback over collections
+    def judge_coverage(self, topic: str, passages: list[Passage], language: str) -> Coverage:
+        """Whether ``passages`` (a collection's best, for ``topic``) cover the topic, with
+        verbatim quotes of them as ``evidence``: covered needs a quote the passages hold.
+        Not covered, the topic is researched on the web when the session allows it."""
         ...

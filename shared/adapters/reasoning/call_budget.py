@@ -39,7 +39,9 @@ so a session's ``usage.llm_calls`` never exceeds what the endpoint answered.
 Draft trimming is extractive, so it adds no call. Not in the bound: a reply
 cut at its output cap is continued (``llm_client.MAX_CONTINUATIONS``, up to
 3 more calls for that reply); caps are sized so that only a long report in a
-language with many tokens per word reaches it.
+language with many tokens per word reaches it. Nor, with ``options.collections``, the
+corrective judge: one call per topic and session (``shared/usecases/research/coverage.py``),
+at most the planned topics plus the question's sub-questions.
 """
 
 from __future__ import annotations

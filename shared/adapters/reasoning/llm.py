@@ -36,6 +36,7 @@ from shared.adapters.reasoning.grounding import (
 from shared.adapters.reasoning.llm_chain import LLMChainRoles
 from shared.adapters.reasoning.llm_client import LLMClient
 from shared.adapters.reasoning.llm_completeness import LLMCompleteness
+from shared.adapters.reasoning.llm_coverage import LLMCoverage
 from shared.adapters.reasoning.llm_replies import (
     ChatReply,
     PageSummaryDraft,
@@ -71,7 +72,7 @@ T = TypeVar("T", bound=BaseModel)
 MAX_THOUGHTS = 8  # a researcher's earlier thoughts on its todo, shown back to it
 
 
-class LLMReasoner(LLMChainRoles, LLMCompleteness, llm_ask.Asking):
+class LLMReasoner(LLMChainRoles, LLMCompleteness, LLMCoverage, llm_ask.Asking):
     """The production mind; see the module docstring for the call budget."""
 
     name = "llm"

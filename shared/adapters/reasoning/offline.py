@@ -17,6 +17,7 @@ from datetime import date
 
 from shared.adapters.reasoning import (
     offline_ask,
+    offline_plan,
     offline_report,
     offline_research,
     offline_supervisor,
@@ -25,6 +26,7 @@ from shared.adapters.reasoning import (
 )
 from shared.adapters.reasoning.offline_chain import OfflineChainRoles
 from shared.adapters.reasoning.offline_completeness import OfflineCompleteness
+from shared.adapters.reasoning.offline_coverage import OfflineCoverage
 from shared.adapters.reasoning.offline_report import cite, source_questions
 from shared.adapters.reasoning.offline_text import leads, script_language
 from shared.adapters.reasoning.question_shape import subject_of
@@ -60,15 +62,15 @@ _PRONOUNS = frozenset(_PRONOUN_TEXT.split())
 CARRIED_MIN_IDF = 1.0
 
 
-class OfflineReasoner(OfflineChainRoles, OfflineCompleteness, offline_ask.OfflineAsking):
+class OfflineReasoner(
+    OfflineChainRoles, OfflineCompleteness, OfflineCoverage, offline_ask.OfflineAsking
+):
     """Reasoner over the local corpus and the pages handed in; see module docstring."""
 
     name = "offline"
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
-
-    # -- sentences ------------------------------------------------------------
 
     def _sentences(self, page: Page) -> tuple[list[str], list[list[str]]]:
         """Usable sentences of a page with their content tokens (corpus cache first)."""
@@ -275,7 +277,7 @@ class OfflineReasoner(OfflineChainRoles, OfflineCompleteness, offline_ask.Offlin
     def plan(
         self, context: ResearchContext, analysis: QueryAnalysis, max_topics: int
     ) -> ResearchPlan:
-        return offline_research.plan(self.corpus, context, analysis, max_topics)
+        return offline_plan.plan(self.corpus, context, analysis, max_topics)
 
     def agent_profiles(
         self, context: ResearchContext, plan: ResearchPlan, n: int

@@ -42,6 +42,7 @@ ROLES: dict[str, Role] = {
     "report": Role("long_context", 0.4, 16384),
     "follow_up_questions": Role("strategic", 0.7, 500),
     "ask": Role("fast", 0.2, 1000),  # a question asked of a finished report
+    "coverage": Role("fast", 0.0, 600),  # do a collection's passages cover a topic?
 }
 
 # Tokens per word by language: English ~1.4; other Latin-script languages ~2;

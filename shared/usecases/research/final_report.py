@@ -302,7 +302,7 @@ def _finalize(
     )
     gaps = [*req.gaps, *unresearched]
     report.limitations = [*report.limitations, *_limitations(gaps, req, ctx.language)]
-    report.limitations += source_limitations(svc, ctx.session_id)  # collections or web
+    report.limitations += source_limitations(svc, ctx.session_id, ctx.language)  # per topic
     if ctx.plan_review:  # how the plan was reviewed is part of how the report was made
         report.limitations.append(ctx.plan_review)
     if ctx.clarification_timed_out:

@@ -142,7 +142,7 @@ def _search(
     svc: Services, state: AgentState, query: str, offered: set[str], read_before: set[str]
 ) -> Observation:
     try:
-        search = sources_for(svc, state.context.session_id).search
+        search = sources_for(svc, state.context.session_id, state.todo.topic).search
         found = search.search(query, RESULTS_PER_SEARCH, state.context.time_range)
     except ResearchError as exc:
         return Observation(tool="web_search", argument=query, note=f"search failed: {exc}"[:200])

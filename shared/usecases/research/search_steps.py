@@ -124,7 +124,7 @@ def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
         )
     answer = renumber_answer(answer)  # sources 1..N by first citation, as in a report
     answer.language = req.language
-    answer.limitations = [*req.warnings, *source_limitations(svc, req.session_id)]
+    answer.limitations = [*req.warnings, *source_limitations(svc, req.session_id, req.language)]
     if req.completeness_ref:  # the last round's check: per topic, and what content is missing
         review = load_review(svc, req.completeness_ref)
         answer.completeness, answer.content = review.topics, review.content

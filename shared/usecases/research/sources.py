@@ -6,17 +6,19 @@ web out entirely: no search provider is asked and no page outside the collection
 read, so a documents-only research sends nothing to the internet. Both options are
 fixed for a session's life, so they are read once per session and worker.
 
-With both, each search is corrective: the collections are searched first and judged
-(do their best passages hold the query's content words? ``COLLECTION_COVERAGE``);
-covered, the search rests on them alone; not covered, the web is searched too and the
-results fused. Each judgement is appended to the session's ``sources.md``, and the
-answer's or report's Limitations say which searches rested on which
-(:func:`source_limitations`).
+With collections, each search is corrective per topic (``coverage``): the topic it
+serves (a researcher's planned topic; in the search modes the question's sub-question(s)
+the query is about) is judged once; covered, the search rests on the collections
+alone; not covered and the web allowed, the web is searched too and the results fused
+by reciprocal rank. Each search is also appended to the session's ``sources.md`` with
+what it rested on (:func:`searches_by_source`, shown in the status), and the answer's
+or report's Limitations say per topic which rested on which (:func:`source_limitations`).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,16 +31,19 @@ from shared.adapters.fetch.base import Fetcher
 from shared.adapters.search.base import SearchProvider
 from shared.adapters.search.pipeline import rrf_fuse
 from shared.core.errors import FetchRefused, NotFoundError
-from shared.core.limits import COLLECTION_COVERAGE
 from shared.core.source_models import Page, SearchResult, TimeRange
 from shared.ports import Services
 from shared.tools.lexical import content_tokens
+from shared.tools.sub_questions import sub_questions
+from shared.usecases.research.coverage import (
+    ON_COLLECTION,
+    ON_WEB,
+    coverage_limitations,
+    judged,
+)
 
 OPTIONS_CACHED = 512
 SOURCES_FILE = "sources.md"
-JUDGED_HITS = 3  # the passages a coverage judgement reads
-PREFIX_CHARS = 5  # "replaced" meets "replacement": a crude stem, language-blind
-ON_COLLECTION, ON_WEB = "collection", "web"
 
 
 @dataclass(frozen=True)
@@ -49,32 +54,30 @@ class Sources:
     collections: tuple[str, ...] = ()
 
 
-def sources_for(svc: Services, session_id: str | None) -> Sources:
+def sources_for(svc: Services, session_id: str | None, topic: str | None = None) -> Sources:
+    """The session's sources; ``topic`` is the planned topic a researcher's searches serve
+    (None in the search modes: each query is then judged by the sub-questions it is about)."""
     if not session_id:
         return Sources(svc.search, svc.fetcher, web=True)
-    collections, web = _options(svc, session_id)
-    if not collections:
-        if web:
+    options = _options(svc, session_id)
+    if not options.collections:
+        if options.web:
             return Sources(svc.search, svc.fetcher, web=True)
         return Sources(_NoSearch(), _DocumentsOnly(None), web=False)
+    collections = options.collections
     search = CollectionSearch(svc.index, list(collections))
     reader = CollectionReader(svc.index, list(collections))
+
+    def judge(t: str) -> str:
+        return judged(svc, session_id, t, collections, options.web, options.language).source
+
+    topics = [topic] if topic else sub_questions(options.question) or [options.question]
     journal = _Journal(svc, session_id)
-    if not web:
-        only = _Corrective(search, None, journal)
-        return Sources(only, _DocumentsOnly(reader), web=False, collections=collections)
-    corrective = _Corrective(search, svc.search, journal)
+    web = svc.search if options.web else None
+    corrective = _Corrective(search, web, journal, judge, topics)
+    if not options.web:
+        return Sources(corrective, _DocumentsOnly(reader), web=False, collections=collections)
     return Sources(corrective, _Routed(reader, svc.fetcher), web=True, collections=collections)
-
-
-def covers(query: str, results: list[SearchResult]) -> bool:
-    """Whether the best passages hold enough of the query's content words."""
-    wanted = {t[:PREFIX_CHARS] for t in content_tokens(query)}
-    if not wanted or not results:
-        return False
-    text = " ".join(f"{r.title} {r.snippet}" for r in results[:JUDGED_HITS])
-    found = {t[:PREFIX_CHARS] for t in content_tokens(text)}
-    return len(wanted & found) / len(wanted) >= COLLECTION_COVERAGE
 
 
 def searches_by_source(svc: Services, session_id: str) -> dict[str, list[str]]:
@@ -92,21 +95,15 @@ def searches_by_source(svc: Services, session_id: str) -> dict[str, list[str]]:
     return on
 
 
-def source_limitations(svc: Services, session_id: str) -> list[str]:
-    """What the searches rested on, for the Limitations: the collections or the web."""
-    on = searches_by_source(svc, session_id)
-    said = []
-    if on[ON_COLLECTION]:
-        quoted = "; ".join(f"“{q}”" for q in on[ON_COLLECTION])
-        said.append(f"Rests on your collections alone: {quoted}.")
-    if on[ON_WEB]:
-        quoted = "; ".join(f"“{q}”" for q in on[ON_WEB])
-        said.append(f"Your collections did not cover these, so the web was searched too: {quoted}.")
-    return said
+def source_limitations(svc: Services, session_id: str | None, language: str) -> list[str]:
+    """What each topic rested on, for the Limitations: the collections or the web."""
+    if not session_id or not _options(svc, session_id).collections:
+        return []
+    return coverage_limitations(svc, session_id, language)
 
 
 class _Journal:
-    """Appends each judgement to the session's ``sources.md`` (once per query)."""
+    """Appends what each search rested on to the session's ``sources.md`` (once per query)."""
 
     def __init__(self, svc: Services, session_id: str) -> None:
         self._svc, self._session_id = svc, session_id
@@ -117,34 +114,66 @@ class _Journal:
         self._svc.memory.append(self._session_id, SOURCES_FILE, entry, line)
 
 
+@dataclass(frozen=True)
+class _Options:
+    collections: tuple[str, ...] = ()
+    web: bool = True
+    question: str = ""
+    language: str = "en"
+
+
 @lru_cache(maxsize=OPTIONS_CACHED)
-def _options(svc: Services, session_id: str) -> tuple[tuple[str, ...], bool]:
+def _options(svc: Services, session_id: str) -> _Options:
     try:
-        options = svc.sessions.get(session_id).options
+        record = svc.sessions.get(session_id)
     except NotFoundError:  # not a session's run (a tool, a test): the configured web
-        return (), True
-    return tuple(options.collections or ()), options.web is not False
+        return _Options()
+    options = record.options
+    return _Options(
+        tuple(options.collections or ()),
+        options.web is not False,
+        record.original_query,
+        record.language,
+    )
 
 
 class _Corrective:
-    """The collections first; the web too, fused by reciprocal rank, when they fall short."""
+    """The collections, and the web too, fused by reciprocal rank, when a topic the query
+    serves is one the collections do not cover (``judge`` says where each topic rests)."""
 
     name = "collection+web"
 
     def __init__(
-        self, documents: SearchProvider, web: SearchProvider | None, journal: _Journal
+        self,
+        documents: SearchProvider,
+        web: SearchProvider | None,
+        journal: _Journal,
+        judge: Callable[[str], str],
+        topics: list[str],
     ) -> None:
         self._documents, self._web, self._journal = documents, web, journal
+        self._judge, self._topics = judge, topics
 
     def search(
         self, query: str, max_results: int, time_range: TimeRange | None = None
     ) -> list[SearchResult]:
+        on = {self._judge(t) for t in topics_of(query, self._topics)}
         found = self._documents.search(query, max_results, time_range)
-        if self._web is None or covers(query, found):  # documents only: they are all there is
+        if self._web is None or on == {ON_COLLECTION}:
             self._journal.record(ON_COLLECTION, query)
             return found
         self._journal.record(ON_WEB, query)
         return rrf_fuse([found, self._web.search(query, max_results, time_range)])[:max_results]
+
+
+def topics_of(query: str, topics: list[str]) -> list[str]:
+    """The topics a query is about: those sharing a content word with it, all of them when
+    none does (a query reworded past recognition serves the whole question)."""
+    if len(topics) < 2:
+        return topics
+    words = set(content_tokens(query))
+    about = [t for t in topics if words & set(content_tokens(t))]
+    return about or topics
 
 
 class _Routed:

@@ -84,6 +84,19 @@ TEXT: Final[dict[str, str]] = {
         "Für diesen Bericht konnte keine Quelle gelesen werden: Er ist nicht durch "
         "Quellenangaben belegt."
     ),
+    # the corrective judge, per topic (shared/usecases/research/coverage.py)
+    "topic_on_collection": (
+        "„{topic}“ stützt sich allein auf Ihre Sammlungen: Sie decken das Thema ab "
+        "(zitierte Belegstellen: {quotes})."
+    ),
+    "topic_on_web": (
+        "„{topic}“ wurde auch im Web recherchiert: Ihre Sammlungen decken das Thema "
+        "nicht ab (zitierte Belegstellen: {quotes})."
+    ),
+    "topic_not_covered": (
+        "„{topic}“ stützt sich auf Ihre Sammlungen, die das Thema nicht abdecken "
+        "(zitierte Belegstellen: {quotes}); das Web blieb auf Wunsch außen vor."
+    ),
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

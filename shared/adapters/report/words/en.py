@@ -70,6 +70,19 @@ TEXT: Final[dict[str, str]] = {
     "citations_dropped": "{count} listed source(s) not fetched in this session were dropped",
     "citations_checked": "Citation check: {parts}; confidence lowered.",
     "unsourced": "No source could be read for this report: it is not backed by citations.",
+    # the corrective judge, per topic (shared/usecases/research/coverage.py)
+    "topic_on_collection": (
+        "“{topic}” rests on your collections alone: they cover it ({quotes} quoted "
+        "passages as evidence)."
+    ),
+    "topic_on_web": (
+        "“{topic}” was researched on the web too: your collections do not cover it "
+        "({quotes} quoted passages as evidence)."
+    ),
+    "topic_not_covered": (
+        "“{topic}” rests on your collections, which do not cover it ({quotes} quoted "
+        "passages as evidence); the web was left out on request."
+    ),
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

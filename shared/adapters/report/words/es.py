@@ -78,6 +78,19 @@ TEXT: Final[dict[str, str]] = {
     ),
     "citations_checked": "Comprobación de citas: {parts}; confianza reducida.",
     "unsourced": "No se pudo leer ninguna fuente para este informe: no está respaldado por citas.",
+    # the corrective judge, per topic (shared/usecases/research/coverage.py)
+    "topic_on_collection": (
+        "«{topic}» se basa solo en sus colecciones: lo cubren (pasajes citados como "
+        "evidencia: {quotes})."
+    ),
+    "topic_on_web": (
+        "«{topic}» se investigó también en la web: sus colecciones no lo cubren "
+        "(pasajes citados como evidencia: {quotes})."
+    ),
+    "topic_not_covered": (
+        "«{topic}» se basa en sus colecciones, que no lo cubren (pasajes citados como"
+        " evidencia: {quotes}); la web se dejó fuera a petición."
+    ),
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

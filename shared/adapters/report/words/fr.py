@@ -81,6 +81,19 @@ TEXT: Final[dict[str, str]] = {
     "unsourced": (
         "Aucune source n'a pu être lue pour ce rapport : il n'est étayé par aucune citation."
     ),
+    # the corrective judge, per topic (shared/usecases/research/coverage.py)
+    "topic_on_collection": (
+        "« {topic} » repose sur vos seules collections : elles le couvrent (passages "
+        "cités en preuve : {quotes})."
+    ),
+    "topic_on_web": (
+        "« {topic} » a aussi été recherché sur le web : vos collections ne le "
+        "couvrent pas (passages cités en preuve : {quotes})."
+    ),
+    "topic_not_covered": (
+        "« {topic} » repose sur vos collections, qui ne le couvrent pas (passages "
+        "cités en preuve : {quotes}) ; le web a été exclu à votre demande."
+    ),
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

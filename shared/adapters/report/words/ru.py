@@ -67,6 +67,19 @@ TEXT: Final[dict[str, str]] = {
     "unsourced": (
         "Для этого отчёта не удалось прочитать ни одного источника: он не подкреплён ссылками."
     ),
+    # the corrective judge, per topic (shared/usecases/research/coverage.py)
+    "topic_on_collection": (
+        "«{topic}» опирается только на ваши коллекции: они покрывают тему (цитат в "
+        "подтверждение: {quotes})."
+    ),
+    "topic_on_web": (
+        "«{topic}» исследована и в вебе: ваши коллекции её не покрывают (цитат в "
+        "подтверждение: {quotes})."
+    ),
+    "topic_not_covered": (
+        "«{topic}» опирается на ваши коллекции, хотя они её не покрывают (цитат в "
+        "подтверждение: {quotes}); веб по запросу не использовался."
+    ),
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

@@ -50,6 +50,17 @@ TEXT: Final[dict[str, str]] = {
     "citations_dropped": "已移除 {count} 个本次会话未获取的来源",
     "citations_checked": "引用检查：{parts}；置信度已降低。",
     "unsourced": "本报告未能读取任何来源：内容没有引用支撑。",
+    # the corrective judge, per topic (shared/usecases/research/coverage.py)
+    "topic_on_collection": (
+        "“{topic}”仅依据您的文档集：文档集涵盖了该主题（引用证据 {quotes} 条）。"
+    ),
+    "topic_on_web": (
+        "“{topic}”也在网络上进行了研究：您的文档集未涵盖该主题（引用证据 {quotes} 条）。"
+    ),
+    "topic_not_covered": (
+        "“{topic}”依据您的文档集，但文档集未涵盖该主题（引用证据 {"
+        "quotes} 条）；应您的要求未搜索网络。"
+    ),
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.
