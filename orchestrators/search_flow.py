@@ -195,7 +195,9 @@ def _search_all(context: df.DurableOrchestrationContext, run: _Search):
     ]
     found: list[WebSearchOut] = []
     for query, result in zip(run.queries, (yield from settle(context, tasks)), strict=True):
-        out = outcome(names.WEB_SEARCH, result, WebSearchOut, lambda e, _: WebSearchOut(error=e))
+        failed = lambda e, used: WebSearchOut(error=e, usage=used)  # noqa: E731
+        out = outcome(names.WEB_SEARCH, result, WebSearchOut, failed)
+        run.usage += out.usage
         if out.error:
             run.progress.warn("searching", f"search for {query!r} failed: {out.error}")
         found.append(out)

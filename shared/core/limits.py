@@ -286,6 +286,9 @@ COLLECTIONS_PER_REQUEST = 10  # collections one research may name (options.colle
 # The collections' best passages the corrective judge reads for one topic (do they cover
 # it? shared/usecases/research/coverage.py); not covered, the topic goes to the web.
 COVERAGE_PASSAGES = 6
+# A question's sub-questions judged apart, at most (the rest join the last): the judge's
+# calls stay bounded (shared/adapters/reasoning/call_budget.py).
+COVERAGE_SUB_QUESTIONS = 4
 COLLECTION_MAX_CRAWL_PAGES = 50  # pages one URL request may fetch, all depths together
 COLLECTION_MAX_CRAWL_DEPTH = 2  # links followed from the given URLs, on the same site
 # Chunks (or queries) sent in one embeddings request when EMBEDDING_MODEL is set (hybrid

@@ -79,6 +79,7 @@ class WebSearchIn(BaseModel):
 class WebSearchOut(BaseModel):
     results: list[SearchResult] = Field(default_factory=list)
     error: str | None = None
+    usage: Usage = Field(default_factory=Usage)  # the corrective judge's, query embeddings'
 
 
 class SelectSourcesIn(BaseModel):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from shared.core.limits import COVERAGE_SUB_QUESTIONS
+
 MIN_PART_WORDS = 3  # words a part needs to be a question of its own
 _BOUNDARY = re.compile(
     r"\s*(?:[,;]\s*(?:and|but|also|und|aber|et|mais|y|pero|и|а|но)\s+|;\s*|[?？]\s+|，|；)",
@@ -24,4 +26,6 @@ def sub_questions(question: str) -> list[str]:
     parts = [p for p in parts if p]
     if len(parts) < 2 or any(len(re.findall(r"\w+", p)) < MIN_PART_WORDS for p in parts):
         return [text] if text else []
+    if len(parts) > COVERAGE_SUB_QUESTIONS:  # each part is judged: a bounded number of calls
+        parts[COVERAGE_SUB_QUESTIONS - 1 :] = [", ".join(parts[COVERAGE_SUB_QUESTIONS - 1 :])]
     return [f"{p[0].upper()}{p[1:]}?" for p in parts]

@@ -16,8 +16,10 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from shared.core.config import Settings
+from shared.adapters.reasoning import call_budget
+from shared.core.config import ResearchOptions, Settings
 from tests.e2e.polling import TERMINAL, wait_for
+from tests.e2e.test_llm_deep_research import RUN_TIMEOUT, SMALL
 from tests.fakes.documents import pdf_with_pages
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
@@ -71,30 +73,38 @@ def fake_llm() -> Iterator[FakeOpenAIServer]:
         yield server
 
 
+def plant_runbook(api: httpx.Client) -> str:
+    """A collection holding the plant's runbook (the seal's date on page 3), ingested."""
+    collection = api.post("/api/collections", json={"name": "plant"}).json()["collection_id"]
+    pdf = pdf_with_pages(["Cooling overview.", TASKS_NOTE, f"Maintenance log. {FACT}"])
+    files = [("file", ("runbook.pdf", pdf, "application/pdf"))]
+    url = f"/api/collections/{collection}"
+    uploaded = api.post(f"{url}/documents", files=files, headers={"X-Requested-With": "t"})
+    assert uploaded.status_code == 202, uploaded.text
+    deadline = time.monotonic() + 60
+    while api.get(url).json()["progress"]["queued"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    return collection
+
+
+def llm_settings(data_dir, fake_llm: FakeOpenAIServer, site: SearchSite) -> Settings:
+    return Settings(
+        data_dir=data_dir,
+        openai_base_url=fake_llm.base_url,
+        openai_api_key="test",
+        search_provider="searxng",
+        searxng_url=site.origin,
+        fetch_allowed_hosts=site.host,
+    )
+
+
 def test_the_model_judges_each_topic_once_and_a_made_up_quote_sends_it_to_the_web(
     fake_llm: FakeOpenAIServer, site: SearchSite, start_devhost, data_dir
 ) -> None:
-    host = start_devhost(
-        Settings(
-            data_dir=data_dir,
-            openai_base_url=fake_llm.base_url,
-            openai_api_key="test",
-            search_provider="searxng",
-            searxng_url=site.origin,
-            fetch_allowed_hosts=site.host,
-        )
-    )
+    host = start_devhost(llm_settings(data_dir, fake_llm, site))
     with httpx.Client(base_url=host.url, timeout=60) as api:
-        collection = api.post("/api/collections", json={"name": "plant"}).json()["collection_id"]
-        pdf = pdf_with_pages(["Cooling overview.", TASKS_NOTE, f"Maintenance log. {FACT}"])
-        files = [("file", ("runbook.pdf", pdf, "application/pdf"))]
-        url = f"/api/collections/{collection}"
-        uploaded = api.post(f"{url}/documents", files=files, headers={"X-Requested-With": "t"})
-        assert uploaded.status_code == 202, uploaded.text
-        deadline = time.monotonic() + 60
-        while api.get(url).json()["progress"]["queued"]:
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
+        collection = plant_runbook(api)
         before = len(site.server.requests)
         body = {"query": MIXED, "mode": "search", "options": {"collections": [collection]}}
         started = api.post("/api/research", json=body)
@@ -121,3 +131,28 @@ def test_the_model_judges_each_topic_once_and_a_made_up_quote_sends_it_to_the_we
     limitations = " ".join(answer["limitations"])
     assert f"“{SEAL}” rests on your collections alone: they cover it (1 quoted" in limitations
     assert f"“{TASKS}” was researched on the web too" in limitations
+
+
+def test_the_judges_calls_are_billed_and_within_the_deep_researchs_call_bound(
+    fake_llm: FakeOpenAIServer, site: SearchSite, start_devhost, data_dir
+) -> None:
+    settings = llm_settings(data_dir, fake_llm, site)
+    host = start_devhost(settings)
+    options = {**SMALL, "enable_clarifying_questions": False}
+    with httpx.Client(base_url=host.url, timeout=60) as api:
+        collection = plant_runbook(api)
+        body = {
+            "query": MIXED,
+            "mode": "deep_research",
+            "options": {**options, "collections": [collection]},
+        }
+        started = api.post("/api/research", json=body)
+        assert started.status_code in (200, 202), started.text
+        view = wait_for(api, started.json()["session_id"], TERMINAL, timeout=RUN_TIMEOUT)
+    assert view["status"] == "completed", view.get("error")
+
+    judged = [TOPIC.search(r.prompt_text).group(1) for r in judge_requests(fake_llm)]
+    assert judged and len(judged) == len(set(judged))  # each topic judged once
+    assert view["usage"]["llm_calls"] == len(fake_llm.requests)  # the judge is billed
+    caps = settings.caps_for(ResearchOptions(**options))
+    assert len(fake_llm.requests) <= call_budget.max_llm_calls(caps, collections=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from shared.adapters.reasoning.offline_coverage import judge
 from shared.core.ask_models import Passage
 from shared.core.coverage_models import Coverage, verified
+from shared.core.limits import COVERAGE_SUB_QUESTIONS
 from shared.tools.sub_questions import sub_questions
 from tests.contract.conftest import shared_corpus
 
@@ -75,6 +76,14 @@ def test_offline_no_passage_covers_nothing():
     verdict = offline("When was the coolant pump seal replaced?", [])
     assert (verdict.covered, verdict.evidence) == (False, [])
     assert "no passage" in verdict.reason
+
+
+def test_a_question_of_many_parts_is_judged_in_at_most_the_capped_number_of_parts():
+    parts = [f"what does pump number {n} need" for n in range(1, 8)]
+    split = sub_questions(", and ".join(parts) + "?")
+    assert len(split) == COVERAGE_SUB_QUESTIONS  # one judge call each: a bounded number
+    assert split[:-1] == [f"{p[0].upper()}{p[1:]}?" for p in parts[: COVERAGE_SUB_QUESTIONS - 1]]
+    assert all(p in split[-1].lower() for p in parts[COVERAGE_SUB_QUESTIONS - 1 :])  # none lost
 
 
 def test_a_compound_question_splits_into_its_sub_questions_and_a_simple_one_does_not():

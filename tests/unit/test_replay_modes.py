@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from shared.core import names
-from shared.core.payloads import AnswerOut, PlanResearchOut, SelectSourcesOut
+from shared.core.payloads import AnswerOut, PlanResearchOut, SelectSourcesOut, WebSearchOut
 from shared.core.research_models import QueryAnalysis, ResearchPlan, ResearchTopic
+from shared.core.session_models import Usage
 from shared.core.source_models import SearchResult
 from tests.fakes.durable_history import replay
 from tests.unit.test_replay_orchestrators import ORCHESTRATORS, research, respond, run, start_input
@@ -108,3 +109,26 @@ def test_a_deep_research_deep_search_never_falls_back_and_asks_no_questions() ->
     assert synthesize.input["policy"] == "strict"
     assert synthesize.input["follow_up_questions"] is False
     assert AnswerOut.model_validate(flow.output["answer"]).answer_ref == "s1/answer.md"
+
+
+def _searches_that_spend(name: str, request: Any) -> Any:
+    """A search that asked the model (the corrective judge) and says what it spent."""
+    if name == names.WEB_SEARCH:
+        spent = Usage(llm_calls=1, prompt_tokens=100, cost=0.5)
+        return WebSearchOut(results=[], usage=spent).model_dump(mode="json")
+    return with_a_source(name, request)
+
+
+@pytest.mark.parametrize("mode", ["search", "deep_search"])
+def test_what_a_search_spends_counts_in_the_sessions_usage(mode: str) -> None:
+    inp = start_input(mode, search_iterations=1)
+    name = names.SEARCH if mode == "search" else names.DEEP_SEARCH
+    flow = run(name, inp).run_activities(_searches_that_spend)
+    assert flow.done
+    searches = sum(1 for s in flow.scheduled if s.name == names.WEB_SEARCH)
+    complete = next(s for s in flow.scheduled if s.name == names.COMPLETE_SESSION)
+    assert searches and complete.input["usage"]["llm_calls"] >= searches
+    assert complete.input["usage"]["cost"] >= 0.5 * searches
+
+    state = replay(ORCHESTRATORS[name], json.dumps(inp), flow.history)
+    assert state["isDone"] and state["output"] == flow.output

@@ -39,14 +39,18 @@ so a session's ``usage.llm_calls`` never exceeds what the endpoint answered.
 Draft trimming is extractive, so it adds no call. Not in the bound: a reply
 cut at its output cap is continued (``llm_client.MAX_CONTINUATIONS``, up to
 3 more calls for that reply); caps are sized so that only a long report in a
-language with many tokens per word reaches it. Nor, with ``options.collections``, the
-corrective judge: one call per topic and session (``shared/usecases/research/coverage.py``),
-at most the planned topics plus the question's sub-questions.
+language with many tokens per word reaches it.
+
+With ``options.collections`` (``collections=True``) the corrective judge adds one
+structured call per topic and session (``shared/usecases/research/coverage.py``): at most
+R * (T + SQ), the researchers' topics and, when the deep search runs first, the
+question's sub-questions (SQ = COVERAGE_SUB_QUESTIONS, the most ``sub_questions`` returns).
 """
 
 from __future__ import annotations
 
 from shared.core.config import Caps
+from shared.core.limits import COVERAGE_SUB_QUESTIONS
 
 # The shape of the flow that bounds the calls (mirrors orchestrators/deep_research.py
 # CRITIC_ROUNDS and the basis chain of shared/usecases/research/final_report.py).
@@ -57,7 +61,9 @@ REPORT_BASES = 3
 WRITES_PER_BASIS = 2
 
 
-def max_llm_calls(caps: Caps, *, repairs: int = 0, activity_attempts: int = 1) -> int:
+def max_llm_calls(
+    caps: Caps, *, repairs: int = 0, activity_attempts: int = 1, collections: bool = False
+) -> int:
     """Worst-case LLM responses of one deep research under ``caps`` (formula above).
 
     The defaults bound a run whose model always answers valid JSON and whose
@@ -80,4 +86,6 @@ def max_llm_calls(caps: Caps, *, repairs: int = 0, activity_attempts: int = 1) -
         + report_writes
         + CRITIC_ROUNDS
     )
+    if collections:  # the corrective judge, once per topic
+        structured += todos + (COVERAGE_SUB_QUESTIONS if caps.run_deep_search_first else 0)
     return activity_attempts * (deep_search + r * structured)
