@@ -195,13 +195,17 @@ def _search_all(context: df.DurableOrchestrationContext, run: _Search):
     ]
     found: list[WebSearchOut] = []
     for query, result in zip(run.queries, (yield from settle(context, tasks)), strict=True):
-        failed = lambda e, used: WebSearchOut(error=e, usage=used)  # noqa: E731
-        out = outcome(names.WEB_SEARCH, result, WebSearchOut, failed)
+        out = outcome(names.WEB_SEARCH, result, WebSearchOut, _search_failed)
         run.usage += out.usage
         if out.error:
             run.progress.warn("searching", f"search for {query!r} failed: {out.error}")
         found.append(out)
     return found
+
+
+def _search_failed(error: str, used: Usage) -> WebSearchOut:
+    """A failed search is data, with what it spent before failing (the judge's calls)."""
+    return WebSearchOut(error=error, usage=used)
 
 
 def _read_all(
