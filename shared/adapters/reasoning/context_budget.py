@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from shared.adapters.report.citations import CITATION_RE
+from shared.core.ask_models import Passage
 from shared.tools.prompts.framing import TIER_TYPES, UNTRUSTED_TAGS
 
 SNIPPET_STEPS = (500, 300)
@@ -81,6 +82,20 @@ def source_block(source: SourceText, text: str | None = None) -> str:
     if source.published:
         extra += f' date="{html.escape(source.published[:10], quote=True)}"'
     return f'<source n="{source.n}" url="{url}" title="{title}"{extra}>\n{body}\n</source>'
+
+
+def passages_context(passages: Sequence[Passage], max_chars: int) -> str:
+    """Passages as numbered sources, best first, as many as fit ``max_chars`` (one at least):
+    what the ask and the corrective judge show the model."""
+    blocks: list[str] = []
+    used = 0
+    for passage in passages:
+        block = source_block(SourceText(n=passage.n, url=passage.url, text=passage.text))
+        if used + len(block) > max_chars and blocks:
+            break
+        blocks.append(block)
+        used += len(block) + 2
+    return "\n\n".join(blocks)
 
 
 def truncate(text: str, limit: int) -> str:

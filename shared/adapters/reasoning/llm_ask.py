@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from shared.adapters.reasoning.context_budget import SourceText, source_block
+from shared.adapters.reasoning.context_budget import passages_context
 from shared.adapters.report.citations import cited_numbers, strip_unknown_citations
 from shared.core.ask_models import Passage, SourcedAnswer
 from shared.tools.prompts.ask import build_ask
@@ -30,15 +30,8 @@ class AskReply(BaseModel):
 
 
 def messages(question: str, passages: list[Passage], language: str, max_chars: int) -> Messages:
-    """The passages, best first, as many as fit ``max_chars``."""
-    blocks, used = [], 0
-    for passage in passages:
-        block = source_block(SourceText(n=passage.n, url=passage.url, text=passage.text))
-        if used + len(block) > max_chars and blocks:
-            break
-        blocks.append(block)
-        used += len(block) + 2
-    return build_ask(question, "\n\n".join(blocks), language, date.today().isoformat(), MAX_WORDS)
+    today = date.today().isoformat()
+    return build_ask(question, passages_context(passages, max_chars), language, today, MAX_WORDS)
 
 
 class Asking:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from shared.adapters.reasoning.context_budget import SourceText, source_block
+from shared.adapters.reasoning.context_budget import passages_context
 from shared.core.ask_models import Passage
 from shared.core.coverage_models import Coverage, verified
 from shared.tools.prompts.coverage import build_coverage
@@ -32,16 +32,8 @@ class CoverageReply(BaseModel):
 
 
 def messages(topic: str, passages: list[Passage], language: str, max_chars: int) -> Messages:
-    """The passages, best first, as many as fit ``max_chars``."""
-    blocks, used = [], 0
-    for passage in passages:
-        block = source_block(SourceText(n=passage.n, url=passage.url, text=passage.text))
-        if used + len(block) > max_chars and blocks:
-            break
-        blocks.append(block)
-        used += len(block) + 2
     today = date.today().isoformat()
-    return build_coverage(topic, "\n\n".join(blocks), language, today, MAX_QUOTES)
+    return build_coverage(topic, passages_context(passages, max_chars), language, today, MAX_QUOTES)
 
 
 class LLMCoverage:
