@@ -295,3 +295,7 @@ COLLECTION_MAX_CRAWL_DEPTH = 2  # links followed from the given URLs, on the sam
 # search, shared/adapters/search/embeddings.py): OpenAI takes up to 2048 inputs, some older
 # Azure OpenAI deployments 16, so the operator may lower it.
 EMBEDDING_BATCH_SIZE = 64
+# Cosmos DB's documented cap on a transactional batch (one partition, all or nothing):
+# a document's chunks are swapped in batches of at most this many operations.
+COSMOS_BATCH_MAX_OPERATIONS = 100
+COSMOS_BATCH_MAX_BYTES = 2 * 1024 * 1024  # its documented payload cap

@@ -86,7 +86,8 @@ def test_the_cosmos_query_is_the_documented_full_text_shape(tmp_path) -> None:
         index = CosmosIndex(settings)
         index.search(["c1"], 'pump" OR seal', 7)
     [query] = [q for q in fake.queries if "FullText" in q]
-    assert query.startswith("SELECT TOP 7 c.id, c.collection_id")
+    # twice the hits asked for: another generation's chunks are dropped after the query
+    assert query.startswith("SELECT TOP 14 c.id, c.chunk_id, c.generation")
     assert query.endswith(
         'WHERE FullTextContainsAny(c.text, "pump", "or", "seal")'
         ' ORDER BY RANK FullTextScore(c.text, "pump", "or", "seal")'
@@ -166,7 +167,8 @@ def test_the_cosmos_hybrid_query_is_the_documented_rrf_shape(embedder) -> None:
         index = CosmosIndex(settings)
         index.search(["c1"], "pump seal", 7, vector=embedder.embed(["pump seal"])[0])
     [query] = [q for q in fake.queries if "RRF" in q]
-    assert query.startswith("SELECT TOP 7 c.id, c.collection_id")
+    # twice the hits asked for: another generation's chunks are dropped after the query
+    assert query.startswith("SELECT TOP 14 c.id, c.chunk_id, c.generation")
     assert query.endswith(
         ' FROM c ORDER BY RANK RRF(FullTextScore(c.text, "pump", "seal"),'
         " VectorDistance(c.embedding, @vector))"

@@ -16,6 +16,16 @@ container's distance function, over the items that have an ``embedding``) fused 
 reciprocal rank (k = 60), every item of the partition eligible. Anything else is a
 400, as Cosmos answers a query it cannot parse. Every query text is recorded, so a
 test can read what was asked.
+
+Transactional batches follow the documented contract: a POST of a JSON array of
+operations (``Upsert``, ``Create``, ``Delete``...) on the container's docs with
+``x-ms-cosmos-is-batch-request`` and ``x-ms-cosmos-batch-atomic``, all in the
+partition of the request's partition key, at most 100 operations (else 400); they
+apply all or nothing (a failing operation gets its own status, every other 424, and
+the response is 207 with nothing changed), and a reader never sees half a batch.
+Each write request (a batch or a single item) is recorded in ``writes``; a test that
+sets ``pause_writes`` holds the writer after each applied write until it calls
+``resume()``, so a reader can run between two writes without any sleep.
 """
 
 from __future__ import annotations
@@ -41,7 +51,9 @@ RRF_K = 60  # the documented RRF constant
 BY_DOCUMENT = re.compile(
     r"^SELECT (?P<fields>[\w., ]+) FROM c WHERE c\.document_id = @document_id$"
 )
-ALL_IDS = "SELECT c.id FROM c"
+ALL = re.compile(r"^SELECT (?P<fields>[\w., ]+) FROM c$")
+HEADS = 'SELECT c.document_id, c.generation, c.kind FROM c WHERE c.kind = "head"'
+BATCH_MAX_OPERATIONS = 100
 CONTAINER = {
     "id": "chunks",
     "_rid": "cGjbAA==",
@@ -54,6 +66,10 @@ class FullTextCosmos:
     def __init__(self) -> None:
         self.items: dict[tuple[str, str], dict] = {}  # (partition, id) -> item
         self.queries: list[str] = []
+        self.writes: list[list[dict]] = []  # each write request's operations
+        self.pause_writes = False
+        self.written = threading.Semaphore(0)  # released after each write while paused
+        self._go_on = threading.Semaphore(0)
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.endpoint = f"http://127.0.0.1:{self._server.server_address[1]}/"
@@ -68,11 +84,43 @@ class FullTextCosmos:
 
     # -- what the gateway does ------------------------------------------------------
 
+    def resume(self) -> None:
+        """Let the writer held after its last write go on."""
+        self._go_on.release()
+
+    def batch(self, partition: str, operations: list[dict]) -> tuple[int, list[dict]]:
+        if not 0 < len(operations) <= BATCH_MAX_OPERATIONS:
+            return 400, [{"code": "BadRequest", "message": "a batch holds 1 to 100 operations"}]
+        with self._lock:
+            items = dict(self.items)
+            results = [_apply(items, partition, op) for op in operations]
+            failed = any(r["statusCode"] >= 400 for r in results)
+            if failed:
+                results = [r if r["statusCode"] >= 400 else {"statusCode": 424} for r in results]
+            else:
+                self.items = items
+        if not failed:
+            self._written(operations)
+        return (207 if failed else 200), results
+
+    def _written(self, operations: list[dict]) -> None:
+        self.writes.append(operations)
+        if self.pause_writes:
+            self.written.release()
+            self._go_on.acquire()
+
     def query(self, partition: str, text: str, parameters: dict[str, Any]) -> list[dict]:
         self.queries.append(text)
-        mine = [item for (p, _), item in sorted(self.items.items()) if p == partition]
-        if text == ALL_IDS:
-            return [{"id": item["id"]} for item in mine]
+        with self._lock:
+            mine = [item for (p, _), item in sorted(self.items.items()) if p == partition]
+        if match := ALL.match(text):
+            return [_project(i, match["fields"]) for i in mine]
+        if text == HEADS:
+            return [
+                _project(i, "document_id, generation, kind")
+                for i in mine
+                if i.get("kind") == "head"
+            ]
         if match := BY_DOCUMENT.match(text):
             wanted = parameters["@document_id"]
             return [_project(i, match["fields"]) for i in mine if i["document_id"] == wanted]
@@ -80,7 +128,7 @@ class FullTextCosmos:
             terms, scored = _terms(match["terms"]), _terms(match["scored"])
             if terms != scored:
                 raise ValueError("FullTextContainsAny and FullTextScore name different terms")
-            hits = [(_score(i["text"], terms), i) for i in mine]
+            hits = [(_score(i.get("text"), terms), i) for i in mine]
             hits = sorted((h for h in hits if h[0] > 0), key=lambda h: -h[0])
             return [_project(i, match["fields"]) for _, i in hits[: int(match["top"])]]
         if match := HYBRID.match(text):
@@ -122,6 +170,10 @@ class FullTextCosmos:
                 partition = json.loads(self.headers.get("x-ms-documentdb-partitionkey", "[null]"))[
                     0
                 ]
+                if self.headers.get("x-ms-cosmos-is-batch-request", "").lower() == "true":
+                    status, results = fake.batch(partition, body)
+                    self._send(status, results)
+                    return
                 if self.headers.get("x-ms-documentdb-isquery", "").lower() == "true":
                     parameters = {p["name"]: p["value"] for p in body.get("parameters", [])}
                     try:
@@ -133,6 +185,7 @@ class FullTextCosmos:
                     return
                 with fake._lock:
                     fake.items[(body["collection_id"], body["id"])] = body
+                fake._written([{"operationType": "Upsert", "resourceBody": body}])
                 self._send(201, body)
 
             def do_DELETE(self) -> None:
@@ -142,6 +195,8 @@ class FullTextCosmos:
                 ]
                 with fake._lock:
                     gone = fake.items.pop((partition, item_id), None)
+                if gone:
+                    fake._written([{"operationType": "Delete", "id": item_id}])
                 self._send(204 if gone else 404, None if gone else {"code": "NotFound"})
 
             def _send(self, status: int, body: Any) -> None:
@@ -157,12 +212,32 @@ class FullTextCosmos:
         return Handler
 
 
+def _apply(items: dict[tuple[str, str], dict], partition: str, op: dict) -> dict:
+    """One batch operation on ``items`` (a copy), with the status Cosmos gives it."""
+    kind, body = op.get("operationType"), op.get("resourceBody") or {}
+    if kind in ("Create", "Upsert", "Replace"):
+        if body.get("collection_id") != partition:
+            return {"statusCode": 400}  # every operation is in the batch's partition
+        key = (partition, body["id"])
+        if (kind == "Create" and key in items) or (kind == "Replace" and key not in items):
+            return {"statusCode": 409 if kind == "Create" else 404}
+        created = key not in items
+        items[key] = body
+        return {"statusCode": 201 if created else 200, "resourceBody": body}
+    if kind == "Delete":
+        return {"statusCode": 204 if items.pop((partition, op["id"]), None) else 404}
+    if kind == "Read":
+        found = items.get((partition, op["id"]))
+        return {"statusCode": 200, "resourceBody": found} if found else {"statusCode": 404}
+    return {"statusCode": 400}
+
+
 def _terms(text: str) -> list[str]:
     return re.findall(r"\"(\w+)\"", text)
 
 
-def _score(text: str, terms: list[str]) -> int:
-    words = re.findall(r"\w+", text.lower())
+def _score(text: str | None, terms: list[str]) -> int:
+    words = re.findall(r"\w+", (text or "").lower())
     return sum(words.count(t) for t in terms)
 
 
@@ -170,7 +245,8 @@ def _hybrid(items: list[dict], terms: list[str], vector: list[float], match: re.
     if not isinstance(vector, list) or not vector:
         raise ValueError("VectorDistance needs the query vector as an array parameter")
     lexical = sorted(
-        (i for i in items if _score(i["text"], terms) > 0), key=lambda i: -_score(i["text"], terms)
+        (i for i in items if _score(i.get("text"), terms) > 0),
+        key=lambda i: -_score(i.get("text"), terms),
     )
     with_vectors = [i for i in items if isinstance(i.get("embedding"), list)]
     semantic = sorted(with_vectors, key=lambda i: -_cosine(vector, i["embedding"]))

@@ -19,26 +19,35 @@ vector (``embedding``: the container's vector embedding policy and index)::
 ``FullTextScore`` may not be projected, so a hit's score is its rank (reciprocal),
 and hits of several collections are merged by that. The terms are the query's
 words (``\\w+`` only), so they are written into the query as string literals
-without any escaping to get wrong. Replacing a document upserts its chunks and then
-deletes the ones it no longer has: idempotent, though not one transaction.
+without any escaping to get wrong. Replacing a document writes a new generation of
+its chunks in transactional batches and makes it current with one write
+(``cosmos_generations.py``): a reader sees the old chunks or the new ones.
 """
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 from azure.cosmos import ContainerProxy, CosmosClient
 
+from shared.adapters.documents import cosmos_generations as gen
 from shared.adapters.documents.fts import match_terms
 from shared.adapters.documents.vectors import RRF_K
 from shared.adapters.stores.cosmos_sdk import translated
 from shared.core.collection_models import Chunk, ChunkHit
 from shared.core.config import Settings
+from shared.core.errors import NotFoundError
 
 _FIELDS = (
-    "c.id, c.collection_id, c.document_id, c.ordinal, c.title, c.origin, c.heading_path,"
-    " c.page, c.text"
+    "c.id, c.chunk_id, c.generation, c.kind, c.collection_id, c.document_id, c.ordinal,"
+    " c.title, c.origin, c.heading_path, c.page, c.text"
 )
+_STATE = "c.id, c.document_id, c.generation, c.kind"
+HEADS = 'SELECT c.document_id, c.generation, c.kind FROM c WHERE c.kind = "head"'
+# A search asks for this many times the hits it returns: another generation's chunks
+# (while a document is being replaced) are dropped after the query.
+_OVERFETCH = 2
 
 
 def search_query(terms: list[str], limit: int, hybrid: bool = False) -> str:
@@ -70,34 +79,40 @@ class CosmosIndex:
         chunks: list[Chunk],
         vectors: list[list[float]] | None = None,
     ) -> int:
-        keep = {c.id for c in chunks}
+        current = gen.generation(chunks)
         embeddings = vectors if vectors is not None else [None] * len(chunks)
-        with translated():
-            for chunk, embedding in zip(chunks, embeddings, strict=True):
-                self._container.upsert_item(_item(chunk, embedding))
-            for old in self._ids(collection_id, document_id):
-                if old not in keep:
-                    self._container.delete_item(old, partition_key=collection_id)
+        items = [
+            gen.chunk_item(chunk, embedding, current)
+            for chunk, embedding in zip(chunks, embeddings, strict=True)
+        ]
+        head = gen.head_item(collection_id, document_id, current)
+        for batch in gen.write_batches(items, head):
+            self._batch(collection_id, batch)
+        keep = {item["id"] for item in items} | {head["id"]}
+        stale = [r["id"] for r in self._rows(collection_id, document_id) if r["id"] not in keep]
+        self._delete(collection_id, stale)
         return len(chunks)
 
     def vectors(self, collection_id: str, document_id: str) -> dict[str, list[float]]:
         query = "SELECT c.text, c.embedding FROM c WHERE c.document_id = @document_id"
         rows = self._query(query, collection_id, [("@document_id", document_id)])
-        return {r["text"]: r["embedding"] for r in rows if r.get("embedding")}
+        return {r["text"]: r["embedding"] for r in rows if r.get("text") and r.get("embedding")}
 
     def delete_document(self, collection_id: str, document_id: str) -> int:
-        return self._delete(collection_id, self._ids(collection_id, document_id))
+        return self._delete_all(self._rows(collection_id, document_id), collection_id)
 
     def delete_collection(self, collection_id: str) -> int:
-        return self._delete(collection_id, self._ids(collection_id, None))
+        return self._delete_all(self._rows(collection_id, None), collection_id)
 
     def count(self, collection_id: str, document_id: str | None = None) -> int:
-        return len(self._ids(collection_id, document_id))
+        rows = self._rows(collection_id, document_id)
+        return len(gen.visible(rows, gen.heads_of(rows)))
 
     def document_chunks(self, collection_id: str, document_id: str) -> list[Chunk]:
         query = f"SELECT {_FIELDS} FROM c WHERE c.document_id = @document_id"
         rows = self._query(query, collection_id, [("@document_id", document_id)])
-        return sorted((_chunk(r) for r in rows), key=lambda c: c.ordinal)
+        chunks = (_chunk(r) for r in gen.visible(rows, gen.heads_of(rows)))
+        return sorted(chunks, key=lambda c: c.ordinal)
 
     def search(
         self,
@@ -109,14 +124,15 @@ class CosmosIndex:
         terms = match_terms(query)
         if not terms or limit <= 0:
             return []
-        text = search_query(terms, limit, hybrid=bool(vector))
+        text = search_query(terms, limit * _OVERFETCH, hybrid=bool(vector))
         parameters: list[tuple[str, Any]] = [("@vector", vector)] if vector else []
         ranked: list[ChunkHit] = []
         for collection_id in collection_ids:
             rows = self._query(text, collection_id, parameters)
+            heads = gen.heads_of(self._query(HEADS, collection_id, []))
             ranked += [
                 ChunkHit(chunk=_chunk(r), score=1.0 / (RRF_K + rank))
-                for rank, r in enumerate(rows, start=1)
+                for rank, r in enumerate(gen.visible(rows, heads), start=1)
             ]
         return sorted(ranked, key=lambda h: h.score, reverse=True)[:limit]
 
@@ -124,19 +140,32 @@ class CosmosIndex:
         with translated():
             self._container.read()
 
-    def _ids(self, collection_id: str, document_id: str | None) -> list[str]:
+    def _rows(self, collection_id: str, document_id: str | None) -> list[dict]:
+        """Every item of the document (or collection): chunks of any generation, heads."""
         if document_id is None:
-            rows = self._query("SELECT c.id FROM c", collection_id, [])
-        else:
-            query = "SELECT c.id FROM c WHERE c.document_id = @document_id"
-            rows = self._query(query, collection_id, [("@document_id", document_id)])
-        return [r["id"] for r in rows]
+            return self._query(f"SELECT {_STATE} FROM c", collection_id, [])
+        query = f"SELECT {_STATE} FROM c WHERE c.document_id = @document_id"
+        return self._query(query, collection_id, [("@document_id", document_id)])
 
-    def _delete(self, collection_id: str, ids: list[str]) -> int:
+    def _delete_all(self, rows: list[dict], collection_id: str) -> int:
+        """Heads first, so that what is left is already invisible while it goes."""
+        shown = len(gen.visible(rows, gen.heads_of(rows)))
+        ordered = sorted(rows, key=lambda r: r.get("kind") != gen.HEAD)
+        self._delete(collection_id, [r["id"] for r in ordered])
+        return shown
+
+    def _delete(self, collection_id: str, ids: list[str]) -> None:
+        for batch in gen.delete_batches(ids):
+            try:
+                self._batch(collection_id, batch)
+            except NotFoundError:  # a concurrent delete got there first: go one by one
+                for _, (item_id,) in batch:
+                    with suppress(NotFoundError), translated():
+                        self._container.delete_item(item_id, partition_key=collection_id)
+
+    def _batch(self, collection_id: str, operations: list[gen.Operation]) -> None:
         with translated():
-            for item_id in ids:
-                self._container.delete_item(item_id, partition_key=collection_id)
-        return len(ids)
+            self._container.execute_item_batch(operations, partition_key=collection_id)
 
     def _query(
         self, query: str, collection_id: str, parameters: list[tuple[str, Any]]
@@ -151,15 +180,10 @@ class CosmosIndex:
             )
 
 
-def _item(chunk: Chunk, embedding: list[float] | None) -> dict:
-    item = chunk.model_dump(mode="json")
-    if embedding:
-        item["embedding"] = embedding
-    return item
-
-
 def _chunk(row: dict) -> Chunk:
-    return Chunk.model_validate({k: v for k, v in row.items() if not k.startswith("_")})
+    fields = {k: v for k, v in row.items() if not k.startswith("_") and v is not None}
+    fields["id"] = row.get("chunk_id") or row["id"]  # items written before generations
+    return Chunk.model_validate(fields)
 
 
 def _open(settings: Settings) -> ContainerProxy:

@@ -114,6 +114,8 @@ def translated() -> Iterator[None]:
         raise
     except cosmos_errors.CosmosHttpResponseError as exc:
         raise _error_for(exc.status_code, exc.headers, str(exc.message or exc)) from exc
+    except cosmos_errors.CosmosBatchOperationError as exc:  # the failed operation's status
+        raise _error_for(exc.status_code, exc.headers, str(exc.message or exc)) from exc
     except ClientAuthenticationError as exc:
         raise ConfigurationError(f"Cosmos DB refused the credentials: {exc}") from exc
     except AzureError as exc:  # connection failures, timeouts
