@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 COLLECTION_FILE = "collection.json"
 DOCUMENTS = "documents/"
 ORIGINALS = "originals/"
+DELETING = "deleting"  # the first thing a delete writes: ingestion checks it (still_there)
 MAX_NAME_CHARS = 100
 
 
@@ -166,10 +167,25 @@ def delete_document(svc: Services, collection: Collection, document_id: str) -> 
 
 
 def delete_collection(svc: Services, collection_id: str) -> int:
-    """Its chunks, then every file (records, originals, ``collection.json``); chunks deleted."""
+    """Marked ``deleting``, then its chunks, ``collection.json``, every other file; chunks deleted.
+
+    The order is what lets an ingestion still running win no race (``still_there``):
+    from the mark on, it undoes what it wrote, and what it wrote before the mark is
+    deleted after it. A delete stopped half way is redone by deleting again."""
+    svc.collection_files.write(collection_id, DELETING, "", "text/plain")
     chunks = svc.index.delete_collection(collection_id)
+    svc.collection_files.delete_file(collection_id, COLLECTION_FILE)
     svc.collection_files.delete_session(collection_id)
     return chunks
+
+
+def still_there(svc: Services, collection_id: str) -> bool:
+    """False from the moment a delete of the collection began (the mark first, and
+    ``collection.json`` gone before the mark is)."""
+    files = svc.collection_files
+    return not files.exists(collection_id, DELETING) and files.exists(
+        collection_id, COLLECTION_FILE
+    )
 
 
 async def purge_collection(svc: Services, instances: Instances, collection_id: str) -> int:

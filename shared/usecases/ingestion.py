@@ -8,7 +8,9 @@ is idempotent (it recomputes the same chunks and swaps them in one step), so it
 can run again after a crash or a retry and end with exactly one copy of each chunk.
 With an embedding model, each chunk is stored with its vector (``chunk_vectors``).
 A document that cannot be read, or is over the size limit, becomes a ``failed``
-record naming why; the other documents of the batch go on.
+record naming why; the other documents of the batch go on. An ingestion that
+finds its collection being deleted after writing undoes its writes, so a deleted
+collection stays deleted (``_unless_deleted``).
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ from shared.core.collection_models import (
 from shared.core.errors import InvalidInputError, NotFoundError
 from shared.usecases.chunk_vectors import chunk_vectors
 from shared.usecases.collections import (
+    DOCUMENTS,
     ORIGINALS,
     documents,
     save_document,
+    still_there,
     touch,
 )
 from shared.usecases.collections import document as load_document
@@ -143,6 +147,7 @@ def ingest_document(svc: Services, collection_id: str, doc_id: str) -> DocumentR
         )
         failed.updated_at = datetime.now(UTC)
         save_document(svc, failed)
+        _unless_deleted(svc, collection_id, doc_id)
         return failed
     chunks = chunk_document(parsed, collection_id, doc_id, record.name)
     embedded = chunk_vectors(svc, collection_id, doc_id, chunks)
@@ -161,7 +166,21 @@ def ingest_document(svc: Services, collection_id: str, doc_id: str) -> DocumentR
         }
     )
     save_document(svc, done)
+    _unless_deleted(svc, collection_id, doc_id)
     return done
+
+
+def _unless_deleted(svc: Services, collection_id: str, doc_id: str) -> None:
+    """Undo this ingestion's writes if the collection's delete has begun meanwhile.
+
+    Checked after writing, so either the check sees the delete's mark, or the writes
+    came before the mark and the delete (which runs after it) removes them."""
+    if still_there(svc, collection_id):
+        return
+    svc.index.delete_document(collection_id, doc_id)
+    for name in (f"{ORIGINALS}{doc_id}", f"{DOCUMENTS}{doc_id}.json"):
+        svc.collection_files.delete_file(collection_id, name)
+    raise NotFoundError(f"collection {collection_id!r} was deleted while {doc_id!r} was ingested")
 
 
 def _wants_vectors(svc: Services, record: DocumentRecord) -> bool:
