@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from api.caller import caller
 from api.errors import HttpError, handled, json_response, read_json
 from api.purge import DurableInstances
-from api.transport import http_function
+from api.transport import http_function, large_body
 from shared.adapters.identity import Principal
 from shared.bootstrap import services
 from shared.core import names
@@ -58,6 +58,9 @@ class UrlIngest(BaseModel):
 
     urls: list[Annotated[str, Field(pattern=r"^https?://", max_length=2000)]] = Field(min_length=1)
     crawl_depth: int = Field(0, ge=0, le=COLLECTION_MAX_CRAWL_DEPTH)
+
+
+UPLOAD_CAP = "collection_max_request_bytes"  # the setting a too large upload is refused by
 
 
 def _media(req: func.HttpRequest) -> str:
@@ -108,7 +111,7 @@ async def delete_collection(req: func.HttpRequest, client) -> func.HttpResponse:
 
 @bp.route(route="collections/{collection_id}/documents", methods=["POST"])
 @bp.durable_client_input(client_name="client")
-@http_function
+@large_body(lambda: (services().settings.collection_max_request_bytes, UPLOAD_CAP))
 @handled
 async def add_collection_documents(req: func.HttpRequest, client) -> func.HttpResponse:
     svc = services()
@@ -192,8 +195,8 @@ def _uploads(req: func.HttpRequest, max_bytes: int) -> list[Upload]:
         raise HttpError(
             413,
             "payload_too_large",
-            f"request body is over collection_max_request_bytes ({max_bytes})",
-            [{"limit": "collection_max_request_bytes", "value": max_bytes}],
+            f"request body is over {UPLOAD_CAP} ({max_bytes})",
+            [{"limit": UPLOAD_CAP, "value": max_bytes}],
         )
     files = req.files.getlist("file")
     if not files:

@@ -46,6 +46,7 @@ ASSETS = {
     "ask.js": "text/javascript",
     "chain.js": "text/javascript",
     "client.js": "text/javascript",
+    "collection_follow.js": "text/javascript",
     "collections.js": "text/javascript",
     "events.js": "text/javascript",
     "followup.js": "text/javascript",

@@ -18,7 +18,8 @@ made once, at import, by ``HTTP_STREAMING``:
 
 The streamed path reads the request body itself, chunk by chunk, and stops
 at ``MAX_BODY_BYTES``: a larger body is a 413 before the handler runs, and
-the rest is never read.
+the rest is never read. A route registered with :func:`large_body` (the
+documents upload) reads up to its own cap instead, a setting read per request.
 
 This is the one setting read at import, because the worker indexes the
 functions' signatures before any of them runs. Azure also needs
@@ -43,9 +44,19 @@ if STREAMING:  # importing it is what turns the worker's HTTP streaming on
     from azurefunctions.extensions.http.fastapi import Request, Response, StreamingResponse
 
 Handler = Callable[..., Awaitable[func.HttpResponse] | func.HttpResponse]
+# A route's own body cap, read per request, and the name of the limit a 413 names.
+BodyCap = Callable[[], tuple[int, str]]
 
 
-def http_function(handler: Handler) -> Any:
+def large_body(cap: BodyCap) -> Callable[[Handler], Any]:
+    """:func:`http_function` for a route whose body may pass ``MAX_BODY_BYTES`` (uploads).
+
+    Only the streamed path needs it: buffered, the host hands over the body it read
+    (devhost and Azure apply their own request caps), and the handler checks sizes."""
+    return lambda handler: http_function(handler, cap)
+
+
+def http_function(handler: Handler, cap: BodyCap | None = None) -> Any:
     """Register ``handler`` as it is, or (streaming) behind a FastAPI-typed wrapper.
 
     Place it under ``@bp.route`` and ``@bp.durable_client_input``: the worker
@@ -56,10 +67,10 @@ def http_function(handler: Handler) -> Any:
         return handler
 
     async def wrapper(req: Request, **bindings: Any) -> Response:
-        buffered = await _buffered(req)
+        limit, named = cap() if cap is not None else (MAX_BODY_BYTES, "")
+        buffered = await _buffered(req, limit)
         if buffered is None:
-            message = f"request body is over {MAX_BODY_BYTES} bytes"
-            return _fastapi_response(error_response(413, "payload_too_large", message))
+            return _fastapi_response(_too_large(limit, named))
         result = handler(buffered, **bindings)
         if inspect.isawaitable(result):
             result = await result
@@ -83,9 +94,18 @@ def event_stream(chunks: AsyncIterator[str], headers: dict[str, str]) -> Any:
     return StreamingResponse(chunks, media_type="text/event-stream", headers=headers)
 
 
-async def _buffered(req: Request) -> func.HttpRequest | None:
-    """``req`` as the handlers take it; None when its body is over ``MAX_BODY_BYTES``."""
-    body = await read_capped(req, MAX_BODY_BYTES)
+def _too_large(limit: int, named: str) -> func.HttpResponse:
+    if not named:
+        message = f"request body is over {limit} bytes"
+        return error_response(413, "payload_too_large", message)
+    message = f"request body is over {named} ({limit})"
+    details = [{"limit": named, "value": limit}]
+    return error_response(413, "payload_too_large", message, details)
+
+
+async def _buffered(req: Request, limit: int) -> func.HttpRequest | None:
+    """``req`` as the handlers take it; None when its body is over ``limit``."""
+    body = await read_capped(req, limit)
     if body is None:
         return None
     return func.HttpRequest(

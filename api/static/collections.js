@@ -2,10 +2,10 @@
 // into one. Every string from the service lands in the DOM as text (textContent).
 
 import { apiUrl, authHeaders, errorOf, requestJson } from "./client.js";
+import { followCollection } from "./collection_follow.js";
 import { failed } from "./notices.js";
 
 const $ = (id) => document.getElementById(id);
-const POLL_MS = 700;
 
 /** The chosen collection into a research request's options (documents only if ticked). */
 export function collectionOptions(options) {
@@ -67,13 +67,8 @@ async function upload(files) {
   await follow(id);
 }
 
-async function follow(id) {
-  for (;;) {
-    const view = await requestJson(`collections/${encodeURIComponent(id)}`);
-    showDocuments(view);
-    if (!view.progress.queued) return;
-    await new Promise((done) => setTimeout(done, POLL_MS));
-  }
+function follow(id) {
+  return followCollection(id, showDocuments);
 }
 
 function showDocuments(view) {

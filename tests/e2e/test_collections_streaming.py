@@ -1,0 +1,96 @@
+"""Collections with HTTP_STREAMING on, over real HTTP (``python -m devhost serve``).
+
+The setting picks the functions' signatures at import, so the host is a subprocess.
+An upload far over the 64 KB every other route keeps is read whole (up to
+``COLLECTION_MAX_REQUEST_BYTES``), and one open connection to the collection's events
+carries its ingestion from ``progress`` to ``ingested`` and then ends by itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.e2e.serve_process import ServeProcess, free_port
+from tests.e2e.test_sse import parse_sse
+
+pytestmark = pytest.mark.e2e
+
+UPLOAD = {"X-Requested-With": "test"}
+REQUEST_CAP = 400_000  # COLLECTION_MAX_REQUEST_BYTES for this host
+OTHER_ROUTES_CAP = 64 * 1024
+
+
+@pytest.fixture
+def streaming_host(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    host = ServeProcess(
+        port,
+        tmp_path / "devhost.log",
+        data_dir=str(tmp_path / "data"),
+        reasoner="offline",
+        search_provider="local",
+        http_streaming="true",
+        collection_max_request_bytes=str(REQUEST_CAP),
+    )
+    try:
+        with httpx.Client(timeout=30) as http:
+            host.wait_ready(http)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        host.kill()
+
+
+def long_markdown(size: int) -> bytes:
+    sections = []
+    n = 0
+    while sum(len(s) for s in sections) < size:
+        sections.append(f"## Section {n}\n\nThe pump in bay {n} was checked and its seal kept.\n\n")
+        n += 1
+    return ("# Plant log\n\n" + "".join(sections)).encode()
+
+
+def test_an_upload_over_64_kb_is_taken_and_one_stream_carries_its_ingestion(
+    streaming_host: str,
+) -> None:
+    big = long_markdown(200_000)
+    assert OTHER_ROUTES_CAP < len(big) < REQUEST_CAP
+    with httpx.Client(base_url=streaming_host, timeout=60) as api:
+        collection_id = api.post("/api/collections", json={"name": "logs"}).json()["collection_id"]
+        files = [("file", ("log.md", big, "text/markdown")), ("file", ("a.txt", b"Hi.", "x"))]
+        url = f"/api/collections/{collection_id}/documents"
+        uploaded = api.post(url, files=files, headers=UPLOAD)
+        assert uploaded.status_code == 202, uploaded.text
+
+        events_url = f"/api/collections/{collection_id}/events"
+        with api.stream("GET", events_url) as stream:
+            assert stream.status_code == 200
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            text = "".join(stream.iter_text())  # ends when the server ends the response
+        events, _, retry = parse_sse(text)
+        assert retry == 500 and text.count("retry:") == 1  # one response, not a poll
+        assert [e.event for e in events[:-1]] == ["progress"] * (len(events) - 1)
+        assert events[-1].event == "ingested"
+        assert events[-1].data["progress"] == {"queued": 0, "ingested": 2, "failed": 0}
+        assert events[-1].data["chunks"] > 100  # the long file, whole
+        # seen the end: the next connection is told to stop
+        again = api.get(events_url, headers={"Last-Event-ID": events[-1].id})
+        assert again.status_code == 204
+
+
+def test_only_the_upload_route_reads_past_64_kb_and_up_to_its_own_cap(
+    streaming_host: str,
+) -> None:
+    with httpx.Client(base_url=streaming_host, timeout=60) as api:
+        collection_id = api.post("/api/collections", json={"name": "caps"}).json()["collection_id"]
+        over = api.post("/api/collections", json={"name": "x" * (OTHER_ROUTES_CAP + 10)})
+        assert over.status_code == 413, over.text
+        url = f"/api/collections/{collection_id}/documents"
+        too_big = [("file", ("huge.md", long_markdown(REQUEST_CAP + 1000), "text/markdown"))]
+        refused = api.post(url, files=too_big, headers=UPLOAD)
+        assert refused.status_code == 413
+        assert "collection_max_request_bytes" in refused.json()["error"]["message"]
+        assert api.get(f"/api/collections/{collection_id}").json()["documents"] == []
