@@ -48,6 +48,7 @@ ASSETS = {
     "client.js": "text/javascript",
     "collection_follow.js": "text/javascript",
     "collections.js": "text/javascript",
+    "document_links.js": "text/javascript",
     "events.js": "text/javascript",
     "followup.js": "text/javascript",
     "history.js": "text/javascript",

@@ -5,9 +5,11 @@
 // and its link check drops javascript:/vbscript:/file:/data: links. On top of
 // that: images are not rendered (no request to a third party on opening a
 // report), only http(s) links stay links (opened in a new tab, without the
-// referrer), and every [n] citation links to source n of the report's own
-// source list, matched by URL against report.json.
+// referrer), a collection document's link opens its original with the page's
+// credentials (document_links.js), and every [n] citation links to source n of
+// the report's own source list, matched by URL against report.json.
 
+import { isDocumentLink, linkDocument } from "./document_links.js";
 import markdownit from "./markdown-it.min.mjs";
 
 const md = markdownit({ html: false, linkify: false, typographer: false }).disable("image");
@@ -91,6 +93,7 @@ function keepSafeLinks(root) {
   for (const link of root.querySelectorAll("a[href]")) {
     const href = link.getAttribute("href");
     if (href.startsWith("#")) continue;
+    if (isDocumentLink(href)) { linkDocument(link); continue; } // a collection's original
     let url = null;
     try { url = new URL(href); } catch { /* relative or malformed: not a web link */ }
     if (url && (url.protocol === "https:" || url.protocol === "http:")) {
