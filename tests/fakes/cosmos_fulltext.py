@@ -3,7 +3,8 @@
 The Cosmos stand-in the other tests use has no ``FullText*`` functions, and Cosmos
 DB has no local emulator of them, so this fake plays the documented contract for
 the few requests the index adapter makes (shared/adapters/documents/cosmos_index.py):
-the account and container reads the SDK starts with, upserts and deletes of items,
+the account and container reads the SDK starts with, point reads, upserts and
+deletes of items,
 and queries within one partition. A full-text query must have the documented shape,
 ``SELECT TOP n ... WHERE FullTextContainsAny(c.text, "t1", ...) ORDER BY RANK
 FullTextScore(c.text, "t1", ...)`` with the same terms in both; it is answered with
@@ -162,6 +163,16 @@ class FullTextCosmos:
                     self._send(200, {"PartitionKeyRanges": ranges, "_count": 1})
                 elif "/colls/" in path and "/docs" not in path:
                     self._send(200, CONTAINER)
+                elif "/docs/" in path:  # a point read, in the request's partition
+                    partition = json.loads(
+                        self.headers.get("x-ms-documentdb-partitionkey", "[null]")
+                    )[0]
+                    with fake._lock:
+                        item = fake.items.get((partition, path.rsplit("/", 1)[-1]))
+                    if item:
+                        self._send(200, item)
+                    else:
+                        self._send(404, {"code": "NotFound"})
                 else:
                     self._send(404, {"code": "NotFound", "message": path})
 

@@ -48,6 +48,7 @@ HEADS = 'SELECT c.document_id, c.generation, c.kind FROM c WHERE c.kind = "head"
 # A search asks for this many times the hits it returns: another generation's chunks
 # (while a document is being replaced) are dropped after the query.
 _OVERFETCH = 2
+_READ_ATTEMPTS = 3  # reads of one document while its head keeps moving (replaces in a row)
 
 
 def search_query(terms: list[str], limit: int, hybrid: bool = False) -> str:
@@ -109,10 +110,17 @@ class CosmosIndex:
         return len(gen.visible(rows, gen.heads_of(rows)))
 
     def document_chunks(self, collection_id: str, document_id: str) -> list[Chunk]:
+        """The head is read before and after the query, which may come in pages: when it
+        did not move, no chunk of its generation was deleted meanwhile (a replace deletes
+        a generation only once the head has left it), so the document is whole."""
         query = f"SELECT {_FIELDS} FROM c WHERE c.document_id = @document_id"
-        rows = self._query(query, collection_id, [("@document_id", document_id)])
-        chunks = (_chunk(r) for r in gen.visible(rows, gen.heads_of(rows)))
-        return sorted(chunks, key=lambda c: c.ordinal)
+        for _ in range(_READ_ATTEMPTS):
+            before = self._head(collection_id, document_id)
+            rows = self._query(query, collection_id, [("@document_id", document_id)])
+            if self._head(collection_id, document_id) == before:
+                break
+        heads = {document_id: before} if before is not None else {}
+        return sorted((_chunk(r) for r in gen.visible(rows, heads)), key=lambda c: c.ordinal)
 
     def search(
         self,
@@ -139,6 +147,15 @@ class CosmosIndex:
     def ping(self) -> None:
         with translated():
             self._container.read()
+
+    def _head(self, collection_id: str, document_id: str) -> str | None:
+        """The document's current generation; None before its first generational write."""
+        try:
+            with translated():
+                head = self._container.read_item(gen.head_id(document_id), collection_id)
+        except NotFoundError:
+            return None
+        return head["generation"]
 
     def _rows(self, collection_id: str, document_id: str | None) -> list[dict]:
         """Every item of the document (or collection): chunks of any generation, heads."""
