@@ -101,3 +101,22 @@ def test_chunks_written_before_generations_stay_visible_until_replaced(cosmos) -
     index.replace_document("c1", "d1", chunks("c1", "d1", ["A new pump note."]))
     assert [c.text for c in index.document_chunks("c1", "d1")] == ["A new pump note."]
     assert len(fake.items) == 2  # the chunk and its head: the old item is gone
+
+
+def test_two_replaces_of_one_document_in_a_row_leave_one_whole_generation(cosmos) -> None:
+    """A retried activity and a newer upload's can overlap: whichever swaps last, the
+    document keeps exactly one generation's chunks, never none."""
+    index, fake = cosmos
+    fake.pause_writes = True
+    first = threading.Thread(
+        target=index.replace_document, args=("c1", "d1", chunks("c1", "d1", _texts("old", 3)))
+    )
+    first.start()
+    assert fake.written.acquire(timeout=WAIT)  # the first swap is written, not cleaned up
+    fake.pause_writes = False
+    index.replace_document("c1", "d1", chunks("c1", "d1", _texts("new", 2)))
+    fake.resume()
+    first.join(WAIT)
+    assert [c.text for c in index.document_chunks("c1", "d1")] == _texts("new", 2)
+    assert index.count("c1") == 2
+    assert len(fake.items) == 3  # two chunks and the head

@@ -89,8 +89,13 @@ class CosmosIndex:
         head = gen.head_item(collection_id, document_id, current)
         for batch in gen.write_batches(items, head):
             self._batch(collection_id, batch)
-        keep = {item["id"] for item in items} | {head["id"]}
-        stale = [r["id"] for r in self._rows(collection_id, document_id) if r["id"] not in keep]
+        # Another replace of the same document may have moved the head on since: its
+        # generation stays too, so the document never ends without visible chunks.
+        keep = {current, self._head(collection_id, document_id)}
+        rows = self._rows(collection_id, document_id)
+        stale = [
+            r["id"] for r in rows if r.get("kind") != gen.HEAD and r.get("generation") not in keep
+        ]
         self._delete(collection_id, stale)
         return len(chunks)
 
