@@ -3,23 +3,22 @@
 ``python -m devhost ingest PATH... --collection NAME`` finds the caller's collection of
 that name or creates it, uploads the files (folders recurse; hidden files are skipped)
 in batches of ``COLLECTION_MAX_FILES_PER_REQUEST``, has the host fetch the URLs
-(``--crawl-depth`` follows their links on the same site), waits until nothing is
-queued and prints one line per document: ingested with its chunk count, or failed
-with the reason.
+(``--crawl-depth`` follows their links on the same site), follows the collection's
+events until nothing is queued (``cli_follow.py``) and prints one line per document:
+ingested with its chunk count, or failed with the reason.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
+from devhost.cli_follow import wait_ingested
 from devhost.cli_research import Api, CommandError
 from devhost.cli_view import console
 from shared.core.limits import COLLECTION_MAX_FILES_PER_REQUEST
 
 UPLOAD_HEADERS = {"X-Requested-With": "devhost-cli"}
-POLL_S = 0.5
 
 
 def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -74,7 +73,7 @@ def run_ingest(api: Api, args: argparse.Namespace) -> int:
         api.call(
             "POST", f"/collections/{collection_id}/documents", files=parts, headers=UPLOAD_HEADERS
         )
-    view = _wait(api, collection_id, args.timeout)
+    view = wait_ingested(api, collection_id, args.timeout)
     failed = 0
     for doc in view["documents"]:
         if doc["status"] == "failed":
@@ -91,14 +90,3 @@ def _collection(api: Api, name: str) -> str:
         if collection["name"] == name:
             return collection["collection_id"]
     return api.json("POST", "/collections", json={"name": name})["collection_id"]
-
-
-def _wait(api: Api, collection_id: str, timeout: float) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        view = api.json("GET", f"/collections/{collection_id}")
-        if view["progress"]["queued"] == 0:
-            return view
-        if time.monotonic() > deadline:
-            raise CommandError(f"still ingesting after {timeout:.0f} s: {view['progress']}")
-        time.sleep(POLL_S)

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from tests.e2e.serve_process import ServeProcess, free_port
+from tests.e2e.test_cli_errors import run_cli
 from tests.e2e.test_sse import parse_sse
 
 pytestmark = pytest.mark.e2e
@@ -94,3 +95,18 @@ def test_only_the_upload_route_reads_past_64_kb_and_up_to_its_own_cap(
         assert refused.status_code == 413
         assert "collection_max_request_bytes" in refused.json()["error"]["message"]
         assert api.get(f"/api/collections/{collection_id}").json()["documents"] == []
+
+
+def test_the_cli_follows_the_open_stream_to_the_end_of_the_ingestion(
+    streaming_host: str, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "log.md").write_bytes(long_markdown(100_000))
+    (folder / "guide.md").write_text("# Guide\n\nPage the on-call engineer.")
+    result = run_cli(
+        "ingest", str(folder), "--collection", "cli", "--url", f"{streaming_host}/api", cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "ingested guide.md: 1 chunks" in result.stdout
+    assert "ingested log.md:" in result.stdout
