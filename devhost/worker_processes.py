@@ -1,0 +1,212 @@
+"""Activities in worker processes, as ``FUNCTIONS_WORKER_PROCESS_COUNT`` > 1 runs them in Azure.
+
+Why: in one process the HTTP front, the orchestration thread and the activity
+threads share one GIL, so a CPU-bound activity (the offline engine) delays
+every status read. The Functions host answers that by starting several
+language worker processes; devhost does the same. The host process keeps the
+HTTP front, the orchestration thread, the timers and the instance store; each
+worker process indexes the app once (as the worker does at start) and runs
+activities in its own thread pool, like the Python worker's sync functions.
+
+Only JSON crosses the pipe: ``(call id, activity name, input JSON)`` out and
+``(call id, ActivityOutcome)`` back (``devhost.activity_call``). Whatever an
+activity keeps between calls must therefore be in the stores, as on Azure where
+consecutive activities of one session land on different processes or machines.
+
+Crash semantics are the Durable extension's: a worker process that dies takes
+its in-flight activities with it, and each is delivered again (at least once)
+to a fresh process; the host never records a failure it did not see.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
+from typing import Any
+
+from devhost.activity_call import ActivityOutcome, call_activity
+from devhost.instances import WorkItem
+from shared.core.config import Settings
+
+log = logging.getLogger("devhost.workers")
+DEFAULT_APP = "function_app:app"
+# spawn, not fork: the host process has threads (HTTP loop, engine) that fork would copy mid-lock.
+CONTEXT = multiprocessing.get_context("spawn")
+
+
+def app_reference(app: Any) -> str:
+    """``module:attribute`` naming ``app`` so that a worker process can import it again."""
+    if app is None:
+        return DEFAULT_APP
+    for module_name, module in list(sys.modules.items()):
+        for attribute, value in list(vars(module).items()) if module else ():
+            if value is app and module_name != "__main__":
+                return f"{module_name}:{attribute}"
+    raise ValueError("worker processes need an app importable as module:attribute")
+
+
+class _Worker:
+    """One worker process, its pipe, and the activities it holds (call id → work)."""
+
+    def __init__(self, process: Any, conn: Connection) -> None:
+        self.process, self.conn = process, conn
+        self.inflight: dict[int, WorkItem] = {}
+        self.send_lock = threading.Lock()
+
+
+class WorkerProcesses:
+    """``count`` worker processes with ``threads`` activity threads each."""
+
+    def __init__(
+        self,
+        count: int,
+        threads: int,
+        settings: Settings,
+        app_ref: str,
+        on_result: Callable[[WorkItem, ActivityOutcome], None],
+        on_lost: Callable[[WorkItem], None],
+    ) -> None:
+        self.count, self.threads = count, threads
+        self._settings, self._app_ref = settings, app_ref
+        self._on_result, self._on_lost = on_result, on_lost
+        self._workers: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._next_call = 0
+        self._stopping = threading.Event()
+
+    def start(self) -> None:
+        with self._lock:
+            self._workers = [self._spawn() for _ in range(self.count)]
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (what a test kills to see an activity redelivered)."""
+        with self._lock:
+            return [w.process.pid for w in self._workers]
+
+    def submit(self, work: WorkItem) -> None:
+        """Hand ``work`` to the process holding the fewest activities."""
+        with self._lock:
+            worker = min(self._workers, key=lambda w: len(w.inflight))
+            self._next_call += 1
+            call_id = self._next_call
+            worker.inflight[call_id] = work
+        try:
+            with worker.send_lock:
+                worker.conn.send((call_id, work.name, work.input))
+        except (OSError, ValueError):
+            pass  # the process is gone: its reader redelivers everything it held
+
+    def stop(self) -> None:
+        self._stopping.set()
+        with self._lock:
+            workers, self._workers = self._workers, []
+        for worker in workers:
+            try:
+                with worker.send_lock:
+                    worker.conn.send(None)
+            except (OSError, ValueError):
+                pass
+        for worker in workers:
+            worker.process.join(5)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join(5)
+            worker.conn.close()
+
+    def _spawn(self) -> _Worker:
+        ours, theirs = CONTEXT.Pipe()
+        process = CONTEXT.Process(
+            target=serve,
+            args=(theirs, self._settings, self._app_ref, self.threads),
+            name="devhost-worker",
+            daemon=True,
+        )
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        reader = threading.Thread(
+            target=self._read, args=(worker,), name=f"worker-{process.pid}", daemon=True
+        )
+        reader.start()
+        return worker
+
+    def _read(self, worker: _Worker) -> None:
+        while True:
+            try:
+                call_id, outcome = worker.conn.recv()
+            except (EOFError, OSError):
+                break
+            with self._lock:
+                work = worker.inflight.pop(call_id, None)
+            if work is not None:
+                self._on_result(work, outcome)
+        self._lost(worker)
+
+    def _lost(self, worker: _Worker) -> None:
+        """The process died: replace it, then deliver what it held again."""
+        if self._stopping.is_set():
+            return
+        worker.process.join(5)
+        log.warning(
+            "devhost: worker process %s ended (exit code %s); redelivering %d activities",
+            worker.process.pid,
+            worker.process.exitcode,
+            len(worker.inflight),
+        )
+        with self._lock:
+            if self._stopping.is_set() or worker not in self._workers:
+                return
+            self._workers[self._workers.index(worker)] = self._spawn()
+            lost, worker.inflight = list(worker.inflight.values()), {}
+        worker.conn.close()
+        for work in lost:
+            self._on_lost(work)
+
+
+# -- in the worker process --------------------------------------------------------------
+
+
+def serve(conn: Connection, settings: Settings, app_ref: str, threads: int) -> None:
+    """A worker process: index the app once, then run activities until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the host, which stops us
+    from devhost.registry import index
+    from shared.bootstrap import configure
+
+    services = configure(settings)
+    module_name, _, attribute = app_ref.partition(":")
+    registry = index(getattr(importlib.import_module(module_name), attribute))
+    threading.Thread(target=_warm_up, args=(services,), name="warm-up", daemon=True).start()
+    send_lock = threading.Lock()
+
+    def run(call_id: int, name: str | None, input_json: str | None) -> None:
+        outcome = call_activity(registry, name, input_json)
+        with send_lock:
+            conn.send((call_id, outcome))
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="activity") as pool:
+        while True:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):
+                break  # the host is gone: nothing left to report to
+            if message is None:
+                break
+            pool.submit(run, *message)
+    conn.close()
+    os._exit(0)  # do not wait on the warm-up thread or the SDK's atexit hooks
+
+
+def _warm_up(services: Any) -> None:
+    """Pay the per-process costs before the first activity has to (``AppServices.warm_up``)."""
+    try:
+        services.warm_up()
+    except Exception:  # a cold start is slower, never wrong
+        log.exception("devhost: worker warm-up failed")
