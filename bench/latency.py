@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from bench import history
 from bench.fake_llm import LatencyLLM
-from bench.load import LoadResult, count_actions, process_cpu
+from bench.load import LoadResult, count_actions
 from bench.results import Row, stolen_cpu_seconds, verdict
 from bench.scenarios import FAST_CAPS, Bench, llm_settings, temp_dir
+from bench.worker_usage import process_cpu
 
 LATENCY = 0.2
 OVERHEAD_RUNS = 5

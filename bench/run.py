@@ -27,7 +27,7 @@ from bench.costs import bench_costs
 from bench.evidence import bench_evidence
 from bench.fake_llm import LatencyLLM
 from bench.latency import LATENCY, OVERHEAD_RUNS, bench_fanout, bench_overhead
-from bench.load import POLLERS, LoadResult, count_actions, process_cpu, run_load
+from bench.load import LOAD_CAPS, POLLERS, LoadResult, count_actions, run_load
 from bench.modes import bench_modes
 from bench.passages import bench_passages
 from bench.precision import bench_precision
@@ -40,26 +40,18 @@ from bench.results import (
     write_results,
 )
 from bench.scenarios import (
-    FAST_CAPS,
     Bench,
     offline_settings,
     remove_temp_dirs,
     temp_dir,
 )
 from bench.status_reads import bench_status_reads
+from bench.worker_usage import process_cpu
 
 SMALL_LATENCY = 0.02
 WARM_UP_TARGET = 5.0  # issue 32: a worker whose index is cached is ready this fast
 LOAD_SESSIONS = 1000
 STATUS_P95_TARGET_MS = 100
-LOAD_CAPS = {
-    **FAST_CAPS,
-    "run_deep_search_first": False,
-    "num_agents": 2,
-    "agent_max_steps": 2,
-    "max_supervisor_calls": 1,
-    "max_iterations": 2,
-}
 
 
 def peak_rss_mb() -> float:

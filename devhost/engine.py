@@ -119,6 +119,10 @@ class Engine(EpisodeRunner, ActivityPool):
         """The worker processes running activities (none: they run in this process)."""
         return self._workers.pids() if self._workers is not None else []
 
+    def wait_workers_ready(self, timeout: float) -> bool:
+        """Whether the worker processes (if any) are warm within ``timeout`` (benchmarks)."""
+        return self._workers is None or self._workers.wait_ready(timeout)
+
     # -- client operations -----------------------------------------------------
 
     def start_instance(self, name: str, instance_id: str | None, input_json: str | None) -> str:

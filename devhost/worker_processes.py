@@ -40,6 +40,7 @@ log = logging.getLogger("devhost.workers")
 DEFAULT_APP = "function_app:app"
 # spawn, not fork: the host process has threads (HTTP loop, engine) that fork would copy mid-lock.
 CONTEXT = multiprocessing.get_context("spawn")
+READY = 0  # the call id of the message a worker process sends once warmed up (calls start at 1)
 
 
 def app_reference(app: Any) -> str:
@@ -60,6 +61,7 @@ class _Worker:
         self.process, self.conn = process, conn
         self.inflight: dict[int, WorkItem] = {}
         self.send_lock = threading.Lock()
+        self.ready = threading.Event()  # indexed and warmed up: its first activity runs warm
 
 
 class WorkerProcesses:
@@ -90,6 +92,12 @@ class WorkerProcesses:
         """The worker processes' ids (what a test kills to see an activity redelivered)."""
         with self._lock:
             return [w.process.pid for w in self._workers]
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Whether every worker process finished its warm-up within ``timeout`` seconds."""
+        with self._lock:
+            workers = list(self._workers)
+        return all(w.ready.wait(timeout) for w in workers)
 
     def submit(self, work: WorkItem) -> None:
         """Hand ``work`` to the process holding the fewest activities."""
@@ -144,6 +152,9 @@ class WorkerProcesses:
                 call_id, outcome = worker.conn.recv()
             except (EOFError, OSError):
                 break
+            if call_id == READY:
+                worker.ready.set()
+                continue
             with self._lock:
                 work = worker.inflight.pop(call_id, None)
             if work is not None:
@@ -183,8 +194,9 @@ def serve(conn: Connection, settings: Settings, app_ref: str, threads: int) -> N
     services = configure(settings)
     module_name, _, attribute = app_ref.partition(":")
     registry = index(getattr(importlib.import_module(module_name), attribute))
-    threading.Thread(target=_warm_up, args=(services,), name="warm-up", daemon=True).start()
+    _warm_up(services)  # activities sent meanwhile wait in the pipe
     send_lock = threading.Lock()
+    conn.send((READY, None))
 
     def run(call_id: int, name: str | None, input_json: str | None) -> None:
         outcome = call_activity(registry, name, input_json)
@@ -201,7 +213,7 @@ def serve(conn: Connection, settings: Settings, app_ref: str, threads: int) -> N
                 break
             pool.submit(run, *message)
     conn.close()
-    os._exit(0)  # do not wait on the warm-up thread or the SDK's atexit hooks
+    os._exit(0)  # do not wait on the SDK's atexit hooks
 
 
 def _warm_up(services: Any) -> None:
