@@ -133,7 +133,7 @@ class WorkerProcesses:
         ours, theirs = CONTEXT.Pipe()
         process = CONTEXT.Process(
             target=serve,
-            args=(theirs, self._settings, self._app_ref, self.threads),
+            args=(theirs, self._settings, self._app_ref, self.threads, _log_level()),
             name="devhost-worker",
             daemon=True,
         )
@@ -185,9 +185,15 @@ class WorkerProcesses:
 # -- in the worker process --------------------------------------------------------------
 
 
-def serve(conn: Connection, settings: Settings, app_ref: str, threads: int) -> None:
+def _log_level() -> int:
+    return logging.getLogger().getEffectiveLevel()
+
+
+def serve(conn: Connection, settings: Settings, app_ref: str, threads: int, level: int) -> None:
     """A worker process: index the app once, then run activities until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the host, which stops us
+    # What activities log goes to the host's output (inherited stderr), as devhost logs.
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     from devhost.registry import index
     from shared.bootstrap import configure
 
