@@ -42,7 +42,10 @@ class Bench:
     The worker is warmed up before anything is timed (``AppServices.warm_up``:
     the corpus index, imports, fonts), as in a warm worker: otherwise the first
     session pays seconds of one-off CPU and hides what the orchestration itself
-    costs. ``warmup`` keeps that time.
+    costs. ``warmup`` keeps that time. With worker processes
+    (``functions_worker_process_count`` > 1) each warms itself up before the
+    timing starts too, and the counting stores see only what runs in this process
+    (the HTTP front and orchestrations, not the activities).
     """
 
     def __init__(self, settings: Settings) -> None:
