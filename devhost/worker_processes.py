@@ -40,6 +40,9 @@ log = logging.getLogger("devhost.workers")
 DEFAULT_APP = "function_app:app"
 # spawn, not fork: the host process has threads (HTTP loop, engine) that fork would copy mid-lock.
 CONTEXT = multiprocessing.get_context("spawn")
+# A result waiting in the pipe, or a thread woken by its model's reply, waits for the GIL
+# up to the switch interval (5 ms by default) while another activity computes: 1 ms here.
+SWITCH_INTERVAL_S = 0.001
 READY = 0  # the call id of the message a worker process sends once warmed up (calls start at 1)
 
 
@@ -192,6 +195,7 @@ def _log_level() -> int:
 def serve(conn: Connection, settings: Settings, app_ref: str, threads: int, level: int) -> None:
     """A worker process: index the app once, then run activities until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the host, which stops us
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     # What activities log goes to the host's output (inherited stderr), as devhost logs.
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     from devhost.registry import index
