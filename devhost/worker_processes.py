@@ -161,7 +161,10 @@ class WorkerProcesses:
             with self._lock:
                 work = worker.inflight.pop(call_id, None)
             if work is not None:
-                self._on_result(work, outcome)
+                try:
+                    self._on_result(work, outcome)
+                except Exception:  # keep reading: a silent reader would stall the process
+                    log.exception("devhost: the result of %s was not recorded", work.name)
         self._lost(worker)
 
     def _lost(self, worker: _Worker) -> None:
@@ -213,15 +216,16 @@ def serve(conn: Connection, settings: Settings, app_ref: str, threads: int, leve
         with send_lock:
             conn.send((call_id, outcome))
 
-    with ThreadPoolExecutor(threads, thread_name_prefix="activity") as pool:
-        while True:
-            try:
-                message = conn.recv()
-            except (EOFError, OSError):
-                break  # the host is gone: nothing left to report to
-            if message is None:
-                break
-            pool.submit(run, *message)
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="activity")
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            os._exit(1)  # the host died: its worker goes with it (the next host redelivers)
+        if message is None:
+            break
+        pool.submit(run, *message)
+    pool.shutdown(wait=True, cancel_futures=True)  # a stopping host: as its thread pool does
     conn.close()
     os._exit(0)  # do not wait on the SDK's atexit hooks
 
