@@ -138,7 +138,9 @@ async def _stream(
         yield f"retry: {RETRY_MS}\n\n"
         while loop.time() < ends:
             record, view = await current_view(svc, client, session_id)
-            body, state, seq, caught_up = await _changes(svc, session_id, view, state, seq)
+            body, state, seq, caught_up = await _changes(
+                svc, session_id, view, state, seq, record.last_chunk_seq
+            )
             if body:
                 yield body
                 quiet_since = loop.time()
@@ -162,7 +164,7 @@ async def _long_poll(svc, client, session_id: str, last: str | None) -> func.Htt
     state, seq = answer_events.parse_last(last)
     while True:
         record, view = await current_view(svc, client, session_id)
-        body, *_ = await _changes(svc, session_id, view, state, seq)
+        body, *_ = await _changes(svc, session_id, view, state, seq, record.last_chunk_seq)
         if body:
             body = f"retry: {RETRY_MS}\n" + body
             break
@@ -178,12 +180,15 @@ async def _long_poll(svc, client, session_id: str, last: str | None) -> func.Htt
 
 
 async def _changes(
-    svc, session_id: str, view: dict, state: str | None, seq: int
+    svc, session_id: str, view: dict, state: str | None, seq: int, stored: int | None
 ) -> tuple[str, str | None, int, bool]:
     """The events after (``state``, ``seq``): new answer chunks, then the view when it
     changed and every chunk is sent (the chunks were read after the view, so a client
-    never sees the end before the text); the positions after them; whether caught up."""
-    chunks = await answer_events.chunks_after(svc, session_id, seq)
+    never sees the end before the text); the positions after them; whether caught up.
+    ``stored``: the newest chunk the session record says is stored (read with the view):
+    when the client has it, no chunk store read."""
+    nothing_new = stored is not None and stored <= seq
+    chunks = [] if nothing_new else await answer_events.chunks_after(svc, session_id, seq)
     body = "".join(answer_events.chunk_event(c, state) for c in chunks)
     seq = chunks[-1].seq if chunks else seq
     caught_up = len(chunks) < answer_events.CHUNKS_PER_POLL

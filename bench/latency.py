@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from bench import history
 from bench.fake_llm import LatencyLLM
-from bench.load import LoadResult, count_actions, process_cpu
+from bench.load import LoadResult, count_actions
 from bench.results import Row, stolen_cpu_seconds, verdict
 from bench.scenarios import FAST_CAPS, Bench, llm_settings, temp_dir
+from bench.worker_usage import process_cpu
 
 LATENCY = 0.2
 OVERHEAD_RUNS = 5
@@ -30,15 +31,17 @@ FANOUT_CAPS = {
 }
 
 
-def overhead_run(llm: LatencyLLM) -> dict:
+def overhead_run(llm: LatencyLLM, processes: int = 1) -> dict:
     """One deep research with default options against the 200 ms fake (one-topic plan)."""
-    bench = Bench(llm_settings(temp_dir(), llm.base_url))
+    bench = Bench(llm_settings(temp_dir(), llm.base_url, functions_worker_process_count=processes))
     llm.reset()
     before = stolen_cpu_seconds()
-    cpu = process_cpu()
+    assert bench.host.engine is not None
+    pids = bench.host.engine.worker_pids()
+    cpu = process_cpu(pids)
     try:
         sid, seconds, view = bench.run("deep_research", options=FAST_CAPS)
-        cpu = process_cpu() - cpu  # the worker's CPU: the fake LLM runs in its own process
+        cpu = process_cpu(pids) - cpu  # the worker's CPU: the fake LLM runs in its own process
         after = stolen_cpu_seconds()
         engine = bench.host.engine
         assert engine is not None
@@ -69,14 +72,16 @@ def overhead_run(llm: LatencyLLM) -> dict:
     }
 
 
-def bench_overhead(llm: LatencyLLM) -> tuple[list[Row], dict]:
+def bench_overhead(llm: LatencyLLM, processes: int = 1) -> tuple[list[Row], dict]:
     """The overhead run, OVERHEAD_RUNS times: the median run is reported, with the range.
 
     One run varies by a few percent on a shared 2-core machine whose speed
     drifts (Python CPU time against a fixed L), more than the margins being
     measured; the median of a few says more than any one.
     """
-    runs = sorted((overhead_run(llm) for _ in range(OVERHEAD_RUNS)), key=lambda r: r["ratio"])
+    runs = sorted(
+        (overhead_run(llm, processes) for _ in range(OVERHEAD_RUNS)), key=lambda r: r["ratio"]
+    )
     mid = runs[len(runs) // 2]
     chain, seconds = mid["chain"], mid["seconds"]
     bound = chain.calls * LATENCY
@@ -140,9 +145,9 @@ def slowest(chain: history.Chain, top: int = 4) -> str:
     )
 
 
-def fanout_run(llm: LatencyLLM, agents: int) -> tuple[float, float]:
+def fanout_run(llm: LatencyLLM, agents: int, processes: int = 1) -> tuple[float, float]:
     """(researcher phase span, whole session wall) of one run with ``agents`` agents."""
-    bench = Bench(llm_settings(temp_dir(), llm.base_url))
+    bench = Bench(llm_settings(temp_dir(), llm.base_url, functions_worker_process_count=processes))
     try:
         sid, wall, view = bench.run("deep_research", options={**FANOUT_CAPS, "num_agents": agents})
         assert bench.host.engine is not None and view["status"] == "completed"
@@ -152,10 +157,13 @@ def fanout_run(llm: LatencyLLM, agents: int) -> tuple[float, float]:
         bench.close()
 
 
-def bench_fanout(llm: LatencyLLM) -> list[Row]:
+def bench_fanout(llm: LatencyLLM, processes: int = 1) -> list[Row]:
     """Four todos, one vs four agents, no supervisor: median of FANOUT_RUNS pairs of runs."""
     pairs = sorted(
-        ((fanout_run(llm, 1), fanout_run(llm, 4)) for _ in range(FANOUT_RUNS)),
+        (
+            (fanout_run(llm, 1, processes), fanout_run(llm, 4, processes))
+            for _ in range(FANOUT_RUNS)
+        ),
         key=lambda pair: pair[0][0] / pair[1][0],
     )
     (span1, wall1), (span4, wall4) = pairs[len(pairs) // 2]
@@ -175,3 +183,36 @@ def bench_fanout(llm: LatencyLLM) -> list[Row]:
             "—",
         ),
     ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.latency [--processes P] [--only overhead|fanout]``: these rows alone."""
+    import argparse
+
+    from bench.results import table
+    from bench.scenarios import remove_temp_dirs
+
+    parser = argparse.ArgumentParser(prog="python -m bench.latency")
+    parser.add_argument("--processes", type=int, default=1, help="FUNCTIONS_WORKER_PROCESS_COUNT")
+    parser.add_argument("--only", choices=("overhead", "fanout"))
+    args = parser.parse_args(argv)
+    rows: list[Row] = []
+    try:
+        for name, topics in (("overhead", 1), ("fanout", FANOUT_TODOS)):
+            if args.only in (None, name):
+                llm = LatencyLLM(LATENCY, topics=topics).start()
+                try:
+                    if name == "overhead":
+                        rows += bench_overhead(llm, args.processes)[0]
+                    else:
+                        rows += bench_fanout(llm, args.processes)
+                finally:
+                    llm.stop()
+    finally:
+        remove_temp_dirs()
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -27,8 +27,8 @@ first start request to the last terminal instance. For the capacity model
 
 from __future__ import annotations
 
+import argparse
 import gc
-import resource
 import statistics
 import threading
 import time
@@ -38,10 +38,20 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from bench.scenarios import QUERY, Bench
+from bench.scenarios import FAST_CAPS, QUERY, Bench, offline_settings, temp_dir
+from bench.worker_usage import process_cpu, rss_mb
 from devhost.history import EventType
 from shared.core import names
 
+# The load scenario's caps: small sessions, so that 1,000 of them fit in minutes on 2 cores.
+LOAD_CAPS = {
+    **FAST_CAPS,
+    "run_deep_search_first": False,
+    "num_agents": 2,
+    "agent_max_steps": 2,
+    "max_supervisor_calls": 1,
+    "max_iterations": 2,
+}
 POLLERS = 4
 POLL_PAUSE_S = 0.02
 STARTERS = 16
@@ -101,9 +111,10 @@ def run_load(bench: Bench, n: int, options: dict) -> LoadResult:
     run = uuid.uuid4().hex[:8]
     chats = [f"load-{run}-{i}" for i in range(n)]
     client_cpu = _ClientCpu()
+    pids = bench.host.engine.worker_pids()  # empty: activities run in this process
     gc.collect()
-    rss = _RssSampler().start()
-    cpu_before = process_cpu()
+    rss = _RssSampler(pids).start()
+    cpu_before = process_cpu(pids)
     started = time.perf_counter()
     with ThreadPoolExecutor(STARTERS) as pool:
         ids = list(pool.map(lambda i: _start(bench, chats[i], i, options, client_cpu), range(n)))
@@ -123,7 +134,7 @@ def run_load(bench: Bench, n: int, options: dict) -> LoadResult:
     stop.set()
     for poller in pollers:
         poller.join(60)
-    cpu = process_cpu() - cpu_before - client_cpu.seconds
+    cpu = process_cpu(pids) - cpu_before - client_cpu.seconds
     gc.collect()
     result = LoadResult(n, seconds, latencies, cpu_seconds=cpu)
     result.rss_start_mb, result.rss_peak_mb, result.rss_end_mb = rss.stop()
@@ -163,25 +174,15 @@ def _poll(
     cpu.add(time.thread_time() - begun_cpu)
 
 
-def process_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _rss_mb() -> float:
-    for line in open("/proc/self/status", encoding="utf-8"):  # noqa: SIM115 (a /proc read)
-        if line.startswith("VmRSS"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 class _RssSampler:
-    """The process's resident memory, sampled while the load runs: (start, peak, end)."""
+    """Resident memory (devhost and its worker processes), sampled while the load runs:
+    (start, peak, end)."""
 
-    def __init__(self) -> None:
+    def __init__(self, pids: list[int]) -> None:
+        self._pids = pids
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
-        self.start_mb = self.peak_mb = _rss_mb()
+        self.start_mb = self.peak_mb = rss_mb(pids)
 
     def start(self) -> _RssSampler:
         self._thread.start()
@@ -189,12 +190,12 @@ class _RssSampler:
 
     def _sample(self) -> None:
         while not self._stop.wait(RSS_SAMPLE_S):
-            self.peak_mb = max(self.peak_mb, _rss_mb())
+            self.peak_mb = max(self.peak_mb, rss_mb(self._pids))
 
     def stop(self) -> tuple[float, float, float]:
         self._stop.set()
         self._thread.join(5)
-        end = _rss_mb()
+        end = rss_mb(self._pids)
         return self.start_mb, max(self.peak_mb, end), end
 
 
@@ -235,3 +236,29 @@ def _check(bench: Bench, chats_by_id: dict[str, str]) -> list[str]:
     if completions != len(chats_by_id):
         problems.append(f"complete_session ran {completions} times for {len(chats_by_id)}")
     return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.load [--sessions N] [--processes P]``: the load row alone, to iterate."""
+    parser = argparse.ArgumentParser(prog="python -m bench.load")
+    parser.add_argument("--sessions", type=int, default=200)
+    parser.add_argument("--processes", type=int, default=1, help="FUNCTIONS_WORKER_PROCESS_COUNT")
+    args = parser.parse_args(argv)
+    bench = Bench(offline_settings(temp_dir(), functions_worker_process_count=args.processes))
+    try:
+        r = run_load(bench, args.sessions, LOAD_CAPS)
+    finally:
+        bench.close()
+    print(
+        f"{r.sessions} sessions, {args.processes} worker process(es): {len(r.problems)} problems, "
+        f"{r.seconds:.1f} s; status p50/p95 {r.quantile_ms(50):.0f}/{r.quantile_ms(95):.0f} ms "
+        f"({len(r.latencies)} polls); {r.cpu_seconds / r.sessions:.3f} CPU-s per session; "
+        f"RSS {r.rss_start_mb:.0f}/{r.rss_peak_mb:.0f}/{r.rss_end_mb:.0f} MB"
+    )
+    for problem in r.problems[:10]:
+        print(f"  problem: {problem}")
+    return 0 if r.ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

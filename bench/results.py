@@ -126,7 +126,10 @@ METHODS = """## Methods
 - **Peak RSS**: `VmHWM` of the bench process (devhost runs in-process), reset
   through `/proc/self/clear_refs` before the offline deep research.
 - **Load** (`bench/load.py`): LOAD_SESSIONS deep research sessions on one
-  devhost with SQLite, offline reasoner, local corpus (2 agents, 2 steps,
+  devhost with SQLite and LOAD_WORKER_PROCESSES worker processes
+  (`FUNCTIONS_WORKER_PROCESS_COUNT`: activities run there, the host process keeps
+  HTTP, orchestrations and history; CPU and RSS are summed over all of them from
+  `/proc`), offline reasoner, local corpus (2 agents, 2 steps,
   1 supervisor call, no deep search, no clarification), started at once from
   16 client threads, one chat id each (a chat holds one active deep research).
   POLLERS clients poll the status endpoint of their share of the sessions

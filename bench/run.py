@@ -28,7 +28,7 @@ from bench.evidence import bench_evidence
 from bench.fake_llm import LatencyLLM
 from bench.hybrid import bench_hybrid
 from bench.latency import LATENCY, OVERHEAD_RUNS, bench_fanout, bench_overhead
-from bench.load import POLLERS, LoadResult, count_actions, process_cpu, run_load
+from bench.load import LOAD_CAPS, POLLERS, LoadResult, count_actions, run_load
 from bench.modes import bench_modes
 from bench.passages import bench_passages
 from bench.precision import bench_precision
@@ -41,26 +41,23 @@ from bench.results import (
     write_results,
 )
 from bench.scenarios import (
-    FAST_CAPS,
     Bench,
     offline_settings,
     remove_temp_dirs,
     temp_dir,
 )
 from bench.status_reads import bench_status_reads
+from bench.worker_usage import process_cpu
 
 SMALL_LATENCY = 0.02
 WARM_UP_TARGET = 5.0  # issue 32: a worker whose index is cached is ready this fast
 LOAD_SESSIONS = 1000
+# FUNCTIONS_WORKER_PROCESS_COUNT for the load: on 2 cores, 2 worker processes halved the
+# status p95 against 1 (the HTTP front no longer waits on the activities' GIL) and 3 gained
+# nothing more for another ~230 MB (docs/benchmarks.md). The single-session rows (overhead,
+# fan-out) keep 1: a pipe hop per activity costs them more than it frees.
+LOAD_WORKER_PROCESSES = 2
 STATUS_P95_TARGET_MS = 100
-LOAD_CAPS = {
-    **FAST_CAPS,
-    "run_deep_search_first": False,
-    "num_agents": 2,
-    "agent_max_steps": 2,
-    "max_supervisor_calls": 1,
-    "max_iterations": 2,
-}
 
 
 def peak_rss_mb() -> float:
@@ -145,7 +142,8 @@ def warm_worker_seconds() -> float:
 
 def bench_load() -> tuple[list[Row], LoadResult]:
     """LOAD_SESSIONS offline deep research sessions at once; each must complete exactly once."""
-    bench = Bench(offline_settings(temp_dir()))
+    settings = offline_settings(temp_dir(), functions_worker_process_count=LOAD_WORKER_PROCESSES)
+    bench = Bench(settings)
     try:
         r = run_load(bench, LOAD_SESSIONS, LOAD_CAPS)
     finally:
@@ -157,8 +155,8 @@ def bench_load() -> tuple[list[Row], LoadResult]:
     retained_kb = max(r.rss_end_mb - r.rss_start_mb, 0.0) * 1024 / n
     rows = [
         (
-            f"load: {LOAD_SESSIONS} concurrent deep research sessions (offline), each completed "
-            "exactly once",
+            f"load: {LOAD_SESSIONS} concurrent deep research sessions (offline, "
+            f"{LOAD_WORKER_PROCESSES} worker processes), each completed exactly once",
             f"{n} sessions, {len(r.problems)} problems; total {r.seconds:.1f} s",
             "0 problems",
             verdict(r.ok),
@@ -183,7 +181,7 @@ def bench_load() -> tuple[list[Row], LoadResult]:
             "—",
         ),
         (
-            "load: memory (RSS) at start / peak / after all finished",
+            "load: memory (RSS, devhost + worker processes) at start / peak / after all finished",
             f"{r.rss_start_mb:.0f} / {r.rss_peak_mb:.0f} / {r.rss_end_mb:.0f} MB "
             f"({retained_kb:.0f} KB kept per finished session)",
             "",
@@ -203,7 +201,8 @@ def bench_capacity(deep: dict, load: LoadResult) -> list[Row]:
         chain_calls=deep["chain"].calls,
         overhead=deep["ratio"],
         session_mb=max(load.rss_peak_mb - load.rss_start_mb, 1.0) / load.sessions,
-        base_mb=load.rss_start_mb,
+        # one process's base: in Azure an instance runs one worker process by default
+        base_mb=load.rss_start_mb / (LOAD_WORKER_PROCESSES + 1),
     )
     return capacity_rows(measured)
 
@@ -225,7 +224,12 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     total = time.perf_counter() - started
     print(f"\nbench took {total:.0f} s")
-    counts = {"OVERHEAD_RUNS": OVERHEAD_RUNS, "LOAD_SESSIONS": LOAD_SESSIONS, "POLLERS": POLLERS}
+    counts = {
+        "OVERHEAD_RUNS": OVERHEAD_RUNS,
+        "LOAD_SESSIONS": LOAD_SESSIONS,
+        "LOAD_WORKER_PROCESSES": LOAD_WORKER_PROCESSES,
+        "POLLERS": POLLERS,
+    }
     path = write_results(text, total, counts, RECORDED if args.record else SCRATCH)
     print(f"results written to {path}")
     return 0

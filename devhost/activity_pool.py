@@ -1,30 +1,29 @@
-"""The activity side of the devhost engine: a thread pool for activities, and timers.
+"""The activity side of the devhost engine: where activities run, and timers.
 
 Split from ``devhost.engine`` so the engine module reads as its public API.
 Activities run in a thread pool sized like host.json's
-``maxConcurrentActivityFunctions``, through the SDK's converters on both sides
-(``devhost.bindings``); due timers (``devhost.timers``) become ``TimerFired``
-events. Each result lands in the instance's inbox unless the work was dropped
-meanwhile (instance finished, timer cancelled) or the engine is stopping.
-``Engine`` mixes this class in; the attributes annotated below are set by
-``Engine.__init__``.
+``maxConcurrentActivityFunctions``, or, with ``FUNCTIONS_WORKER_PROCESS_COUNT`` > 1,
+in worker processes (``devhost.worker_processes``); either way through the
+SDK's converters on both sides (``devhost.activity_call``); due timers
+(``devhost.timers``) become ``TimerFired`` events. Each result lands in the
+instance's inbox unless the work was dropped meanwhile (instance finished,
+timer cancelled) or the engine is stopping. ``Engine`` mixes this class in;
+the attributes annotated below are set by ``Engine.__init__``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import inspect
 import threading
-import traceback
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from devhost import history as h
-from devhost.bindings import activity_input, activity_output
+from devhost.activity_call import ActivityOutcome, call_activity
 from devhost.instances import InstanceStore, WorkItem, push_inbox
 from devhost.registry import Registry
 from devhost.timers import TimerQueue
+from devhost.worker_processes import WorkerProcesses
 
 
 class ActivityPool:
@@ -35,6 +34,7 @@ class ActivityPool:
     stats: Counter[str]
     _stats_lock: threading.Lock
     _pool: ThreadPoolExecutor
+    _workers: WorkerProcesses | None
     _timers: TimerQueue
     _stopping: threading.Event
 
@@ -50,27 +50,30 @@ class ActivityPool:
             return  # persisted as pending work: the next start() dispatches it
         if work.kind == "activity":
             self._count("activities_dispatched")
-            self._pool.submit(self._run_activity, work)
+            if self._workers is not None:
+                self._workers.submit(work)
+            else:
+                self._pool.submit(self._run_activity, work)
         else:
             self._timers.schedule(work.due_at or 0.0, work.id)
 
     def _run_activity(self, work: WorkItem) -> None:
-        """Run one activity as the worker does: the SDK's converters on both sides."""
-        entry = self.registry.activities.get(work.name or "")
-        try:
-            if entry is None:
-                raise LookupError(f"activity {work.name!r} is not registered")
-            fn, param = entry
-            result = fn(**{param: activity_input(work.input)})
-            if inspect.isawaitable(result):
-                result = asyncio.run(result)
-            note = h.task_completed(work.task_id, activity_output(result))
-            self._count(f"activity:{work.name}")
-        except Exception as exc:
-            reason = f"{type(exc).__name__}: {exc}"
-            note = h.task_failed(work.task_id, reason, traceback.format_exc())
+        self._activity_done(work, call_activity(self.registry, work.name, work.input))
+
+    def _activity_done(self, work: WorkItem, outcome: ActivityOutcome) -> None:
+        if outcome.failed:
+            note = h.task_failed(work.task_id, outcome.reason or "", outcome.details)
             self._count(f"activity_failed:{work.name}")
+        else:
+            note = h.task_completed(work.task_id, outcome.output or "null")
+            self._count(f"activity:{work.name}")
         self._complete(work, note)
+
+    def _redeliver(self, work: WorkItem) -> None:
+        """A worker process died holding ``work``: run it again unless it was dropped since."""
+        if not self._stopping.is_set() and self.store.work_by_id(work.id) is not None:
+            self._count("activities_redelivered")
+            self._dispatch(work)
 
     def _complete(self, work: WorkItem, note: dict[str, Any]) -> None:
         if self._stopping.is_set():

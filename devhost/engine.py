@@ -1,9 +1,10 @@
-"""The devhost Durable engine: instances, activities in a thread pool, timers.
+"""The devhost Durable engine: instances, activities in a thread pool or worker processes, timers.
 
 It plays the part of the Durable extension + task hub for local runs. One
 orchestration thread runs episodes (``devhost.episodes``, over
 ``devhost.replay``) on each instance's waiting inbox events; activities run in
-a thread pool sized like host.json's ``maxConcurrentActivityFunctions`` and due
+a thread pool sized like host.json's ``maxConcurrentActivityFunctions`` (split
+over ``worker_processes`` processes when there are several) and due
 timers (``devhost.timers``) become ``TimerFired`` events
 (``devhost.activity_pool``). All state is in SQLite (``devhost.instances``), so a
 killed process resumes every running instance on the next ``start()``.
@@ -36,6 +37,8 @@ from devhost.instances import (
 )
 from devhost.registry import Registry
 from devhost.timers import TimerQueue
+from devhost.worker_processes import DEFAULT_APP, WorkerProcesses
+from shared.core.config import Settings
 
 
 class InstanceExists(Exception):
@@ -43,13 +46,34 @@ class InstanceExists(Exception):
 
 
 class Engine(EpisodeRunner, ActivityPool):
-    def __init__(self, registry: Registry, db_path: Path, activity_workers: int = 8) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        db_path: Path,
+        activity_workers: int = 8,
+        worker_processes: int = 1,
+        settings: Settings | None = None,
+        app_ref: str = DEFAULT_APP,
+    ) -> None:
+        """``worker_processes`` > 1: activities run in that many processes, each with a share
+        of ``activity_workers`` threads, on the app ``app_ref`` built with ``settings``."""
         self.registry = registry
         self.store = InstanceStore(db_path)
         # Written by the orchestration, activity and timer threads: only through ``_count``.
         self.stats: Counter[str] = Counter()
         self._stats_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(activity_workers, thread_name_prefix="activity")
+        self._workers: WorkerProcesses | None = None
+        if worker_processes > 1:
+            threads = -(-activity_workers // worker_processes)
+            self._workers = WorkerProcesses(
+                worker_processes,
+                threads,
+                settings or Settings(),
+                app_ref,
+                self._activity_done,
+                self._redeliver,
+            )
         self._ready: queue.Queue[str | None] = queue.Queue()
         self._queued: set[str] = set()
         self._queued_lock = threading.Lock()
@@ -67,6 +91,8 @@ class Engine(EpisodeRunner, ActivityPool):
         ]
         for thread in self._threads:
             thread.start()
+        if self._workers is not None:
+            self._workers.start()
         self._timers.start()
         for item in self.store.pending_work():
             self._dispatch(item)
@@ -83,9 +109,19 @@ class Engine(EpisodeRunner, ActivityPool):
         self._ready.put(None)
         self._timers.stop()
         self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._workers is not None:
+            self._workers.stop()
         for thread in self._threads:
             thread.join(timeout=5)
         self.store.close()
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes running activities (none: they run in this process)."""
+        return self._workers.pids() if self._workers is not None else []
+
+    def wait_workers_ready(self, timeout: float) -> bool:
+        """Whether the worker processes (if any) are warm within ``timeout`` (benchmarks)."""
+        return self._workers is None or self._workers.wait_ready(timeout)
 
     # -- client operations -----------------------------------------------------
 

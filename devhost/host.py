@@ -2,7 +2,9 @@
 
 One process: an aiohttp server on a dedicated event loop thread (like the
 Python worker's single loop), the engine's orchestration and timer threads,
-and the activity thread pool sized from host.json. History lives in
+and the activity thread pool sized from host.json; with
+``FUNCTIONS_WORKER_PROCESS_COUNT`` > 1 activities run in that many worker
+processes instead (``devhost.worker_processes``). History lives in
 ``{DATA_DIR}/devhost.sqlite3``; starting again resumes running instances.
 
 Like the Functions host at start-up, it runs once every timer function
@@ -29,6 +31,7 @@ from devhost.host_config import load_host_config
 from devhost.http import HttpFront
 from devhost.keys import FunctionKeys, load_or_create_keys
 from devhost.registry import Registry, TimerFunction, index
+from devhost.worker_processes import app_reference
 from shared.bootstrap import configure
 from shared.core.config import Settings
 
@@ -88,7 +91,12 @@ class DevHost:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         registry = app_registry(self._app if self._app is not None else _function_app())
         self.engine = Engine(
-            registry, self.settings.data_dir / "devhost.sqlite3", self._config.activity_workers
+            registry,
+            self.settings.data_dir / "devhost.sqlite3",
+            self._config.activity_workers,
+            self.settings.functions_worker_process_count,
+            self.settings,
+            app_reference(self._app),
         )
         if self.settings.devhost_require_keys:
             self.keys = load_or_create_keys(self.settings.data_dir / KEYS_FILE)

@@ -187,6 +187,7 @@ class Settings(_LimitSettings):
 
     # devhost only: require function keys on FUNCTION-level routes, as Azure does.
     devhost_require_keys: bool = False
+    functions_worker_process_count: int = Field(1, ge=1, le=10)  # as Azure: 1 to 10
     # Stream /events through the FastAPI extension. Read from the environment at import
     # by api/transport.py (it decides the functions' signatures); listed here to be
     # documented and validated with the rest.

@@ -233,6 +233,9 @@ class SessionRecord(BaseModel):
     phases: list[PhaseFigures] = Field(default_factory=list)  # where time and money went
     # slow model calls still running, shown in the status while they run
     model_calls: list[RunningCall] = Field(default_factory=list)
+    # the newest answer chunk stored (shared/usecases/research/answer_stream.py): a poll that
+    # has it reads no chunks; None (a session from before): the poll asks the chunk store
+    last_chunk_seq: int | None = None
     created_at: datetime
     updated_at: datetime
     etag: str | None = None

@@ -27,7 +27,9 @@ SETTING_NAMES = sorted(name.upper() for name in Settings.model_fields)
 # Settings that differ from the code default in Azure on purpose.
 AZURE_OVERRIDES = {"DATA_DIR"}  # the package directory is read-only on Flex; /tmp is not
 # Settings the platform sets itself; an app setting of the same name would claim to speak for it.
-PLATFORM_SETTINGS = {"WEBSITE_AUTH_ENABLED"}
+# FUNCTIONS_WORKER_PROCESS_COUNT is the Functions host's (Flex Consumption manages its worker
+# processes); devhost reads it to run as the host does.
+PLATFORM_SETTINGS = {"WEBSITE_AUTH_ENABLED", "FUNCTIONS_WORKER_PROCESS_COUNT"}
 
 
 def _read(path: Path) -> str:

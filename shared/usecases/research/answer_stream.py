@@ -31,7 +31,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from shared.adapters.stores.base import SessionStore
-from shared.core.errors import ConflictError, PermanentError, TransientError
+from shared.core.errors import ConflictError, NotFoundError, PermanentError, TransientError
+from shared.core.session_models import SessionRecord
 from shared.core.stream_models import AnswerChunk, ChunkPart
 from shared.tools import text_stream
 
@@ -94,8 +95,21 @@ class ChunkWriter:
                 break
             self._next_seq += len(numbered)
             self._sent, self._last_write = self._latest, self._clock()
+            self._mark(numbered[-1].seq)
             return
         self._broken = True
+
+    def _mark(self, seq: int) -> None:
+        """Say in the session record that chunks up to ``seq`` are stored, after storing them:
+        an event poll reads the record anyway, and reads chunks only when it lacks some."""
+
+        def mark(record: SessionRecord) -> None:
+            record.last_chunk_seq = max(record.last_chunk_seq or 0, seq)
+
+        try:
+            self._store.update(self._session_id, mark)
+        except (TransientError, PermanentError, NotFoundError, ConflictError) as exc:
+            log.warning("answer stream of %s: chunk %d not marked: %s", self._session_id, seq, exc)
 
     def _chunks(self, done: bool) -> list[AnswerChunk]:
         """A reset when the text does not extend what was sent, the new text, ``done``."""
