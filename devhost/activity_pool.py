@@ -25,6 +25,12 @@ from devhost.registry import Registry
 from devhost.timers import TimerQueue
 from devhost.worker_processes import WorkerProcesses
 
+# Worker processes that may die running one activity before it fails instead of running
+# again: an activity that kills its process every time (a native crash, os._exit, memory)
+# would otherwise be redelivered forever. Its orchestrator sees a TaskFailed, as for any
+# failure, and its retry policy (if any) decides.
+MAX_PROCESS_LOSSES = 3
+
 
 class ActivityPool:
     """The activity and timer half of ``Engine`` (a mixin: state lives on the engine)."""
@@ -35,6 +41,7 @@ class ActivityPool:
     _stats_lock: threading.Lock
     _pool: ThreadPoolExecutor
     _workers: WorkerProcesses | None
+    _losses: Counter[int]  # work id -> worker processes lost running it
     _timers: TimerQueue
     _stopping: threading.Event
 
@@ -61,6 +68,8 @@ class ActivityPool:
         self._activity_done(work, call_activity(self.registry, work.name, work.input))
 
     def _activity_done(self, work: WorkItem, outcome: ActivityOutcome) -> None:
+        with self._stats_lock:
+            self._losses.pop(work.id, None)
         if outcome.failed:
             note = h.task_failed(work.task_id, outcome.reason or "", outcome.details)
             self._count(f"activity_failed:{work.name}")
@@ -70,10 +79,19 @@ class ActivityPool:
         self._complete(work, note)
 
     def _redeliver(self, work: WorkItem) -> None:
-        """A worker process died holding ``work``: run it again unless it was dropped since."""
-        if not self._stopping.is_set() and self.store.work_by_id(work.id) is not None:
-            self._count("activities_redelivered")
-            self._dispatch(work)
+        """A worker process died holding ``work``: run it again unless it was dropped since,
+        or fail it once ``MAX_PROCESS_LOSSES`` processes died running it."""
+        if self._stopping.is_set() or self.store.work_by_id(work.id) is None:
+            return
+        with self._stats_lock:
+            self._losses[work.id] += 1
+            lost = self._losses[work.id]
+        if lost >= MAX_PROCESS_LOSSES:
+            reason = f"WorkerProcessLost: {lost} worker processes ended while running it"
+            self._activity_done(work, ActivityOutcome(reason=reason))
+            return
+        self._count("activities_redelivered")
+        self._dispatch(work)
 
     def _complete(self, work: WorkItem, note: dict[str, Any]) -> None:
         if self._stopping.is_set():

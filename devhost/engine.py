@@ -64,6 +64,7 @@ class Engine(EpisodeRunner, ActivityPool):
         self._stats_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(activity_workers, thread_name_prefix="activity")
         self._workers: WorkerProcesses | None = None
+        self._losses: Counter[int] = Counter()
         if worker_processes > 1:
             threads = -(-activity_workers // worker_processes)
             self._workers = WorkerProcesses(

@@ -17,6 +17,7 @@ client binding, custom objects through activity bindings, start-up timers.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections import Counter
@@ -91,6 +92,12 @@ def gated(name: str) -> str:
 # -- orchestrators -----------------------------------------------------------------------
 
 
+@app.activity_trigger(input_name="code")
+def exits(code: int) -> int:
+    """Ends the process that runs it: only ever called in a worker process, which dies."""
+    os._exit(code)
+
+
 @app.orchestration_trigger(context_name="context")
 def fan_out(context: df.DurableOrchestrationContext):
     """``task_all`` over ``n`` activities; an empty list is guarded (1.x hung on it)."""
@@ -112,6 +119,16 @@ def retrying(context: df.DurableOrchestrationContext):
     except Exception as exc:
         return {"error": str(exc).split("\n", 1)[0].strip()}
     return {"result": result}
+
+
+@app.orchestration_trigger(context_name="context")
+def poisoned(context: df.DurableOrchestrationContext):
+    """An activity that kills every worker process it runs in: it must fail, not loop."""
+    try:
+        yield context.call_activity("exits", 3)
+    except Exception as exc:
+        return {"error": str(exc).split("\n", 1)[0].strip()}
+    return {"error": None}
 
 
 @app.orchestration_trigger(context_name="context")

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from devhost import history as h
+from devhost.activity_pool import MAX_PROCESS_LOSSES
 from devhost.engine import Engine
 from devhost.registry import index
 from shared.core.config import Settings
@@ -80,3 +81,16 @@ def test_a_failure_reaches_the_orchestrator_with_its_reason(engine: Engine) -> N
     assert json.loads(inst.output)["error"].startswith("RuntimeError: flaky failure")
     assert [e["EventType"] for e in inst.history].count(h.EventType.TASK_FAILED) == 2
     assert engine.stats["activity_failed:flaky"] >= 2
+
+
+def test_an_activity_that_kills_its_worker_every_time_fails_instead_of_looping(
+    engine: Engine,
+) -> None:
+    lost = engine.stats["activities_redelivered"]
+
+    inst = run(engine, "poisoned")
+
+    assert json.loads(inst.output)["error"].startswith("WorkerProcessLost: 3 worker processes")
+    assert engine.stats["activities_redelivered"] - lost == MAX_PROCESS_LOSSES - 1
+    assert len(engine.worker_pids()) == 2  # the dead ones were replaced
+    assert run(engine, "fan_out", 4).output == "[0, 2, 4, 6]"  # and the others work on
