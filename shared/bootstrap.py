@@ -18,6 +18,7 @@ from shared.adapters.fetch.base import Fetcher, LinkFetcher, SchemeFetcher
 from shared.adapters.reasoning.base import Reasoner
 from shared.adapters.search.base import SearchProvider
 from shared.adapters.stores.base import MemoryStore, SessionStore
+from shared.core.collection_models import BuiltinCatalog
 from shared.core.config import Settings
 from shared.tools.telemetry import exporters as telemetry
 
@@ -82,6 +83,22 @@ class AppServices:
 
     @cached_property
     def index(self) -> Index:
+        """The teams' index, and the built-in collection's read-only file beside it."""
+        from shared.adapters.documents.routed_index import RoutedIndex
+
+        return RoutedIndex(self.team_index, {self.builtin_collection_id: lambda: self.corpus.index})
+
+    @property
+    def builtin_collection_id(self) -> str:
+        from shared.adapters.search.corpus_sources import collection_id_for
+
+        return collection_id_for(self.settings)
+
+    def builtin_catalog(self) -> BuiltinCatalog:
+        return self.corpus.catalog()
+
+    @cached_property
+    def team_index(self) -> Index:
         with self._lock:
             if self.settings.use_cosmos:  # Cosmos DB full-text search in the same account
                 from shared.adapters.documents.cosmos_index import CosmosIndex
@@ -100,9 +117,9 @@ class AppServices:
     @cached_property
     def corpus(self):
         with self._lock:
-            from shared.adapters.search.local import LocalCorpusSearch
+            from shared.adapters.search.builtin_corpus import BuiltinCorpus
 
-            return LocalCorpusSearch(self.settings)
+            return BuiltinCorpus(self.settings)
 
     @cached_property
     def search(self) -> SearchProvider:
@@ -191,7 +208,7 @@ class AppServices:
         if "local" in self.settings.effective_search_providers or (
             self.settings.effective_reasoner == "offline"
         ):
-            _ = self.corpus.index
+            _ = self.corpus.data
         faces = find_body_font(self.settings.pdf_font_path)
         if faces is not None:
             register_ttf_family(faces)
