@@ -86,3 +86,34 @@ def test_the_routed_index_refuses_writes_to_the_builtin_and_searches_both(tmp_pa
     assert collections[:2] in (["team", "python-docs"], ["python-docs", "team"])
     assert routed.count("team") == 1 and routed.count("python-docs") > 1000
     assert teams.count("python-docs") == 0  # nothing of the built-in is in the teams' index
+
+
+class _CountingCorpus:
+    """The shared corpus, counting how often a whole ranking is asked for."""
+
+    def __init__(self) -> None:
+        self.inner = shared_corpus()
+        self.rankings: list[tuple[str, int]] = []
+
+    def best_documents(self, query: str, k: int):
+        self.rankings.append((query, k))
+        return self.inner.best_documents(query, k)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+
+def test_planning_and_the_reports_sentences_look_documents_up_without_ranking_the_corpus():
+    from shared.adapters.reasoning import offline_research
+    from shared.core.research_models import QueryAnalysis, ResearchContext
+
+    corpus = _CountingCorpus()
+    question = "How do context managers and the with statement work in Python?"
+    context = ResearchContext(session_id="s", query=question, language="en")
+    analysis = QueryAnalysis(query_type="how_to", complexity="moderate", key_concepts=["with"])
+    plan = offline_research.plan(corpus, context, analysis, 5)
+    sentences = offline_research.corpus_sentences(corpus)(WITH)
+
+    assert plan.topics and corpus.rankings == []
+    assert sentences == tuple(shared_corpus().document_sentences(WITH)[0])
+    assert offline_research.corpus_sentences(corpus)("https://example.org/") is None

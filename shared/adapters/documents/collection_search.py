@@ -32,6 +32,8 @@ LINK_PREFIX = "/api/collections/"
 _LINK = re.compile(r"^/api/collections/([A-Za-z0-9_\-]+)/documents/([0-9a-f]+)(?:#page=(\d+))?$")
 CORPUS_SCHEME = "corpus://"  # the built-in collection's citation addresses
 MAX_PAGE_CHARS = 80_000  # the longest built-in document (asyncio's docstrings) is read whole
+SNIPPET_CHARS = 300
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 HITS_PER_RESULT = 4  # chunks read per wanted result: several may fall on one document
 # A chunk whose title and heading path name all of the query's words has its score
 # multiplied by 1 + TITLE_BOOST: "The with statement" (or the section of that name on the
@@ -96,6 +98,14 @@ def ranked_hits(index: Index, collection_ids: list[str], query: str, limit: int)
     return list(best.values())
 
 
+def snippet(text: str, wanted: set[str]) -> str:
+    """The chunk's sentence holding most of the query's words (the first on a tie), cut
+    to ``SNIPPET_CHARS``: what ranks the result next to the web's and what a reader sees."""
+    sentences = [s for s in _SENTENCE_END.split(" ".join(text.split())) if s] or [text]
+    best = max(sentences, key=lambda s: len(wanted.intersection(tokenize(s))))
+    return best if len(best) <= SNIPPET_CHARS else best[: SNIPPET_CHARS - 1] + "…"
+
+
 def page_text(chunks: list[Chunk]) -> tuple[str, list[str] | None]:
     """The text a reader gets for ``chunks`` (whole chunks up to ``MAX_PAGE_CHARS``) and
     its sentences when every chunk kept its own."""
@@ -134,6 +144,7 @@ class CollectionSearch:
         self, query: str, max_results: int, time_range: TimeRange | None = None
     ) -> list[SearchResult]:
         limit = max_results * HITS_PER_RESULT
+        wanted = set(query_words(query))
         results: dict[str, SearchResult] = {}
         for hit in ranked_hits(self._index, self._collections, query, limit):
             chunk = hit.chunk
@@ -141,7 +152,7 @@ class CollectionSearch:
             results[url] = SearchResult(
                 url=url,
                 title=source_title(chunk),
-                snippet=chunk.text[:300],
+                snippet=snippet(chunk.text, wanted),
                 score=hit.score,
                 provider=PROVIDER,
                 tier=1,  # the caller's own documents

@@ -35,6 +35,7 @@ from shared.core.source_models import Page, SearchResult, TimeRange
 from shared.tools import lexical
 
 RANK_CHUNKS = 1000  # chunks read to rank documents whole: every match in the default corpus
+RANKINGS_KEPT = 256  # queries whose document ranking is kept (a few KB each)
 
 
 class BuiltinCorpus:
@@ -49,6 +50,7 @@ class BuiltinCorpus:
         self._lock = threading.Lock()
         self._scorers: dict[int, lexical.Bm25Scorer] = {}  # per document, over its sentences
         self._catalog: BuiltinCatalog | None = None
+        self._ranked: dict[str, list[tuple[int, float]]] = {}  # by query
 
     @property
     def data(self) -> BuiltinCollection:
@@ -69,7 +71,8 @@ class BuiltinCorpus:
         self, query: str, max_results: int, time_range: TimeRange | None = None
     ) -> list[SearchResult]:
         """The corpus has no dates, so ``time_range`` is ignored."""
-        return CollectionSearch(self.index, [self.collection_id]).search(query, max_results)
+        search = CollectionSearch(self.index, [self.collection_id])
+        return search.search(self._carried(query), max_results)
 
     def fetch(self, url: str) -> Page:
         return CollectionReader(self.index, [self.collection_id]).fetch(url)
@@ -164,11 +167,13 @@ class BuiltinCorpus:
     # -- ranking documents whole, through the index --
 
     def _rank(self, query: str) -> list[tuple[int, float]]:
-        """Documents by their best chunk; a query that matches nothing it shares (e.g.
-        Russian or Spanish over the English default corpus) is retried with the words of
-        it the corpus knows: keywords and identifiers such as "with", "Python" or
-        "__enter__" read the same in any language."""
-        ranked = self._rank_chunks(query)
+        return self._rank_chunks(self._carried(query))
+
+    def _carried(self, query: str) -> str:
+        """The query, or the words of it the corpus knows when no well-ranked document
+        shares half of its words (e.g. Russian or Spanish over the English default
+        corpus): keywords and identifiers such as "with", "Python" or "__enter__" read
+        the same in any language."""
         idf = self.data.idf
         known = [  # keywords, and words of 3+ letters ("el", "en" are function words in many
             w  # languages); not "Python": it names most documents of the standard library
@@ -177,9 +182,11 @@ class BuiltinCorpus:
             or (lexical.normalize_token(w) in idf and len(w) > 2 and lexical.content_tokens(w))
         ]
         carried = " ".join(known)
-        if carried and carried != " ".join(query.split()) and not self._shared(query, ranked):
-            ranked = self._rank_chunks(carried) or ranked
-        return ranked
+        if not carried or carried == " ".join(query.split()):
+            return query
+        if self._shared(query, self._rank_chunks(query)) or not self._rank_chunks(carried):
+            return query
+        return carried
 
     def _shared(self, query: str, ranked: list[tuple[int, float]]) -> bool:
         """Whether some well-ranked document shares half the query's words: otherwise what
@@ -191,7 +198,16 @@ class BuiltinCorpus:
 
     def _rank_chunks(self, query: str) -> list[tuple[int, float]]:
         """Documents in the collection search's order (``ranked_hits``: the best chunk of
-        each), those sharing none of the query's content words left out."""
+        each), those sharing none of the query's content words left out. Kept per query:
+        planning asks for the same question's ranking several times."""
+        ranked = self._ranked.get(query)
+        if ranked is None:
+            if len(self._ranked) >= RANKINGS_KEPT:
+                self._ranked.clear()
+            ranked = self._ranked[query] = self._rank_index(query)
+        return ranked
+
+    def _rank_index(self, query: str) -> list[tuple[int, float]]:
         data = self.data
         content = set(lexical.content_tokens(query))
         ranked = []
