@@ -56,10 +56,9 @@ def test_everyone_sees_the_builtin_collection_marked_read_only(client):
     assert first["built_in"] is True and first["read_only"] is True
 
     own = client.post("/api/collections", json={"name": "team-docs"}).json()["collection_id"]
-    mine = next(c for c in client.get("/api/collections").json()["collections"] if c["name"])
-    assert mine["collection_id"] == BUILTIN  # still first; the caller's own follow it
-    rows = {c["collection_id"]: c for c in client.get("/api/collections").json()["collections"]}
-    assert rows[own]["built_in"] is False and rows[own]["read_only"] is False
+    rows = client.get("/api/collections").json()["collections"]
+    assert [r["collection_id"] for r in rows] == [BUILTIN, own]  # the caller's own follow it
+    assert rows[1]["built_in"] is False and rows[1]["read_only"] is False
 
     described = client.get(f"/api/collections/{BUILTIN}").json()
     names = {d["name"] for d in described["documents"]}

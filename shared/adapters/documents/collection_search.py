@@ -43,7 +43,7 @@ TITLE_BOOST = 4.0
 # Python keywords that English reads as stopwords but that name a construct in the
 # documents this service researches ("with", "yield", "lambda", "while"): kept in a query.
 # The connectives among them ("and", "in", "is", "for" ...) stay stopwords.
-_CONSTRUCTS = frozenset(keyword.kwlist) - {"and", "or", "not", "in", "is", "as", "if", "for"}
+_CONSTRUCTS = frozenset(keyword.kwlist) - {"and", "or", "not", "in", "is", "as"}
 
 
 def document_link(collection_id: str, document_id: str, page: int | None = None) -> str:
