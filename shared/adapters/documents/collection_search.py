@@ -40,6 +40,7 @@ HITS_PER_RESULT = 4  # chunks read per wanted result: several may fall on one do
 # "Compound statements" page) is about "with statement" more than a page using both words
 # once. Set on the offline bench's tune half (1, 2, 3, 4, 6, 10 tried).
 TITLE_BOOST = 4.0
+HEADING_SHARE = 0.5  # a word only a section heading names counts half a title's
 # Python keywords that English reads as stopwords but that name a construct in the
 # documents this service researches ("with", "yield", "lambda", "while"): kept in a query.
 # The connectives among them ("and", "in", "is", "for" ...) stay stopwords.
@@ -89,8 +90,9 @@ def ranked_hits(index: Index, collection_ids: list[str], query: str, limit: int)
     wanted = set(words)
     boosted = []
     for hit in index.search(collection_ids, " ".join(words) or query, limit):
-        named = query_words(" ".join([hit.chunk.title, *hit.chunk.heading_path]))
-        share = len(wanted.intersection(named)) / (len(wanted) or 1)
+        titled = wanted.intersection(query_words(hit.chunk.title))
+        headed = wanted.intersection(query_words(" ".join(hit.chunk.heading_path))) - titled
+        share = (len(titled) + HEADING_SHARE * len(headed)) / (len(wanted) or 1)
         boosted.append(hit.model_copy(update={"score": hit.score * (1 + TITLE_BOOST * share)}))
     best: dict[str, ChunkHit] = {}
     for hit in sorted(boosted, key=lambda hit: -hit.score):  # stable: the index's order within
