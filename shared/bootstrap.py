@@ -197,7 +197,7 @@ class AppServices:
 
         Building lazily keeps imports cheap for the Functions indexer, but the
         first activity of a cold worker would then wait for the openai import
-        (≈ 0.7 s), the corpus index, bs4 and the PDF fonts inside a research.
+        (≈ 0.7 s), the built-in collection's index, bs4 and the PDF fonts inside a research.
         ``python -m devhost serve`` calls this in the background at start;
         benchmarks call it before timing, as in a warm worker.
         """
@@ -205,10 +205,9 @@ class AppServices:
         from shared.tools.language import detect_language
 
         _ = self.search, self.fetcher, self.reasoner
-        if "local" in self.settings.effective_search_providers or (
-            self.settings.effective_reasoner == "offline"
-        ):
-            _ = self.corpus.data
+        # the built-in collection is listed for everyone, whatever searches the web: its
+        # file is built here (once per DATA_DIR) or opened, never inside a request
+        _ = self.corpus.data
         faces = find_body_font(self.settings.pdf_font_path)
         if faces is not None:
             register_ttf_family(faces)
