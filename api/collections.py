@@ -213,7 +213,7 @@ def collection_view(collection: Collection, docs: list[DocumentRecord] | None) -
         updated_at=collection.updated_at,
         links={"self": base, "documents": f"{base}/documents"},
     )
-    view: dict = summary.model_dump()
+    view: dict = summary.model_dump(mode="json")
     if docs is not None:
         view["documents"] = [document_view(d) for d in docs]
         view["chunks"] = sum(d.chunks for d in docs)
