@@ -19,6 +19,8 @@ from __future__ import annotations
 import hashlib
 import keyword
 import re
+from collections.abc import Callable
+from functools import partial
 from urllib.parse import quote, unquote
 
 from shared.adapters.documents.base import Index
@@ -81,8 +83,10 @@ def query_words(query: str) -> list[str]:
     return list(dict.fromkeys([*content_tokens(query), *constructs]))
 
 
-def ranked_hits(index: Index, collection_ids: list[str], query: str, limit: int) -> list[ChunkHit]:
-    """The best chunk of each cited page (``chunk_link``), best first.
+def ranked_hits(
+    index: Index, collection_ids: list[str], query: str, limit: int, every: bool = False
+) -> list[ChunkHit]:
+    """The best chunk of each cited page (``chunk_link``), best first (``every``: all).
 
     The index is asked for the query's content words only ("how", "the" and "do" match
     every chunk and rank short ones first), and a chunk whose title and heading path name
@@ -95,8 +99,11 @@ def ranked_hits(index: Index, collection_ids: list[str], query: str, limit: int)
         headed = wanted.intersection(query_words(" ".join(hit.chunk.heading_path))) - titled
         share = (len(titled) + HEADING_SHARE * len(headed)) / (len(wanted) or 1)
         boosted.append(hit.model_copy(update={"score": hit.score * (1 + TITLE_BOOST * share)}))
+    boosted.sort(key=lambda hit: -hit.score)  # stable: the index's order within
+    if every:
+        return boosted
     best: dict[str, ChunkHit] = {}
-    for hit in sorted(boosted, key=lambda hit: -hit.score):  # stable: the index's order within
+    for hit in boosted:
         best.setdefault(chunk_link(hit.chunk), hit)
     return list(best.values())
 
@@ -139,9 +146,17 @@ class CollectionSearch:
 
     name = PROVIDER
 
-    def __init__(self, index: Index, collection_ids: list[str]) -> None:
+    def __init__(
+        self,
+        index: Index,
+        collection_ids: list[str],
+        ranker: Callable[[str, int], list[ChunkHit]] | None = None,
+    ) -> None:
+        """``ranker(query, limit)``: the best chunk of each page, best first, when the
+        collection weighs its documents its own way (the built-in one); else ``ranked_hits``."""
         self._index = index
         self._collections = list(collection_ids)
+        self._ranker = ranker or partial(ranked_hits, self._index, self._collections)
 
     def search(
         self, query: str, max_results: int, time_range: TimeRange | None = None
@@ -149,7 +164,7 @@ class CollectionSearch:
         limit = max_results * HITS_PER_RESULT
         wanted = set(query_words(query))
         results: dict[str, SearchResult] = {}
-        for hit in ranked_hits(self._index, self._collections, query, limit):
+        for hit in self._ranker(query, limit):
             chunk = hit.chunk
             url = chunk_link(chunk)
             results[url] = SearchResult(

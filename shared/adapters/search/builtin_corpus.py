@@ -29,7 +29,7 @@ from shared.adapters.search import builtin_store
 from shared.adapters.search.base import FocusDocument
 from shared.adapters.search.builtin_store import BuiltinCollection, BuiltinDocument
 from shared.adapters.search.corpus_sources import SCHEME, collection_id_for
-from shared.core.collection_models import BuiltinCatalog
+from shared.core.collection_models import BuiltinCatalog, ChunkHit
 from shared.core.config import Settings
 from shared.core.source_models import Page, SearchResult, TimeRange
 from shared.tools import lexical
@@ -50,7 +50,7 @@ class BuiltinCorpus:
         self._lock = threading.Lock()
         self._scorers: dict[int, lexical.Bm25Scorer] = {}  # per document, over its sentences
         self._catalog: BuiltinCatalog | None = None
-        self._ranked: dict[str, list[tuple[int, float]]] = {}  # by query
+        self._ranked: dict[str, list[ChunkHit]] = {}  # by query
 
     @property
     def data(self) -> BuiltinCollection:
@@ -71,7 +71,8 @@ class BuiltinCorpus:
         self, query: str, max_results: int, time_range: TimeRange | None = None
     ) -> list[SearchResult]:
         """The corpus has no dates, so ``time_range`` is ignored."""
-        search = CollectionSearch(self.index, [self.collection_id])
+        ranker = lambda q, limit: self._document_hits(q)  # noqa: E731 - every match, weighed
+        search = CollectionSearch(self.index, [self.collection_id], ranker)
         return search.search(self._carried(query), max_results)
 
     def fetch(self, url: str) -> Page:
@@ -197,25 +198,40 @@ class BuiltinCorpus:
         return best * 2 >= len(content)
 
     def _rank_chunks(self, query: str) -> list[tuple[int, float]]:
-        """Documents in the collection search's order (``ranked_hits``: the best chunk of
-        each), those sharing none of the query's content words left out. Kept per query:
-        planning asks for the same question's ranking several times."""
+        by_id = self.data.by_id
+        return [(by_id[h.chunk.document_id], h.score) for h in self._document_hits(query)]
+
+    def _document_hits(self, query: str) -> list[ChunkHit]:
+        """Each document's best chunk (``ranked_hits``), weighed by the share of its chunks
+        that match: a long page one passage of which uses the question's words
+        (``warnings``, whose ``catch_warnings`` is a context manager) is less about it than
+        the pages that do throughout. Documents sharing none of the query's content words
+        are left out. Kept per query: planning asks for the same ranking several times."""
         ranked = self._ranked.get(query)
         if ranked is None:
             if len(self._ranked) >= RANKINGS_KEPT:
                 self._ranked.clear()
-            ranked = self._ranked[query] = self._rank_index(query)
+            ranked = self._ranked[query] = self._weighed(query)
         return ranked
 
-    def _rank_index(self, query: str) -> list[tuple[int, float]]:
+    def _weighed(self, query: str) -> list[ChunkHit]:
         data = self.data
         content = set(lexical.content_tokens(query))
-        ranked = []
-        for hit in ranked_hits(data.index, [self.collection_id], query, RANK_CHUNKS):
+        hits = ranked_hits(data.index, [self.collection_id], query, RANK_CHUNKS, every=True)
+        matched: dict[str, int] = {}
+        for hit in hits:
+            matched[hit.chunk.document_id] = matched.get(hit.chunk.document_id, 0) + 1
+        best: dict[str, ChunkHit] = {}
+        for hit in hits:
             i = data.by_id.get(hit.chunk.document_id)
-            if i is not None and (not content or content & data.documents[i].tokens):
-                ranked.append((i, hit.score))
-        return ranked
+            if i is None or hit.chunk.document_id in best:
+                continue
+            doc = data.documents[i]
+            if content and not content & doc.tokens:
+                continue
+            share = matched[doc.document_id] / max(doc.chunks, 1)
+            best[doc.document_id] = hit.model_copy(update={"score": hit.score * (1 + share)})
+        return sorted(best.values(), key=lambda hit: -hit.score)
 
     def _sentence_scores(self, i: int, query_tokens: Sequence[str]) -> list[float]:
         """BM25 of document ``i``'s sentences for the query (model built once per document)."""

@@ -61,6 +61,7 @@ class BuiltinDocument:
     sentence_tokens: list[list[str]]
     tokens: frozenset[str] = frozenset()  # content tokens of title and text
     title_tokens: frozenset[str] = frozenset()
+    chunks: int = 0
 
 
 @dataclass
@@ -200,6 +201,7 @@ def _document(pairs: list[tuple[Chunk, list[list[str]]]]) -> BuiltinDocument:
         sentence_tokens=tokens,
         tokens=frozenset(words),
         title_tokens=titled,
+        chunks=len(chunks),
     )
 
 
