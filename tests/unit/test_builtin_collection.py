@@ -117,3 +117,14 @@ def test_planning_and_the_reports_sentences_look_documents_up_without_ranking_th
     assert plan.topics and corpus.rankings == []
     assert sentences == tuple(shared_corpus().document_sentences(WITH)[0])
     assert offline_research.corpus_sentences(corpus)("https://example.org/") is None
+
+
+def test_a_page_with_one_passage_on_the_subject_ranks_below_the_pages_about_it():
+    """warnings.catch_warnings is a context manager: one chunk of the warnings page is about
+    the question, the rest is not, so it stays out of the first results."""
+    question = "How do context managers and the with statement work in Python?"
+    urls = [p.url for p in shared_corpus().best_documents(question, 12)]  # the focus pool
+    assert "corpus://python-stdlib/warnings" not in urls, urls
+    assert WITH in urls[:5] and "corpus://python-reference/context-managers" in urls[:5], urls
+    searched = [r.url for r in shared_corpus().search(question, 12)]
+    assert "corpus://python-stdlib/warnings" not in searched, searched
