@@ -71,9 +71,13 @@ class BuiltinCorpus:
         self, query: str, max_results: int, time_range: TimeRange | None = None
     ) -> list[SearchResult]:
         """The corpus has no dates, so ``time_range`` is ignored."""
-        ranker = lambda q, limit: self._document_hits(q)  # noqa: E731 - every match, weighed
-        search = CollectionSearch(self.index, [self.collection_id], ranker)
+        search = CollectionSearch(self.index, [self.collection_id], self._ranker)
         return search.search(self._carried(query), max_results)
+
+    def _ranker(self, query: str, limit: int) -> list[ChunkHit]:
+        """Every document that matches, weighed (``limit`` is a chunk budget the weighing
+        cannot use: it counts all of a document's matching chunks)."""
+        return self._document_hits(query)
 
     def fetch(self, url: str) -> Page:
         return CollectionReader(self.index, [self.collection_id]).fetch(url)
