@@ -452,8 +452,7 @@ def test_every_document_about_the_question_gets_a_topic(offline):
     plan = offline.plan(context, offline.analyze(context), 6)
     corpus = shared_corpus()
     anchors = [corpus.search(t.queries[1], 1)[0].url.rsplit("/", 1)[-1] for t in plan.topics]
-    # (warnings.catch_warnings, a context manager, may get a sixth: the gate reads it as about)
-    assert len(plan.topics) >= 5 and "specialnames" in anchors, anchors
+    assert len(plan.topics) == 5 and "specialnames" in anchors, anchors
     loops = _context(
         "How do for loops and while loops work in Python, including break and continue?"
     )
