@@ -30,6 +30,7 @@ import azure.functions as func
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.caller import caller
+from api.collection_schemas import CollectionSummary
 from api.errors import HttpError, handled, json_response, read_json
 from api.purge import DurableInstances
 from api.transport import http_function, large_body
@@ -206,13 +207,16 @@ def _uploads(req: func.HttpRequest, max_bytes: int) -> list[Upload]:
 
 def collection_view(collection: Collection, docs: list[DocumentRecord] | None) -> dict:
     base = f"/api/collections/{collection.id}"
-    view: dict = {
-        "collection_id": collection.id,
-        "name": collection.name,
-        "created_at": collection.created_at,
-        "updated_at": collection.updated_at,
-        "links": {"self": base, "documents": f"{base}/documents"},
-    }
+    summary = CollectionSummary(
+        collection_id=collection.id,
+        name=collection.name,
+        built_in=collection.built_in,
+        read_only=collection.built_in,
+        created_at=collection.created_at,
+        updated_at=collection.updated_at,
+        links={"self": base, "documents": f"{base}/documents"},
+    )
+    view: dict = summary.model_dump(mode="json")
     if docs is not None:
         view["documents"] = [document_view(d) for d in docs]
         view["chunks"] = sum(d.chunks for d in docs)

@@ -78,6 +78,8 @@ async def add_document(
     target = next((c for c in found if c.name == collection.strip()), None)
     if target is None:
         target = await asyncio.to_thread(uc.create_collection, svc, principal, collection)
+    elif target.built_in:  # the 409 that says it is read-only
+        await asyncio.to_thread(uc.collection_for, svc, principal, target.id, "act")
     upload = Upload(name=file_name, data=text.encode("utf-8"))
     [added] = await asyncio.to_thread(add_documents, svc, target, [upload])
     if added.changed:

@@ -16,7 +16,7 @@ import time
 from bench.latency import LATENCY
 from bench.results import Row, verdict
 from bench.scenarios import QUERY, offline_settings, temp_dir
-from shared.adapters.search.local import LocalCorpusSearch
+from shared.adapters.search.builtin_corpus import BuiltinCorpus
 from shared.tools import lexical
 from shared.usecases.research.evidence import OBSERVATION_CHARS, relevant_passages
 from shared.usecases.research.page_cache import with_sentences
@@ -27,7 +27,7 @@ SHARE_TARGET = 0.05  # of a model reply: passage selection must be a small fract
 
 def per_use_ms() -> tuple[float, float, int]:
     """(ms per use splitting anew, ms per use from cached sentences, pages timed)."""
-    pages = LocalCorpusSearch(offline_settings(temp_dir())).documents()[:PAGES]
+    pages = BuiltinCorpus(offline_settings(temp_dir())).documents()[:PAGES]
     split = cached = 0.0
     for page in pages:
         lexical.split_sentences.cache_clear()  # a worker that never split this page

@@ -18,6 +18,7 @@ from shared.adapters.fetch.base import Fetcher, LinkFetcher, SchemeFetcher
 from shared.adapters.reasoning.base import Reasoner
 from shared.adapters.search.base import SearchProvider
 from shared.adapters.stores.base import MemoryStore, SessionStore
+from shared.core.collection_models import BuiltinCatalog
 from shared.core.config import Settings
 from shared.tools.telemetry import exporters as telemetry
 
@@ -82,6 +83,22 @@ class AppServices:
 
     @cached_property
     def index(self) -> Index:
+        """The teams' index, and the built-in collection's read-only file beside it."""
+        from shared.adapters.documents.routed_index import RoutedIndex
+
+        return RoutedIndex(self.team_index, {self.builtin_collection_id: lambda: self.corpus.index})
+
+    @property
+    def builtin_collection_id(self) -> str:
+        from shared.adapters.search.corpus_sources import collection_id_for
+
+        return collection_id_for(self.settings)
+
+    def builtin_catalog(self) -> BuiltinCatalog:
+        return self.corpus.catalog()
+
+    @cached_property
+    def team_index(self) -> Index:
         """The collections' index; hybrid (words and vectors) when an embedder is set."""
         with self._lock:
             index: Index
@@ -118,9 +135,9 @@ class AppServices:
     @cached_property
     def corpus(self):
         with self._lock:
-            from shared.adapters.search.local import LocalCorpusSearch
+            from shared.adapters.search.builtin_corpus import BuiltinCorpus
 
-            return LocalCorpusSearch(self.settings)
+            return BuiltinCorpus(self.settings)
 
     @cached_property
     def search(self) -> SearchProvider:
@@ -198,7 +215,7 @@ class AppServices:
 
         Building lazily keeps imports cheap for the Functions indexer, but the
         first activity of a cold worker would then wait for the openai import
-        (≈ 0.7 s), the corpus index, bs4 and the PDF fonts inside a research.
+        (≈ 0.7 s), the built-in collection's index, bs4 and the PDF fonts inside a research.
         ``python -m devhost serve`` calls this in the background at start;
         benchmarks call it before timing, as in a warm worker.
         """
@@ -206,10 +223,9 @@ class AppServices:
         from shared.tools.language import detect_language
 
         _ = self.search, self.fetcher, self.reasoner
-        if "local" in self.settings.effective_search_providers or (
-            self.settings.effective_reasoner == "offline"
-        ):
-            _ = self.corpus.index
+        # the built-in collection is listed for everyone, whatever searches the web: its
+        # file is built here (once per DATA_DIR) or opened, never inside a request
+        _ = self.corpus.data
         faces = find_body_font(self.settings.pdf_font_path)
         if faces is not None:
             register_ttf_family(faces)

@@ -19,6 +19,7 @@ from shared.adapters.search.base import Reranker, SearchProvider
 from shared.adapters.search.tiers import SourceTiers
 from shared.adapters.stores.base import MemoryStore, SessionStore
 from shared.adapters.webhooks import WebhookSender
+from shared.core.collection_models import BuiltinCatalog
 from shared.core.config import Settings
 
 
@@ -61,7 +62,18 @@ class Services(Protocol):
         ...
 
     @property
-    def index(self) -> Index: ...
+    def index(self) -> Index:
+        """Every collection's chunks: the teams' index and the built-in collection's file."""
+        ...
+
+    @property
+    def builtin_collection_id(self) -> str:
+        """The built-in, read-only collection's id (``python-docs``): known without loading it."""
+        ...
+
+    def builtin_catalog(self) -> BuiltinCatalog:
+        """The built-in collection and its documents (loads the corpus on first use)."""
+        ...
 
     @property
     def embedder(self) -> Embedder | None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import models_json_schema
 
+from api.collection_schemas import CollectionDetail, CollectionList
 from api.errors import MAX_BODY_BYTES
 from api.schemas import (
     AskRequest,
@@ -65,6 +66,8 @@ MODELS = [
     (Usage, "serialization"),
     (PhaseFigures, "serialization"),
     (AnswerChunk, "serialization"),
+    (CollectionList, "serialization"),
+    (CollectionDetail, "serialization"),
 ]
 _BLOCK = re.compile(r"(<!-- generated: (\w+) -->\n)(.*?)(<!-- /generated -->)", re.DOTALL)
 

@@ -27,9 +27,11 @@ export async function refreshCollections(select = "") {
     const box = $(id);
     const keep = select || box.value;
     const first = id === "research-collection" ? "None: the web only" : "Choose a collection";
+    // the built-in collection may be researched, never uploaded into
+    const shown = id === "upload-collection" ? listed.filter((c) => !c.read_only) : listed;
     box.replaceChildren(new Option(first, ""),
-      ...listed.map((c) => new Option(c.name, c.collection_id)));
-    box.value = listed.some((c) => c.collection_id === keep) ? keep : "";
+      ...shown.map((c) => new Option(c.name, c.collection_id)));
+    box.value = shown.some((c) => c.collection_id === keep) ? keep : "";
   }
   $("documents-only").disabled = !$("research-collection").value;
 }

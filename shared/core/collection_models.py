@@ -39,6 +39,8 @@ class Collection(BaseModel):
     owner: Owner
     created_at: datetime
     updated_at: datetime
+    # The service's own documentation (``python-docs``): listed for everyone, read-only.
+    built_in: bool = False
 
 
 class DocumentRecord(BaseModel):
@@ -72,6 +74,16 @@ class Chunk(BaseModel):
     heading_path: list[str] = Field(default_factory=list)
     page: int | None = None
     text: str
+    # The chunk's prose sentences, split when it was indexed (the built-in collection keeps
+    # them, so a page read from it is not split again per session); None: split when read.
+    sentences: list[str] | None = Field(default=None, exclude=True)
+
+
+class BuiltinCatalog(BaseModel):
+    """The built-in collection as the collection routes describe it."""
+
+    collection: Collection
+    documents: list[DocumentRecord]
 
 
 class ChunkHit(BaseModel):

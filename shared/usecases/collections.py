@@ -8,6 +8,10 @@
   collection: ``collection.json``, ``documents/{id}.json``, ``originals/{id}``), its
   chunks in ``Services.index``. Deleting removes all three.
 - Retention (``SESSION_RETENTION_DAYS``) deletes collections not changed for that long.
+- The built-in collection (``Services.builtin_collection_id``, ``python-docs``: the
+  service's Python documentation) is listed for everyone and anyone may read and
+  research it; changing it (upload, delete) is a ``ConflictError`` (409) saying it is
+  built in and read-only.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ def may(principal: Principal, owner: Owner, action: Action, admin_role: str) -> 
 def create_collection(svc: Services, principal: Principal, name: str) -> Collection:
     """A new empty collection; 409 when the caller already has one of that name."""
     name = validate_name(name)
-    if any(c.name == name for c in list_collections(svc, principal)):
+    if any(c.name == name and not c.built_in for c in list_collections(svc, principal)):
         raise ConflictError(f"you already have a collection named {name!r}")
     now = datetime.now(UTC)
     collection = Collection(
@@ -66,19 +70,29 @@ def validate_name(name: str) -> str:
 
 
 def list_collections(svc: Services, principal: Principal) -> list[Collection]:
-    """The caller's own collections, newest first (a listing never shows anyone else's)."""
+    """The built-in collection, then the caller's own, newest first (a listing never shows
+    anyone else's)."""
     mine = []
     for folder in svc.collection_files.session_ids():
         collection = _load(svc, folder)
         if collection is not None and collection.owner == principal.owner:
             mine.append(collection)
-    return sorted(mine, key=lambda c: c.created_at, reverse=True)
+    own = sorted(mine, key=lambda c: c.created_at, reverse=True)
+    return [svc.builtin_catalog().collection, *own]
 
 
 def collection_for(
     svc: Services, principal: Principal, collection_id: str, action: Action = "read"
 ) -> Collection:
-    """The collection if ``principal`` may ``action`` it; the unknown-id 404 otherwise."""
+    """The collection if ``principal`` may ``action`` it; the unknown-id 404 otherwise
+    (the built-in one: anyone may read it, nobody may act on it)."""
+    if collection_id == svc.builtin_collection_id:
+        if action != "read":
+            raise ConflictError(
+                f"collection {collection_id!r} is built in and read-only: "
+                "documents cannot be added to it or deleted from it, nor it deleted"
+            )
+        return svc.builtin_catalog().collection
     collection = _load(svc, collection_id)
     if collection is None or not may(
         principal, collection.owner, action, svc.settings.auth_admin_role
@@ -100,7 +114,8 @@ def check_sources(
     """A research may name only its caller's own collections (else the unknown-id 404),
     and a documents-only one (``web: false``) must name at least one."""
     for collection_id in collection_ids or []:
-        collection_for(svc, principal, collection_id, "act")
+        if collection_id != svc.builtin_collection_id:  # anyone may research the built-in
+            collection_for(svc, principal, collection_id, "act")
     if web is False and not collection_ids:
         raise InvalidInputError(
             "options.web false leaves nothing to research: name options.collections",
@@ -120,6 +135,8 @@ def touch(svc: Services, collection: Collection) -> None:
 
 
 def documents(svc: Services, collection_id: str) -> list[DocumentRecord]:
+    if collection_id == svc.builtin_collection_id:
+        return svc.builtin_catalog().documents
     names = [n for n in svc.collection_files.list(collection_id) if n.startswith(DOCUMENTS)]
     records = []
     for name in names:
@@ -132,6 +149,11 @@ def documents(svc: Services, collection_id: str) -> list[DocumentRecord]:
 
 
 def document(svc: Services, collection_id: str, document_id: str) -> DocumentRecord:
+    if collection_id == svc.builtin_collection_id:
+        found = [d for d in svc.builtin_catalog().documents if d.id == document_id]
+        if not found:
+            raise NotFoundError(f"unknown document {document_id!r}")
+        return found[0]
     try:
         raw = svc.collection_files.read(collection_id, f"{DOCUMENTS}{document_id}.json")
     except (NotFoundError, InvalidInputError) as exc:

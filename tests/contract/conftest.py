@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from shared.adapters.reasoning.base import Reasoner
-from shared.adapters.search.local import LocalCorpusSearch
+from shared.adapters.search.builtin_corpus import BuiltinCorpus
 from shared.core.config import Settings
 from shared.core.report_models import ReportMaterial
 from shared.core.research_models import Finding, KeyFinding, ResearchContext
@@ -33,15 +33,15 @@ FIXTURE_URLS = (
 
 
 @lru_cache(maxsize=1)
-def shared_corpus() -> LocalCorpusSearch:
+def shared_corpus() -> BuiltinCorpus:
     """The default corpus, indexed once per test process.
 
     Its disk cache lives in the system temp folder (keyed by corpus content, so
     never stale): splitting the corpus takes seconds, loading the cache ms.
     """
     data_dir = Path(tempfile.gettempdir()) / "deep-research-test-corpus"
-    corpus = LocalCorpusSearch(Settings(data_dir=data_dir, local_corpus_path=None))
-    corpus.index  # noqa: B018 - build or load now, outside any timed test
+    corpus = BuiltinCorpus(Settings(data_dir=data_dir, local_corpus_path=None))
+    corpus.data  # noqa: B018 - build or load now, outside any timed test
     return corpus
 
 
@@ -75,7 +75,7 @@ def offline_reasoner(tmp_path: Path) -> Reasoner:
 
 
 @pytest.fixture(scope="session")
-def corpus() -> LocalCorpusSearch:
+def corpus() -> BuiltinCorpus:
     return shared_corpus()
 
 

@@ -170,10 +170,12 @@ def test_someone_else_gets_the_unknown_id_404_and_the_admin_may_only_read(people
     ):
         assert response.status_code == 404, response.text
         assert response.json() == unknown
-    assert bob.get("/api/collections").json() == {"collections": []}
+    listed = bob.get("/api/collections").json()["collections"]
+    assert [c["collection_id"] for c in listed] == ["python-docs"]  # the built-in one only
     assert admin.get(base).status_code == 200
     assert [c["collection_id"] for c in alice.get("/api/collections").json()["collections"]] == [
-        collection_id
+        "python-docs",
+        collection_id,
     ]
     assert alice.get(original).status_code == 200
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shared.adapters.search.local import LocalCorpusSearch
+from shared.adapters.search.builtin_corpus import BuiltinCorpus
 from shared.core import names
 from shared.core.config import Settings
 from tests.conftest import CORPUS_CACHE
@@ -41,7 +41,7 @@ MID_RESEARCH = Point("researcher: an agent step", "AgentAction", names.RUN_RESEA
 def warm_corpus(data_dir: Path) -> None:
     """Copy the shared corpus index into DATA_DIR so the host need not rebuild it."""
     cache_settings = Settings(data_dir=CORPUS_CACHE, reasoner="offline", search_provider="local")
-    LocalCorpusSearch(cache_settings).search("python generators", 1)
+    BuiltinCorpus(cache_settings).search("python generators", 1)
     shutil.copytree(CORPUS_CACHE / "corpus-cache", data_dir / "corpus-cache", dirs_exist_ok=True)
 
 

@@ -46,7 +46,7 @@ def test_an_agent_adds_a_document_and_researches_it_without_the_web(devhost: Dev
 
     view, listed, done = asyncio.run(scenario())
     assert [d["status"] for d in view["documents"]] == ["ingested"]
-    assert [c["name"] for c in listed["collections"]] == ["ops"]
+    assert [c["name"] for c in listed["collections"]] == ["python-docs", "ops"]
     assert done["status"] == "completed"
 
 

@@ -29,8 +29,8 @@ class NoInstances:
 NO_INSTANCES = NoInstances()
 
 
-def test_an_idle_collection_is_purged_with_its_chunks_and_a_recent_one_stays(tmp_path):
-    svc = AppServices(Settings(data_dir=tmp_path, session_retention_days=30))
+def test_an_idle_collection_is_purged_with_its_chunks_and_a_recent_one_stays(data_dir):
+    svc = AppServices(Settings(data_dir=data_dir, session_retention_days=30))
     owner = system_principal("retention-test")
     old, recent = (uc.create_collection(svc, owner, name) for name in ("old", "recent"))
     for collection in (old, recent):
@@ -43,19 +43,20 @@ def test_an_idle_collection_is_purged_with_its_chunks_and_a_recent_one_stays(tmp
     assert asyncio.run(uc.purge_expired_collections(svc, NO_INSTANCES, datetime.now(UTC))) == [
         old.id
     ]
-    assert [c.id for c in uc.list_collections(svc, owner)] == [recent.id]
+    assert [c.id for c in uc.list_collections(svc, owner) if not c.built_in] == [recent.id]
     assert svc.index.count(old.id) == 0
     assert svc.collection_files.list(old.id) == []
     assert svc.index.count(recent.id) == 1
 
 
-def test_without_the_setting_nothing_is_purged(tmp_path):
-    svc = AppServices(Settings(data_dir=tmp_path))
+def test_without_the_setting_nothing_is_purged(data_dir):
+    svc = AppServices(Settings(data_dir=data_dir))
     owner = system_principal("retention-test")
     collection = uc.create_collection(svc, owner, "kept")
     far_future = datetime.now(UTC) + timedelta(days=3650)
     assert asyncio.run(uc.purge_expired_collections(svc, NO_INSTANCES, far_future)) == []
-    assert [c.id for c in uc.list_collections(svc, owner)] == [collection.id]
+    listed = uc.list_collections(svc, owner)
+    assert [c.id for c in listed] == [svc.builtin_collection_id, collection.id]
 
 
 @pytest.mark.emulators

@@ -1,4 +1,4 @@
-"""LocalCorpusSearch: ranking on the default corpus, folder corpora, fetching, disk cache."""
+"""BuiltinCorpus: ranking on the default corpus, folder corpora, fetching, disk cache."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from shared.adapters.fetch.base import Fetcher
 from shared.adapters.search.base import SearchProvider
-from shared.adapters.search.local import LocalCorpusSearch
+from shared.adapters.search.builtin_corpus import BuiltinCorpus
 from shared.core.config import Settings
 from shared.core.errors import FetchRefused, NotFoundError
 from tests.contract.conftest import DEFAULT_QUESTION, shared_corpus
@@ -17,12 +17,14 @@ from tests.contract.conftest import DEFAULT_QUESTION, shared_corpus
 
 def test_default_question_ranks_the_with_context_manager_and_contextlib_pages_first():
     results = shared_corpus().search(DEFAULT_QUESTION, 5)
-    assert {r.url for r in results[:3]} == {
+    assert {
         "corpus://python-reference/with",
         "corpus://python-reference/context-managers",
         "corpus://python-stdlib/contextlib",
-    }
-    assert all(r.provider == "local" and r.snippet for r in results)
+    } <= {r.url for r in results}
+    hub = next(r for r in results if r.url == "corpus://python-reference/specialnames")
+    assert hub.title == "Special method names › With Statement Context Managers"
+    assert all(r.provider == "collection" and r.snippet for r in results)
     assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
 
 
@@ -74,7 +76,7 @@ def _folder(tmp_path: Path) -> Path:
 
 def test_folder_corpus_reads_markdown_html_and_text(tmp_path):
     root = _folder(tmp_path)
-    corpus = LocalCorpusSearch(Settings(data_dir=tmp_path / "data", local_corpus_path=root))
+    corpus = BuiltinCorpus(Settings(data_dir=tmp_path / "data", local_corpus_path=root))
     results = corpus.search("how long should green tea steep", 3)
     assert results[0].url == "corpus://handbook/guides/tea.html"
     assert results[0].title == "Green tea guide"
@@ -88,29 +90,29 @@ def test_folder_corpus_reads_markdown_html_and_text(tmp_path):
 def test_index_is_cached_on_disk_and_follows_content_changes(tmp_path):
     root = _folder(tmp_path)
     settings = Settings(data_dir=tmp_path / "data", local_corpus_path=root)
-    LocalCorpusSearch(settings).search("coffee", 1)
-    cache_files = list((tmp_path / "data" / "corpus-cache").glob("*.pickle"))
+    BuiltinCorpus(settings).search("coffee", 1)
+    cache_files = list((tmp_path / "data" / "corpus-cache").glob("*.sqlite3"))
     assert len(cache_files) == 1
-    reloaded = LocalCorpusSearch(settings)
+    reloaded = BuiltinCorpus(settings)
     assert reloaded.search("coffee", 1)[0].url == "corpus://handbook/intro.md"
-    assert len(list((tmp_path / "data" / "corpus-cache").glob("*.pickle"))) == 1
+    assert len(list((tmp_path / "data" / "corpus-cache").glob("*.sqlite3"))) == 1
     (root / "notes.txt").write_text("Espresso\n\nEspresso is brewed under pressure.\n")
-    changed = LocalCorpusSearch(settings)
+    changed = BuiltinCorpus(settings)
     assert changed.search("espresso pressure", 1)[0].url == "corpus://handbook/notes.txt"
-    assert len(list((tmp_path / "data" / "corpus-cache").glob("*.pickle"))) == 2
+    assert len(list((tmp_path / "data" / "corpus-cache").glob("*.sqlite3"))) == 2
 
 
 def test_a_torn_cache_file_is_rebuilt(tmp_path):
     root = _folder(tmp_path)
     settings = Settings(data_dir=tmp_path / "data", local_corpus_path=root)
-    LocalCorpusSearch(settings).search("coffee", 1)
-    cache = next((tmp_path / "data" / "corpus-cache").glob("*.pickle"))
-    cache.write_bytes(b"not a pickle")
-    assert LocalCorpusSearch(settings).search("kettle", 1)[0].url == "corpus://handbook/notes.txt"
+    BuiltinCorpus(settings).search("coffee", 1)
+    cache = next((tmp_path / "data" / "corpus-cache").glob("*.sqlite3"))
+    cache.write_bytes(b"not a database")
+    assert BuiltinCorpus(settings).search("kettle", 1)[0].url == "corpus://handbook/notes.txt"
 
 
 def test_concurrent_first_use_builds_one_index(tmp_path):
-    corpus = LocalCorpusSearch(
+    corpus = BuiltinCorpus(
         Settings(data_dir=tmp_path / "data", local_corpus_path=_folder(tmp_path))
     )
     results: list[list[str]] = []
@@ -124,7 +126,7 @@ def test_concurrent_first_use_builds_one_index(tmp_path):
     for thread in threads:
         thread.join()
     assert len(results) == 6 and all(r == results[0] for r in results)
-    assert len(list((tmp_path / "data" / "corpus-cache").glob("*.pickle"))) == 1
+    assert len(list((tmp_path / "data" / "corpus-cache").glob("*.sqlite3"))) == 1
 
 
 def test_a_question_in_a_latin_script_language_is_searched_by_the_words_the_corpus_knows():

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from shared.adapters.search import stdlib_docs
-from shared.adapters.search.local import LocalCorpusSearch
+from shared.adapters.search.builtin_corpus import BuiltinCorpus
 from shared.core.config import Settings
 from tests.contract.conftest import shared_corpus
 
@@ -42,7 +42,7 @@ def test_the_cache_is_keyed_without_rendering_and_loads_within_the_warm_up_budge
     data_dir = Path(tempfile.gettempdir()) / "deep-research-test-corpus"
     settings = Settings(data_dir=data_dir, local_corpus_path=None)
     started = time.perf_counter()
-    corpus = LocalCorpusSearch(settings)
+    corpus = BuiltinCorpus(settings)
     assert corpus.describe()[1] > 100
     assert time.perf_counter() - started < WARM_UP_SECONDS
     assert "3." in stdlib_docs.fingerprint()  # the interpreter's version is in the key

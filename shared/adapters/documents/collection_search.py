@@ -6,22 +6,48 @@ PDF page: what a citation shows is where the reader can open it. The web pipelin
 groups results by URL without its fragment, so the chunks of one document come back
 as one source (its best page first). Reading such a URL gives the text of that page
 (PDF) or the whole document, from the index: nothing leaves the service.
+
+The built-in collection (the Python documentation, or ``LOCAL_CORPUS_PATH``) is cited by
+its documents' own stable addresses, ``corpus://python-reference/with``: a chunk whose
+origin is such an address is cited by it, and reading one finds its document by the id
+derived from it (:func:`corpus_document_id`). Its chunks carry their sentences, split once
+when the collection was built, so a page read from it carries them too.
 """
 
 from __future__ import annotations
 
+import hashlib
+import keyword
 import re
+from collections.abc import Callable
+from functools import partial
+from urllib.parse import quote, unquote
 
 from shared.adapters.documents.base import Index
-from shared.core.collection_models import Chunk
-from shared.core.errors import FetchRefused
+from shared.core.collection_models import DOCUMENT_ID_CHARS, Chunk, ChunkHit
+from shared.core.errors import FetchRefused, NotFoundError
 from shared.core.source_models import Page, SearchResult, TimeRange
+from shared.tools.lexical import content_tokens, tokenize
 
 PROVIDER = "collection"
 LINK_PREFIX = "/api/collections/"
 _LINK = re.compile(r"^/api/collections/([A-Za-z0-9_\-]+)/documents/([0-9a-f]+)(?:#page=(\d+))?$")
-MAX_PAGE_CHARS = 60_000
+CORPUS_SCHEME = "corpus://"  # the built-in collection's citation addresses
+MAX_PAGE_CHARS = 80_000  # the longest built-in document (asyncio's docstrings) is read whole
+SNIPPET_CHARS = 300
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 HITS_PER_RESULT = 4  # chunks read per wanted result: several may fall on one document
+# A chunk whose title and heading path name all of the query's words has its score
+# multiplied by 1 + TITLE_BOOST: "The with statement" (or the section of that name on the
+# "Compound statements" page) is about "with statement" more than a page using both words
+# once. Set on the offline bench's tune half (1, 2, 3, 4, 6, 10 tried; 4 kept; the heading
+# share: 1 and 0.5 tried, 0.5 kept).
+TITLE_BOOST = 4.0
+HEADING_SHARE = 0.5  # a word only a section heading names counts half a title's
+# Python keywords that English reads as stopwords but that name a construct in the
+# documents this service researches ("with", "yield", "lambda", "while"): kept in a query.
+# The connectives among them ("and", "in", "is" ...) stay stopwords.
+_CONSTRUCTS = frozenset(keyword.kwlist) - {"and", "or", "not", "in", "is", "as"}
 
 
 def document_link(collection_id: str, document_id: str, page: int | None = None) -> str:
@@ -30,7 +56,80 @@ def document_link(collection_id: str, document_id: str, page: int | None = None)
 
 
 def is_document_link(url: str) -> bool:
-    return url.startswith(LINK_PREFIX)
+    return url.startswith((LINK_PREFIX, CORPUS_SCHEME))
+
+
+def corpus_address(url: str) -> str:
+    """One spelling of a ``corpus://`` address, however its path was quoted."""
+    return CORPUS_SCHEME + quote(unquote(url[len(CORPUS_SCHEME) :]), safe="/")
+
+
+def corpus_document_id(url: str) -> str:
+    """The id of the built-in document cited as ``url``: stable, derived from it."""
+    digest = hashlib.sha256(corpus_address(url).encode()).hexdigest()
+    return digest[:DOCUMENT_ID_CHARS]
+
+
+def chunk_link(chunk: Chunk) -> str:
+    """Where a citation of ``chunk`` points: its built-in address, or its owner's link."""
+    if chunk.origin.startswith(CORPUS_SCHEME):
+        return chunk.origin
+    return document_link(chunk.collection_id, chunk.document_id, chunk.page)
+
+
+def query_words(query: str) -> list[str]:
+    """What a collection is searched for: the query's content words and constructs."""
+    constructs = [w for w in tokenize(query) if w in _CONSTRUCTS]
+    return list(dict.fromkeys([*content_tokens(query), *constructs]))
+
+
+def ranked_hits(
+    index: Index, collection_ids: list[str], query: str, limit: int, every: bool = False
+) -> list[ChunkHit]:
+    """The best chunk of each cited page (``chunk_link``), best first (``every``: all).
+
+    The index is asked for the query's content words only ("how", "the" and "do" match
+    every chunk and rank short ones first), and a chunk whose title and heading path name
+    them is raised (``TITLE_BOOST``). A query of stopwords alone is asked as written."""
+    words = query_words(query)
+    wanted = set(words)
+    boosted = []
+    for hit in index.search(collection_ids, " ".join(words) or query, limit):
+        titled = wanted.intersection(query_words(hit.chunk.title))
+        headed = wanted.intersection(query_words(" ".join(hit.chunk.heading_path))) - titled
+        share = (len(titled) + HEADING_SHARE * len(headed)) / (len(wanted) or 1)
+        boosted.append(hit.model_copy(update={"score": hit.score * (1 + TITLE_BOOST * share)}))
+    boosted.sort(key=lambda hit: -hit.score)  # stable: the index's order within
+    if every:
+        return boosted
+    best: dict[str, ChunkHit] = {}
+    for hit in boosted:
+        best.setdefault(chunk_link(hit.chunk), hit)
+    return list(best.values())
+
+
+def snippet(text: str, wanted: set[str]) -> str:
+    """The chunk's sentence holding most of the query's words (the first on a tie), cut
+    to ``SNIPPET_CHARS``: what ranks the result next to the web's and what a reader sees."""
+    sentences = [s for s in _SENTENCE_END.split(" ".join(text.split())) if s] or [text]
+    best = max(sentences, key=lambda s: len(wanted.intersection(tokenize(s))))
+    return best if len(best) <= SNIPPET_CHARS else best[: SNIPPET_CHARS - 1] + "…"
+
+
+def page_text(chunks: list[Chunk]) -> tuple[str, list[str] | None]:
+    """The text a reader gets for ``chunks`` (whole chunks up to ``MAX_PAGE_CHARS``) and
+    its sentences when every chunk kept its own."""
+    kept: list[Chunk] = []
+    size = 0
+    for chunk in chunks:
+        if kept and size + 2 + len(chunk.text) > MAX_PAGE_CHARS:
+            break
+        kept.append(chunk)
+        size += len(chunk.text) + 2
+    text = "\n\n".join(c.text for c in kept)[:MAX_PAGE_CHARS]
+    if any(c.sentences is None for c in kept):
+        return text, None
+    return text, [s for c in kept for s in c.sentences or ()]
 
 
 def source_title(chunk: Chunk) -> str:
@@ -47,24 +146,31 @@ class CollectionSearch:
 
     name = PROVIDER
 
-    def __init__(self, index: Index, collection_ids: list[str]) -> None:
+    def __init__(
+        self,
+        index: Index,
+        collection_ids: list[str],
+        ranker: Callable[[str, int], list[ChunkHit]] | None = None,
+    ) -> None:
+        """``ranker(query, limit)``: the best chunk of each page, best first, when the
+        collection weighs its documents its own way (the built-in one); else ``ranked_hits``."""
         self._index = index
         self._collections = list(collection_ids)
+        self._ranker = ranker or partial(ranked_hits, self._index, self._collections)
 
     def search(
         self, query: str, max_results: int, time_range: TimeRange | None = None
     ) -> list[SearchResult]:
-        hits = self._index.search(self._collections, query, max_results * HITS_PER_RESULT)
+        limit = max_results * HITS_PER_RESULT
+        wanted = set(query_words(query))
         results: dict[str, SearchResult] = {}
-        for hit in hits:
+        for hit in self._ranker(query, limit):
             chunk = hit.chunk
-            url = document_link(chunk.collection_id, chunk.document_id, chunk.page)
-            if url in results:
-                continue
+            url = chunk_link(chunk)
             results[url] = SearchResult(
                 url=url,
                 title=source_title(chunk),
-                snippet=chunk.text[:300],
+                snippet=snippet(chunk.text, wanted),
                 score=hit.score,
                 provider=PROVIDER,
                 tier=1,  # the caller's own documents
@@ -80,6 +186,8 @@ class CollectionReader:
         self._collections = set(collection_ids)
 
     def fetch(self, url: str) -> Page:
+        if url.startswith(CORPUS_SCHEME):
+            return self._read_corpus(url)
         match = _LINK.match(url)
         if match is None or match.group(1) not in self._collections:
             raise FetchRefused(f"not a document of this research's collections: {url}")
@@ -89,5 +197,19 @@ class CollectionReader:
             chunks = [c for c in chunks if c.page == int(page)]
         if not chunks:
             raise FetchRefused(f"no text at {url}")
-        text = "\n\n".join(c.text for c in chunks)[:MAX_PAGE_CHARS]
-        return Page(url=url, title=source_title(chunks[0]), text=text)
+        text, sentences = page_text(chunks)
+        return Page(url=url, title=source_title(chunks[0]), text=text, sentences=sentences)
+
+    def _read_corpus(self, url: str) -> Page:
+        """A built-in document, whole: its title (not a section's) and its sentences."""
+        document_id = corpus_document_id(url)
+        for collection_id in sorted(self._collections):
+            chunks = self._index.document_chunks(collection_id, document_id)
+            if chunks and chunks[0].origin.startswith(CORPUS_SCHEME):
+                text, sentences = page_text(chunks)
+                first = chunks[0]
+                title = first.title
+                return Page(
+                    url=url, final_url=first.origin, title=title, text=text, sentences=sentences
+                )
+        raise NotFoundError(f"no such document in this research's collections: {url}")

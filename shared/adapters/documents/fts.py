@@ -78,8 +78,13 @@ def match_expression(query: str) -> str:
 class SqliteIndex:
     kind = "sqlite-fts5"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, read_only: bool = False) -> None:
+        """``read_only``: a file built elsewhere (the built-in collection's), opened for
+        reading only: no schema, no journal mode, nothing written beside it."""
         self._path = path
+        self._read_only = read_only
+        if read_only:
+            return
         path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
@@ -233,7 +238,11 @@ class SqliteIndex:
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         try:
-            db = sqlite3.connect(self._path, timeout=30, isolation_level=None)
+            if self._read_only:
+                uri = f"{self._path.resolve().as_uri()}?mode=ro"
+                db = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+            else:
+                db = sqlite3.connect(self._path, timeout=30, isolation_level=None)
         except sqlite3.Error as exc:
             raise TransientError(f"collection index unavailable: {exc}") from exc
         try:

@@ -308,7 +308,7 @@ class OfflineReasoner(
         note = texts_for(material.context.language)["engine_note"].format(
             corpus=name, documents=documents
         )
-        sentences = offline_research.corpus_sentences(self.corpus, material.context.query)
+        sentences = offline_research.corpus_sentences(self.corpus)
         report = offline_report.write_report(
             material, note, self.follow_up_questions, self.corpus.idf, sentences
         )

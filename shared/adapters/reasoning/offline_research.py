@@ -111,10 +111,9 @@ def _relevant(
 ) -> list[FocusDocument]:
     """The focus documents that are about the question (``relevance``): those whose title
     names it first (the surest sign), then those with enough sentences about it."""
-    pages = {p.url: p for p in corpus.best_documents(context.query, FOCUS_POOL * 4 + 10)}
     sentences = {}
     for doc in focus:
-        cached = corpus.sentences_of(pages[doc.url]) if doc.url in pages else None
+        cached = corpus.document_sentences(doc.url)
         sentences[doc.url] = cached[0] if cached else ()
     gate = relevance.question_gate(context.query, corpus.idf, context.language)
     if not gate.judges():
@@ -134,10 +133,9 @@ def _plannable(
     if len(relevant) <= count:
         return relevant
     gate = relevance.question_gate(context.query, corpus.idf, context.language)
-    pages = {p.url: p for p in corpus.best_documents(context.query, FOCUS_POOL * 4 + 10)}
 
     def strictly_about(doc: FocusDocument) -> bool:
-        cached = corpus.sentences_of(pages[doc.url]) if doc.url in pages else None
+        cached = corpus.document_sentences(doc.url)
         return bool(cached) and gate.is_about(doc.title, cached[0], strict=True)
 
     return relevant[:count] + [d for d in relevant[count:] if strictly_about(d)]
@@ -335,14 +333,12 @@ def write_finding(
     )
 
 
-def corpus_sentences(corpus: Corpus, query: str) -> Callable[[str], tuple[str, ...] | None]:
+def corpus_sentences(corpus: Corpus) -> Callable[[str], tuple[str, ...] | None]:
     """The sentences the corpus index keeps for a document's URL (None for any other page):
     the report quotes from them without splitting the documents again."""
-    _, documents = corpus.describe()
-    pages = {p.url: p for p in corpus.best_documents(query, documents)}
 
     def sentences(url: str) -> tuple[str, ...] | None:
-        cached = corpus.sentences_of(pages[url]) if url in pages else None
+        cached = corpus.document_sentences(url)
         return tuple(cached[0]) if cached else None
 
     return sentences

@@ -1,13 +1,13 @@
 """The search ports: SearchProvider, Reranker and the readable Corpus.
 
-Adapters (``local.py``, ``tavily.py``, ``searxng.py``, ``brave.py``,
+Adapters (``builtin_corpus.py``, ``tavily.py``, ``searxng.py``, ``brave.py``,
 ``duckduckgo.py``) return ranked ``SearchResult`` lists. They raise
 ``TransientError`` for 429/5xx/timeouts and ``PermanentError`` otherwise;
 the query pipeline decides how a dead provider degrades a run. A
 ``Reranker`` (``embeddings.py``) reorders a ranked list and never fails it.
 
 A ``Corpus`` is a provider whose documents can also be read closely: the
-offline reasoner plans and writes from one (``LocalCorpusSearch``), handed to
+offline reasoner plans and writes from one (``BuiltinCorpus``), handed to
 it by the composition root, without knowing which adapter it is.
 """
 
@@ -61,6 +61,11 @@ class Corpus(SearchProvider, Protocol):
 
     def sentences_of(self, page: Page) -> tuple[Sequence[str], list[list[str]]] | None:
         """The corpus's own sentence split of ``page`` with content tokens, when it has one."""
+        ...
+
+    def document_sentences(self, url: str) -> tuple[Sequence[str], list[list[str]]] | None:
+        """The sentences and content tokens of the corpus document at ``url``, if it has one:
+        a lookup by address, not a ranking."""
         ...
 
     def key_phrases(self, query: str, k: int, docs: int = 2) -> list[str]:
