@@ -15,7 +15,7 @@ from shared.adapters.documents.routed_index import RoutedIndex
 from shared.adapters.search import corpus_sources
 from shared.core.collection_models import Chunk
 from shared.core.config import Settings
-from shared.core.errors import ConflictError, TransientError
+from shared.core.errors import ConflictError, PermanentError
 from tests.contract.conftest import shared_corpus
 
 WITH = "corpus://python-reference/with"
@@ -52,7 +52,7 @@ def test_a_page_read_through_the_collection_reader_carries_the_indexes_sentences
 def test_the_builtin_file_is_opened_read_only(tmp_path):
     index = shared_corpus().index
     chunk = index.document_chunks("python-docs", corpus_document_id(WITH))[0]
-    with pytest.raises(TransientError, match="readonly"):
+    with pytest.raises(PermanentError, match="read-only"):
         index.replace_document("python-docs", chunk.document_id, [chunk])
     assert index.count("python-docs", chunk.document_id) > 0
 

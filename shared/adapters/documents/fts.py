@@ -25,7 +25,7 @@ from pathlib import Path
 
 from shared.adapters.documents import vectors as vec
 from shared.core.collection_models import Chunk, ChunkHit
-from shared.core.errors import TransientError
+from shared.core.errors import PermanentError, TransientError
 
 _TERM = re.compile(r"\w+", re.UNICODE)
 MAX_QUERY_TERMS = 32
@@ -101,6 +101,7 @@ class SqliteIndex:
         chunks: list[Chunk],
         vectors: list[list[float]] | None = None,
     ) -> int:
+        self._writable()
         rows = [
             (
                 c.text,
@@ -140,6 +141,7 @@ class SqliteIndex:
         return {texts[i]: vec.unpack(blob) for i, blob in stored.items() if i in texts}
 
     def delete_document(self, collection_id: str, document_id: str) -> int:
+        self._writable()
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             gone = self._delete(
@@ -149,6 +151,7 @@ class SqliteIndex:
             return gone
 
     def delete_collection(self, collection_id: str) -> int:
+        self._writable()
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             gone = self._delete(db, "collection_id = ?", (collection_id,))
@@ -230,6 +233,10 @@ class SqliteIndex:
             f"SELECT {_COLUMNS}, 0 FROM chunks WHERE collection_id || ' ' || chunk_id IN ({marks})"
         )
         return {_key(c): c for c in (_hit(row).chunk for row in db.execute(sql, keys))}
+
+    def _writable(self) -> None:
+        if self._read_only:
+            raise PermanentError(f"the index {self._path.name} is read-only")
 
     def ping(self) -> None:
         with self._connect() as db:

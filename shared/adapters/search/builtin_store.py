@@ -42,7 +42,9 @@ from shared.core.session_models import Owner
 from shared.tools import lexical
 
 BUILTIN_OWNER = "built-in"  # no principal has this id: the owner rules never match it
-CACHE_VERSION = "builtin-collection-v1"  # bump when reading, chunking or splitting changes
+CACHE_VERSION = (
+    "builtin-collection-v2"  # bump when reading, chunking, splitting or the schema changes
+)
 _EXTRA = """
 CREATE TABLE chunk_sentences (chunk_id TEXT PRIMARY KEY, sentences TEXT, tokens TEXT);
 CREATE TABLE corpus_idf (token TEXT PRIMARY KEY, idf REAL);
