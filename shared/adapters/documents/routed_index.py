@@ -43,8 +43,18 @@ class RoutedIndex:
         opener = self._builtin.get(collection_id)
         return opener() if opener is not None else self._teams
 
-    def replace_document(self, collection_id: str, document_id: str, chunks: list[Chunk]) -> int:
-        return self._writable(collection_id).replace_document(collection_id, document_id, chunks)
+    def replace_document(
+        self,
+        collection_id: str,
+        document_id: str,
+        chunks: list[Chunk],
+        vectors: list[list[float]] | None = None,
+    ) -> int:
+        index = self._writable(collection_id)
+        return index.replace_document(collection_id, document_id, chunks, vectors)
+
+    def vectors(self, collection_id: str, document_id: str) -> dict[str, list[float]]:
+        return self._writable(collection_id).vectors(collection_id, document_id)
 
     def delete_document(self, collection_id: str, document_id: str) -> int:
         return self._writable(collection_id).delete_document(collection_id, document_id)
@@ -58,12 +68,24 @@ class RoutedIndex:
     def document_chunks(self, collection_id: str, document_id: str) -> list[Chunk]:
         return self._reader(collection_id).document_chunks(collection_id, document_id)
 
-    def search(self, collection_ids: list[str], query: str, limit: int) -> list[ChunkHit]:
+    def search(
+        self,
+        collection_ids: list[str],
+        query: str,
+        limit: int,
+        vector: list[float] | None = None,
+    ) -> list[ChunkHit]:
+        """``vector`` reaches the teams' index only: the built-in file holds no vectors."""
         groups: dict[int, tuple[Index, list[str]]] = {}
         for collection_id in collection_ids:
             index = self._reader(collection_id)
             groups.setdefault(id(index), (index, []))[1].append(collection_id)
-        rankings = [index.search(ids, query, limit) for index, ids in groups.values()]
+        rankings = [
+            index.search(ids, query, limit, vector)
+            if index is self._teams and vector is not None
+            else index.search(ids, query, limit)
+            for index, ids in groups.values()
+        ]
         if len(rankings) == 1:
             return rankings[0]
         merged = chain.from_iterable(zip_longest(*rankings))
