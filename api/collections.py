@@ -105,8 +105,11 @@ async def collection_status(req: func.HttpRequest) -> func.HttpResponse:
 @http_function
 @handled
 async def delete_collection(req: func.HttpRequest, client) -> func.HttpResponse:
-    _, collection = await route_collection(req, "act")
-    await uc.purge_collection(services(), DurableInstances(client), collection.id)
+    svc = services()
+    principal = await caller(req, svc)
+    collection_id = req.route_params.get("collection_id", "")
+    found = await asyncio.to_thread(uc.collection_to_delete, svc, principal, collection_id)
+    await uc.purge_collection(svc, DurableInstances(client), found)
     return func.HttpResponse(status_code=204)
 
 
