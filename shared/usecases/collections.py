@@ -48,9 +48,14 @@ def may(principal: Principal, owner: Owner, action: Action, admin_role: str) -> 
 
 
 def create_collection(svc: Services, principal: Principal, name: str) -> Collection:
-    """A new empty collection; 409 when the caller already has one of that name."""
+    """A new empty collection; 409 for the built-in collection's name (a name that then
+    meant two collections would send uploads to the read-only one) or one the caller has."""
     name = validate_name(name)
-    if any(c.name == name and not c.built_in for c in list_collections(svc, principal)):
+    if name.casefold() == svc.builtin_collection_id.casefold():
+        raise ConflictError(
+            f"{name!r} is the name of the built-in, read-only collection: choose another name"
+        )
+    if any(c.name == name for c in own_collections(svc, principal)):
         raise ConflictError(f"you already have a collection named {name!r}")
     now = datetime.now(UTC)
     collection = Collection(
@@ -73,13 +78,18 @@ def validate_name(name: str) -> str:
 def list_collections(svc: Services, principal: Principal) -> list[Collection]:
     """The built-in collection, then the caller's own, newest first (a listing never shows
     anyone else's)."""
+    return [svc.builtin_catalog().collection, *own_collections(svc, principal)]
+
+
+def own_collections(svc: Services, principal: Principal) -> list[Collection]:
+    """The caller's own collections, newest first: what a name given by the caller means
+    (the built-in corpus is not loaded to answer)."""
     mine = []
     for folder in svc.collection_files.session_ids():
         collection = _load(svc, folder)
         if collection is not None and collection.owner == principal.owner:
             mine.append(collection)
-    own = sorted(mine, key=lambda c: c.created_at, reverse=True)
-    return [svc.builtin_catalog().collection, *own]
+    return sorted(mine, key=lambda c: c.created_at, reverse=True)
 
 
 def collection_for(

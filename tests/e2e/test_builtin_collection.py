@@ -65,10 +65,14 @@ def test_everyone_sees_the_builtin_collection_marked_read_only(client):
     assert {"corpus://python-reference/with", "corpus://python-stdlib/functools"} <= names
     assert described["chunks"] > len(described["documents"]) > 100
     assert described["progress"]["ingested"] == len(described["documents"])
+    assert all(d["links"] == {} for d in described["documents"])  # no original to open
 
 
 def test_changing_the_builtin_collection_is_a_409_saying_it_is_read_only(client):
     said = "is built in and read-only"
+    named = client.post("/api/collections", json={"name": BUILTIN})
+    assert named.status_code == 409, named.text
+    assert "built-in, read-only collection" in named.json()["error"]["message"]
     deleted = client.delete(f"/api/collections/{BUILTIN}", headers=UPLOAD)
     assert deleted.status_code == 409 and said in deleted.json()["error"]["message"]
     files = [("file", ("notes.md", b"# Notes\n\nA note.", "text/markdown"))]

@@ -80,4 +80,4 @@ def test_retention_finishes_a_delete_stopped_half_way(tmp_path, retention_days: 
 
     assert purged == [collection_id]
     assert svc.collection_files.list(collection_id) == []
-    assert [c.id for c in uc.list_collections(svc, owner) if not c.built_in] == [kept.id]
+    assert [c.id for c in uc.own_collections(svc, owner)] == [kept.id]
