@@ -97,6 +97,9 @@ class AppServices:
     def builtin_catalog(self) -> BuiltinCatalog:
         return self.corpus.catalog()
 
+    def builtin_search(self) -> SearchProvider:
+        return self.corpus
+
     @cached_property
     def team_index(self) -> Index:
         """The collections' index; hybrid (words and vectors) when an embedder is set."""
