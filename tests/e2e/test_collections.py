@@ -8,7 +8,6 @@ a DOCX, Markdown, HTML, a corrupt PDF and a file over the size limit.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -17,19 +16,12 @@ from devhost.host import DevHost
 from shared.adapters.documents.fts import SqliteIndex
 from shared.core.config import Settings
 from tests.e2e.crash_history import instance_ids
+from tests.e2e.web_host import ADMIN_ROLE, INGEST_S, wait_ingested
 from tests.fakes.documents import docx_with_sections, pdf_with_pages
-from tests.fakes.entra import easy_auth_headers
 
 pytestmark = pytest.mark.e2e
 
-ADMIN_ROLE = "DeepResearch.Admin"
-PEOPLE = {
-    "alice": easy_auth_headers("a11ce000-0000-4000-8000-000000000001"),
-    "bob": easy_auth_headers("b0b00000-0000-4000-8000-000000000002"),
-    "admin": easy_auth_headers("ad000000-0000-4000-8000-000000000003", roles=(ADMIN_ROLE,)),
-}
 UPLOAD = {"X-Requested-With": "test"}
-INGEST_S = 60.0
 MAX_FILE_BYTES = 40_000
 FACT = "The coolant pump seal was replaced in March 2021."
 PDF = pdf_with_pages(["Overview", "History", FACT], title="Plant runbook")
@@ -51,17 +43,6 @@ def host(start_devhost, data_dir) -> DevHost:
     )
 
 
-@pytest.fixture
-def people(host: DevHost) -> Iterator[dict[str, httpx.Client]]:
-    clients = {
-        name: httpx.Client(base_url=host.url, headers=headers, timeout=60)
-        for name, headers in PEOPLE.items()
-    }
-    yield clients
-    for client in clients.values():
-        client.close()
-
-
 def batch() -> list[tuple[str, tuple[str, bytes, str]]]:
     files = {
         "runbook.pdf": PDF,
@@ -80,13 +61,8 @@ def upload(client: httpx.Client, collection_id: str, files: list) -> dict:
         f"/api/collections/{collection_id}/documents", files=files, headers=UPLOAD
     )
     assert response.status_code in (200, 202), response.text
-    deadline = time.monotonic() + INGEST_S
-    while True:
-        view = client.get(f"/api/collections/{collection_id}").json()
-        if view["progress"]["queued"] == 0:
-            return {**response.json(), "view": view}
-        assert time.monotonic() < deadline, view["progress"]
-        time.sleep(0.1)
+    view = wait_ingested(client, f"/api/collections/{collection_id}")
+    return {**response.json(), "view": view}
 
 
 def create(client: httpx.Client, name: str = "team-docs") -> str:
