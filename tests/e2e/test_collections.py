@@ -7,6 +7,7 @@ a DOCX, Markdown, HTML, a corrupt PDF and a file over the size limit.
 
 from __future__ import annotations
 
+import json
 import time
 
 import httpx
@@ -205,3 +206,29 @@ def test_ingestion_progress_arrives_as_server_sent_events(people):
     assert names[-1] == "ingested"
     assert last.startswith("0.3.0.")  # nothing queued, three ingested, none failed
     assert bob.get(url).status_code == 404
+
+
+def test_a_delete_stopped_half_way_is_finished_by_its_owner_deleting_again(people, data_dir):
+    """What a crash between a delete's steps leaves (the mark naming the owner written,
+    ``collection.json`` gone, the records and originals still there): the collection no
+    longer shows, someone else's DELETE is the unknown-id 404, the owner's finishes it."""
+    alice, bob = people["alice"], people["bob"]
+    collection_id = create(alice, "half-deleted")
+    guide = ("guide.md", b"# Guide\n\nPage the on-call engineer.", "text/markdown")
+    upload(alice, collection_id, [("file", guide)])
+    folder = data_dir / "collections" / collection_id
+    owner = json.loads((folder / "collection.json").read_text())["owner"]
+    (folder / "deleting").write_text(json.dumps(owner))
+    (folder / "collection.json").unlink()
+
+    url = f"/api/collections/{collection_id}"
+    assert alice.get(url).status_code == 404
+    refused = bob.delete(url)
+    assert refused.status_code == 404, refused.text
+    assert refused.json()["error"]["message"] == f"unknown collection {collection_id!r}"
+    assert any(folder.rglob("originals/*"))
+
+    assert alice.delete(url).status_code == 204
+    assert not folder.exists() or not any(folder.iterdir())
+    assert SqliteIndex(data_dir / "collections.sqlite3").count(collection_id) == 0
+    assert alice.delete(url).status_code == 404  # nothing left to finish
