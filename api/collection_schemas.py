@@ -29,7 +29,8 @@ class CollectionList(BaseModel):
 
 class CollectionDetail(CollectionSummary):
     documents: list[dict[str, Any]] = Field(
-        description="Each with its status, chunk count, pages and links.original."
+        description="Each with its status, chunk count, pages and links.original "
+        "(the built-in collection's have no stored original: no links.original)."
     )
     chunks: int
     progress: dict[str, int] = Field(description="Documents per status.")

@@ -105,8 +105,11 @@ async def collection_status(req: func.HttpRequest) -> func.HttpResponse:
 @http_function
 @handled
 async def delete_collection(req: func.HttpRequest, client) -> func.HttpResponse:
-    _, collection = await route_collection(req, "act")
-    await uc.purge_collection(services(), DurableInstances(client), collection.id)
+    svc = services()
+    principal = await caller(req, svc)
+    collection_id = req.route_params.get("collection_id", "")
+    found = await asyncio.to_thread(uc.collection_to_delete, svc, principal, collection_id)
+    await uc.purge_collection(svc, DurableInstances(client), found)
     return func.HttpResponse(status_code=204)
 
 
@@ -218,14 +221,17 @@ def collection_view(collection: Collection, docs: list[DocumentRecord] | None) -
     )
     view: dict = summary.model_dump(mode="json")
     if docs is not None:
-        view["documents"] = [document_view(d) for d in docs]
+        view["documents"] = [document_view(d, collection.built_in) for d in docs]
         view["chunks"] = sum(d.chunks for d in docs)
         view["progress"] = {s.value: sum(d.status == s for d in docs) for s in DocumentStatus}
     return view
 
 
-def document_view(record: DocumentRecord) -> dict:
+def document_view(record: DocumentRecord, built_in: bool = False) -> dict:
+    """A document as the routes show it; a built-in one has no stored original to link
+    (its ``name`` is its ``corpus://`` citation address)."""
     view = record.model_dump(mode="json", exclude={"collection_id", "id"})
     view["document_id"] = record.id
-    view["links"] = {"original": f"/api/collections/{record.collection_id}/documents/{record.id}"}
+    base = f"/api/collections/{record.collection_id}/documents/{record.id}"
+    view["links"] = {} if built_in else {"original": base}
     return view

@@ -74,12 +74,10 @@ async def add_document(
     follow it with get_collection until its status is ingested."""
     svc = services()
     principal = tool_caller(svc)
-    found = await asyncio.to_thread(uc.list_collections, svc, principal)
+    found = await asyncio.to_thread(uc.own_collections, svc, principal)
     target = next((c for c in found if c.name == collection.strip()), None)
-    if target is None:
+    if target is None:  # the built-in's name is refused here (409: read-only)
         target = await asyncio.to_thread(uc.create_collection, svc, principal, collection)
-    elif target.built_in:  # the 409 that says it is read-only
-        await asyncio.to_thread(uc.collection_for, svc, principal, target.id, "act")
     upload = Upload(name=file_name, data=text.encode("utf-8"))
     [added] = await asyncio.to_thread(add_documents, svc, target, [upload])
     if added.changed:

@@ -86,7 +86,9 @@ def run_ingest(api: Api, args: argparse.Namespace) -> int:
 
 
 def _collection(api: Api, name: str) -> str:
+    """The id of the caller's own collection of that name, created if new (the built-in
+    one is never matched: its name is refused with a 409 saying it is read-only)."""
     for collection in api.json("GET", "/collections")["collections"]:
-        if collection["name"] == name:
+        if collection["name"] == name and not collection["built_in"]:
             return collection["collection_id"]
     return api.json("POST", "/collections", json={"name": name})["collection_id"]

@@ -97,6 +97,9 @@ class AppServices:
     def builtin_catalog(self) -> BuiltinCatalog:
         return self.corpus.catalog()
 
+    def builtin_search(self) -> SearchProvider:
+        return self.corpus
+
     @cached_property
     def team_index(self) -> Index:
         """The collections' index; hybrid (words and vectors) when an embedder is set."""
@@ -224,7 +227,9 @@ class AppServices:
 
         _ = self.search, self.fetcher, self.reasoner
         # the built-in collection is listed for everyone, whatever searches the web: its
-        # file is built here (once per DATA_DIR) or opened, never inside a request
+        # file is built here (once per DATA_DIR) or opened; devhost warms up in the background,
+        # so a request may still wait for it there, and the Functions worker has no start-up
+        # hook: there the first request that needs the file pays the build
         _ = self.corpus.data
         faces = find_body_font(self.settings.pdf_font_path)
         if faces is not None:

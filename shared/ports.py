@@ -75,6 +75,10 @@ class Services(Protocol):
         """The built-in collection and its documents (loads the corpus on first use)."""
         ...
 
+    def builtin_search(self) -> SearchProvider:
+        """The built-in collection's own search, its documents weighed whole (loads it)."""
+        ...
+
     @property
     def embedder(self) -> Embedder | None:
         """Chunk and query embeddings (hybrid search); None without EMBEDDING_MODEL."""

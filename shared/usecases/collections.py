@@ -7,7 +7,8 @@
 - Its records and originals live in ``Services.collection_files`` (one folder per
   collection: ``collection.json``, ``documents/{id}.json``, ``originals/{id}``), its
   chunks in ``Services.index``. Deleting removes all three.
-- Retention (``SESSION_RETENTION_DAYS``) deletes collections not changed for that long.
+- Retention (``SESSION_RETENTION_DAYS``) deletes collections not changed for that long,
+  and finishes every delete that stopped half way (a folder with the ``deleting`` mark).
 - The built-in collection (``Services.builtin_collection_id``, ``python-docs``: the
   service's Python documentation) is listed for everyone and anyone may read and
   research it; changing it (upload, delete) is a ``ConflictError`` (409) saying it is
@@ -38,7 +39,7 @@ log = logging.getLogger(__name__)
 COLLECTION_FILE = "collection.json"
 DOCUMENTS = "documents/"
 ORIGINALS = "originals/"
-DELETING = "deleting"  # the first thing a delete writes: ingestion checks it (still_there)
+DELETING = "deleting"  # a delete's first write, naming the owner: ingestion checks it (still_there)
 MAX_NAME_CHARS = 100
 
 
@@ -47,9 +48,14 @@ def may(principal: Principal, owner: Owner, action: Action, admin_role: str) -> 
 
 
 def create_collection(svc: Services, principal: Principal, name: str) -> Collection:
-    """A new empty collection; 409 when the caller already has one of that name."""
+    """A new empty collection; 409 for the built-in collection's name (a name that then
+    meant two collections would send uploads to the read-only one) or one the caller has."""
     name = validate_name(name)
-    if any(c.name == name and not c.built_in for c in list_collections(svc, principal)):
+    if name.casefold() == svc.builtin_collection_id.casefold():
+        raise ConflictError(
+            f"{name!r} is the name of the built-in, read-only collection: choose another name"
+        )
+    if any(c.name == name for c in own_collections(svc, principal)):
         raise ConflictError(f"you already have a collection named {name!r}")
     now = datetime.now(UTC)
     collection = Collection(
@@ -72,13 +78,18 @@ def validate_name(name: str) -> str:
 def list_collections(svc: Services, principal: Principal) -> list[Collection]:
     """The built-in collection, then the caller's own, newest first (a listing never shows
     anyone else's)."""
+    return [svc.builtin_catalog().collection, *own_collections(svc, principal)]
+
+
+def own_collections(svc: Services, principal: Principal) -> list[Collection]:
+    """The caller's own collections, newest first: what a name given by the caller means
+    (the built-in corpus is not loaded to answer)."""
     mine = []
     for folder in svc.collection_files.session_ids():
         collection = _load(svc, folder)
         if collection is not None and collection.owner == principal.owner:
             mine.append(collection)
-    own = sorted(mine, key=lambda c: c.created_at, reverse=True)
-    return [svc.builtin_catalog().collection, *own]
+    return sorted(mine, key=lambda c: c.created_at, reverse=True)
 
 
 def collection_for(
@@ -193,12 +204,38 @@ def delete_collection(svc: Services, collection_id: str) -> int:
 
     The order is what lets an ingestion still running win no race (``still_there``):
     from the mark on, it undoes what it wrote, and what it wrote before the mark is
-    deleted after it. A delete stopped half way is redone by deleting again."""
-    svc.collection_files.write(collection_id, DELETING, "", "text/plain")
+    deleted after it. The mark records the owner, so a delete stopped half way (files
+    left, ``collection.json`` maybe gone) is finished by its owner deleting again
+    (``collection_to_delete``) or by the next retention run."""
+    files = svc.collection_files
+    if not files.exists(collection_id, DELETING):
+        found = _load(svc, collection_id)
+        owner = found.owner.model_dump_json() if found is not None else ""
+        files.write(collection_id, DELETING, owner, "application/json")
     chunks = svc.index.delete_collection(collection_id)
-    svc.collection_files.delete_file(collection_id, COLLECTION_FILE)
-    svc.collection_files.delete_session(collection_id)
+    files.delete_file(collection_id, COLLECTION_FILE)
+    files.delete_session(collection_id)
     return chunks
+
+
+def collection_to_delete(svc: Services, principal: Principal, collection_id: str) -> str:
+    """The id ``principal`` may delete: its own collection, or the folder of a delete of
+    its own that stopped half way (the mark names it as owner); else ``collection_for``'s
+    404 (409 for the built-in one)."""
+    if collection_id != svc.builtin_collection_id and _deleting_owner(svc, collection_id) == (
+        principal.owner
+    ):
+        return collection_id
+    return collection_for(svc, principal, collection_id, "act").id
+
+
+def _deleting_owner(svc: Services, collection_id: str) -> Owner | None:
+    """The owner a ``deleting`` mark records; None without a mark (or an unreadable one)."""
+    try:
+        raw = svc.collection_files.read(collection_id, DELETING)
+        return Owner.model_validate_json(raw)
+    except (NotFoundError, InvalidInputError, ValueError):
+        return None
 
 
 def still_there(svc: Services, collection_id: str) -> bool:
@@ -226,16 +263,19 @@ async def purge_collection(svc: Services, instances: Instances, collection_id: s
 async def purge_expired_collections(
     svc: Services, instances: Instances, now: datetime
 ) -> list[str]:
-    """Delete collections unchanged for more than ``SESSION_RETENTION_DAYS``; their ids."""
+    """Delete collections unchanged for more than ``SESSION_RETENTION_DAYS``, and finish
+    every delete that stopped half way (with or without the setting); their ids."""
     days = svc.settings.session_retention_days
-    if not days:
-        return []
-    cutoff = now - timedelta(days=days)
+    cutoff = now - timedelta(days=days) if days else None
     purged = []
     for folder in await asyncio.to_thread(svc.collection_files.session_ids):
         try:
+            if await asyncio.to_thread(svc.collection_files.exists, folder, DELETING):
+                await purge_collection(svc, instances, folder)
+                purged.append(folder)
+                continue
             collection = await asyncio.to_thread(_load, svc, folder)
-            if collection is not None and collection.updated_at < cutoff:
+            if collection is not None and cutoff is not None and collection.updated_at < cutoff:
                 await purge_collection(svc, instances, collection.id)
                 purged.append(collection.id)
         except Exception:

@@ -13,10 +13,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from shared.core.config import Settings
 from tests.e2e.polling import TERMINAL, wait_for
-from tests.fakes.entra import easy_auth_headers
-from tests.fakes.search_site import SearchSite, running_search_site
+from tests.e2e.web_host import PEOPLE, site_settings
+from tests.fakes.search_site import SearchSite
 
 pytestmark = pytest.mark.e2e
 
@@ -26,25 +25,9 @@ QUESTION = "How do context managers and the with statement work in Python?"
 
 
 @pytest.fixture
-def site() -> Iterator[SearchSite]:
-    yield from running_search_site()
-
-
-@pytest.fixture
 def client(start_devhost, data_dir, site: SearchSite) -> Iterator[httpx.Client]:
-    host = start_devhost(
-        Settings(
-            data_dir=data_dir,
-            reasoner="offline",
-            search_provider="searxng",
-            searxng_url=site.origin,
-            fetch_allowed_hosts=site.host,
-            auth_mode="easyauth",
-            website_auth_enabled=True,
-        )
-    )
-    oid = "a11ce000-0000-4000-8000-000000000001"
-    with httpx.Client(base_url=host.url, headers=easy_auth_headers(oid), timeout=60) as http:
+    host = start_devhost(site_settings(data_dir, site))
+    with httpx.Client(base_url=host.url, headers=PEOPLE["alice"], timeout=60) as http:
         yield http
 
 
@@ -65,10 +48,14 @@ def test_everyone_sees_the_builtin_collection_marked_read_only(client):
     assert {"corpus://python-reference/with", "corpus://python-stdlib/functools"} <= names
     assert described["chunks"] > len(described["documents"]) > 100
     assert described["progress"]["ingested"] == len(described["documents"])
+    assert all(d["links"] == {} for d in described["documents"])  # no original to open
 
 
 def test_changing_the_builtin_collection_is_a_409_saying_it_is_read_only(client):
     said = "is built in and read-only"
+    named = client.post("/api/collections", json={"name": BUILTIN})
+    assert named.status_code == 409, named.text
+    assert "built-in, read-only collection" in named.json()["error"]["message"]
     deleted = client.delete(f"/api/collections/{BUILTIN}", headers=UPLOAD)
     assert deleted.status_code == 409 and said in deleted.json()["error"]["message"]
     files = [("file", ("notes.md", b"# Notes\n\nA note.", "text/markdown"))]

@@ -63,3 +63,13 @@ def test_a_url_is_fetched_by_the_host(devhost: DevHost, tmp_path: Path) -> None:
         # the request's error (422), said in one line naming the URL
         assert result.returncode == 1
         assert f"not fetched (SSRF guard): refused {page}: address 127.0.0.1" in result.stderr
+
+
+def test_the_builtin_collections_name_is_refused_in_one_line(devhost: DevHost, tmp_path):
+    (tmp_path / "guide.md").write_text("# Guide\n\nPage the on-call engineer.")
+    result = run_cli(
+        "ingest", "guide.md", "--collection", "python-docs", "--url", devhost.api_url, cwd=tmp_path
+    )
+    assert "built-in, read-only collection" in one_error_line(result)
+    collections = httpx.get(f"{devhost.api_url}/collections").json()["collections"]
+    assert [c["name"] for c in collections if not c["built_in"]] == []  # nothing created

@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import json
 import re
-import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from shared.core.config import Settings
 from tests.e2e.polling import TERMINAL, wait_for
+from tests.e2e.web_host import site_settings, wait_ingested
 from tests.fakes.documents import docx_with_sections, pdf_with_pages
-from tests.fakes.entra import easy_auth_headers
-from tests.fakes.search_site import SearchSite, running_search_site
+from tests.fakes.search_site import SearchSite
 
 pytestmark = pytest.mark.e2e
 
@@ -36,37 +33,8 @@ CITATION = re.compile(r"\[(\d+)\]")
 
 
 @pytest.fixture
-def site() -> Iterator[SearchSite]:
-    yield from running_search_site()
-
-
-@pytest.fixture
 def host(start_devhost, data_dir, site: SearchSite):
-    return start_devhost(
-        Settings(
-            data_dir=data_dir,
-            reasoner="offline",
-            search_provider="searxng",
-            searxng_url=site.origin,
-            fetch_allowed_hosts=site.host,
-            auth_mode="easyauth",
-            website_auth_enabled=True,
-        )
-    )
-
-
-@pytest.fixture
-def people(host) -> Iterator[dict[str, httpx.Client]]:
-    clients = {
-        name: httpx.Client(base_url=host.url, headers=easy_auth_headers(oid), timeout=60)
-        for name, oid in (
-            ("alice", "a11ce000-0000-4000-8000-000000000001"),
-            ("bob", "b0b00000-0000-4000-8000-000000000002"),
-        )
-    }
-    yield clients
-    for client in clients.values():
-        client.close()
+    return start_devhost(site_settings(data_dir, site))
 
 
 def collection_with_documents(client: httpx.Client) -> tuple[str, dict[str, str]]:
@@ -93,10 +61,7 @@ def collection_with_documents(client: httpx.Client) -> tuple[str, dict[str, str]
     url = f"/api/collections/{collection_id}"
     response = client.post(f"{url}/documents", files=files, headers=UPLOAD)
     assert response.status_code == 202, response.text
-    deadline = time.monotonic() + 60
-    while (view := client.get(url).json())["progress"]["queued"]:
-        assert time.monotonic() < deadline, view
-        time.sleep(0.1)
+    view = wait_ingested(client, url)
     assert view["progress"]["ingested"] == 3, view
     return collection_id, {d["name"]: d["document_id"] for d in view["documents"]}
 
@@ -230,11 +195,7 @@ def test_urls_are_fetched_to_the_crawl_depth_on_the_same_site(people, site):
     shallow = alice.post(f"{url}/documents", json={"urls": [start]})
     assert shallow.status_code == 202, shallow.text
     assert [d["name"] for d in shallow.json()["documents"]] == [start]
-    deadline = time.monotonic() + 60
-    while (view := alice.get(url).json())["progress"]["queued"]:
-        assert time.monotonic() < deadline, view
-        time.sleep(0.1)
-    [page] = view["documents"]
+    [page] = wait_ingested(alice, url)["documents"]
     assert (page["status"], page["title"]) == (
         "ingested",
         "Creating and awaiting asyncio tasks | AsyncWeekly",

@@ -7,8 +7,8 @@ a DOCX, Markdown, HTML, a corrupt PDF and a file over the size limit.
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -17,19 +17,12 @@ from devhost.host import DevHost
 from shared.adapters.documents.fts import SqliteIndex
 from shared.core.config import Settings
 from tests.e2e.crash_history import instance_ids
+from tests.e2e.web_host import ADMIN_ROLE, INGEST_S, wait_ingested
 from tests.fakes.documents import docx_with_sections, pdf_with_pages
-from tests.fakes.entra import easy_auth_headers
 
 pytestmark = pytest.mark.e2e
 
-ADMIN_ROLE = "DeepResearch.Admin"
-PEOPLE = {
-    "alice": easy_auth_headers("a11ce000-0000-4000-8000-000000000001"),
-    "bob": easy_auth_headers("b0b00000-0000-4000-8000-000000000002"),
-    "admin": easy_auth_headers("ad000000-0000-4000-8000-000000000003", roles=(ADMIN_ROLE,)),
-}
 UPLOAD = {"X-Requested-With": "test"}
-INGEST_S = 60.0
 MAX_FILE_BYTES = 40_000
 FACT = "The coolant pump seal was replaced in March 2021."
 PDF = pdf_with_pages(["Overview", "History", FACT], title="Plant runbook")
@@ -51,17 +44,6 @@ def host(start_devhost, data_dir) -> DevHost:
     )
 
 
-@pytest.fixture
-def people(host: DevHost) -> Iterator[dict[str, httpx.Client]]:
-    clients = {
-        name: httpx.Client(base_url=host.url, headers=headers, timeout=60)
-        for name, headers in PEOPLE.items()
-    }
-    yield clients
-    for client in clients.values():
-        client.close()
-
-
 def batch() -> list[tuple[str, tuple[str, bytes, str]]]:
     files = {
         "runbook.pdf": PDF,
@@ -80,13 +62,8 @@ def upload(client: httpx.Client, collection_id: str, files: list) -> dict:
         f"/api/collections/{collection_id}/documents", files=files, headers=UPLOAD
     )
     assert response.status_code in (200, 202), response.text
-    deadline = time.monotonic() + INGEST_S
-    while True:
-        view = client.get(f"/api/collections/{collection_id}").json()
-        if view["progress"]["queued"] == 0:
-            return {**response.json(), "view": view}
-        assert time.monotonic() < deadline, view["progress"]
-        time.sleep(0.1)
+    view = wait_ingested(client, f"/api/collections/{collection_id}")
+    return {**response.json(), "view": view}
 
 
 def create(client: httpx.Client, name: str = "team-docs") -> str:
@@ -229,3 +206,29 @@ def test_ingestion_progress_arrives_as_server_sent_events(people):
     assert names[-1] == "ingested"
     assert last.startswith("0.3.0.")  # nothing queued, three ingested, none failed
     assert bob.get(url).status_code == 404
+
+
+def test_a_delete_stopped_half_way_is_finished_by_its_owner_deleting_again(people, data_dir):
+    """What a crash between a delete's steps leaves (the mark naming the owner written,
+    ``collection.json`` gone, the records and originals still there): the collection no
+    longer shows, someone else's DELETE is the unknown-id 404, the owner's finishes it."""
+    alice, bob = people["alice"], people["bob"]
+    collection_id = create(alice, "half-deleted")
+    guide = ("guide.md", b"# Guide\n\nPage the on-call engineer.", "text/markdown")
+    upload(alice, collection_id, [("file", guide)])
+    folder = data_dir / "collections" / collection_id
+    owner = json.loads((folder / "collection.json").read_text())["owner"]
+    (folder / "deleting").write_text(json.dumps(owner))
+    (folder / "collection.json").unlink()
+
+    url = f"/api/collections/{collection_id}"
+    assert alice.get(url).status_code == 404
+    refused = bob.delete(url)
+    assert refused.status_code == 404, refused.text
+    assert refused.json()["error"]["message"] == f"unknown collection {collection_id!r}"
+    assert any(folder.rglob("originals/*"))
+
+    assert alice.delete(url).status_code == 204
+    assert not folder.exists() or not any(folder.iterdir())
+    assert SqliteIndex(data_dir / "collections.sqlite3").count(collection_id) == 0
+    assert alice.delete(url).status_code == 404  # nothing left to finish

@@ -21,6 +21,7 @@ from shared.core import names
 from tests.e2e.crash_history import instance_ids, read_history
 from tests.e2e.serve_process import ServeProcess, free_port
 from tests.e2e.test_crash_resume import warm_corpus
+from tests.e2e.web_host import wait_ingested
 from tests.fakes.documents import pdf_with_pages
 
 pytestmark = pytest.mark.e2e
@@ -68,16 +69,6 @@ def wait_mid_ingestion(db: Path, collection_id: str) -> None:
     pytest.fail("the ingestion never got under way")
 
 
-def wait_ingested(http: httpx.Client, url: str) -> dict:
-    deadline = time.monotonic() + FINISH_S
-    while True:
-        view = http.get(url).json()
-        if view["progress"]["queued"] == 0:
-            return view
-        assert time.monotonic() < deadline, view["progress"]
-        time.sleep(0.2)
-
-
 def chunk_rows(data_dir: Path, collection_id: str) -> tuple[int, int]:
     conn = sqlite3.connect(data_dir / "collections.sqlite3")
     try:
@@ -109,13 +100,13 @@ def test_a_killed_host_resumes_the_ingestion_and_ingests_each_file_once(tmp_path
             second = start(tmp_path, data_dir, port)
             started.append(second)
             second.wait_ready(http)
-            resumed = wait_ingested(http, url)
+            resumed = wait_ingested(http, url, FINISH_S)
             clean_id = http.post(f"{second.url}/api/collections", json={"name": "clean"}).json()[
                 "collection_id"
             ]
             clean_url = f"{second.url}/api/collections/{clean_id}"
             http.post(f"{clean_url}/documents", files=batch, headers=UPLOAD)
-            clean = wait_ingested(http, clean_url)
+            clean = wait_ingested(http, clean_url, FINISH_S)
     finally:
         for process in started:
             process.kill()

@@ -10,7 +10,6 @@ researched on the web, and the status and the Limitations say so.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 
 import httpx
@@ -20,6 +19,7 @@ from shared.adapters.reasoning import call_budget
 from shared.core.config import ResearchOptions, Settings
 from tests.e2e.polling import TERMINAL, wait_for
 from tests.e2e.test_llm_deep_research import RUN_TIMEOUT, SMALL
+from tests.e2e.web_host import wait_ingested
 from tests.fakes.documents import pdf_with_pages
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
@@ -28,7 +28,7 @@ from tests.fakes.openai_server import (
     json_completion,
     schema_aware_responder,
 )
-from tests.fakes.search_site import SearchSite, running_search_site
+from tests.fakes.search_site import SearchSite
 
 pytestmark = pytest.mark.e2e
 
@@ -63,11 +63,6 @@ def responder(request: RecordedRequest) -> Reply:
 
 
 @pytest.fixture
-def site() -> Iterator[SearchSite]:
-    yield from running_search_site()
-
-
-@pytest.fixture
 def fake_llm() -> Iterator[FakeOpenAIServer]:
     with FakeOpenAIServer(responder) as server:
         yield server
@@ -81,10 +76,7 @@ def plant_runbook(api: httpx.Client) -> str:
     url = f"/api/collections/{collection}"
     uploaded = api.post(f"{url}/documents", files=files, headers={"X-Requested-With": "t"})
     assert uploaded.status_code == 202, uploaded.text
-    deadline = time.monotonic() + 60
-    while api.get(url).json()["progress"]["queued"]:
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
+    wait_ingested(api, url)
     return collection
 
 

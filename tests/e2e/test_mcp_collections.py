@@ -58,3 +58,15 @@ def test_an_unknown_collection_is_a_tool_error(devhost: DevHost) -> None:
     result = asyncio.run(scenario())
     assert result.isError
     assert result.structuredContent["error"]["message"] == "unknown collection 'nope'"
+
+
+def test_adding_to_the_builtin_collections_name_is_a_tool_error(devhost: DevHost) -> None:
+    async def scenario():
+        async with connect(devhost.mcp_url) as session:
+            return await call(
+                session, "add_document", collection="python-docs", file_name="a.md", text="# A"
+            )
+
+    result = asyncio.run(scenario())
+    assert result.isError
+    assert "built-in, read-only collection" in result.structuredContent["error"]["message"]

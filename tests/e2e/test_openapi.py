@@ -45,6 +45,7 @@ from schemathesis.specs.openapi.checks import (
 
 from devhost.host import DevHost
 from shared.core.config import Settings
+from tests.e2e.web_host import wait_ingested
 from tests.fakes.entra import easy_auth_headers
 
 pytestmark = pytest.mark.e2e
@@ -111,10 +112,7 @@ def ingested_collection(client: httpx.Client) -> tuple[str, str]:
     )
     assert upload.status_code == 202, upload.text
     [document] = upload.json()["documents"]
-    deadline = time.monotonic() + FINISHED_TIMEOUT
-    while client.get(f"/api/collections/{collection_id}").json()["progress"]["queued"]:
-        assert time.monotonic() < deadline, "the seed document was not ingested"
-        time.sleep(0.1)
+    wait_ingested(client, f"/api/collections/{collection_id}", FINISHED_TIMEOUT)
     return collection_id, document["document_id"]
 
 

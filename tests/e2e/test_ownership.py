@@ -20,16 +20,11 @@ from devhost.host import DevHost
 from shared.core.config import Settings
 from tests.e2e.polling import TERMINAL, wait_for
 from tests.e2e.test_mcp_e2e import call, connect
-from tests.fakes.entra import easy_auth_headers, encode_principal
+from tests.e2e.web_host import ADMIN_ROLE, PEOPLE
+from tests.fakes.entra import encode_principal
 
 pytestmark = pytest.mark.e2e
 
-ADMIN_ROLE = "DeepResearch.Admin"
-PEOPLE = {
-    "alice": easy_auth_headers("a11ce000-0000-4000-8000-000000000001"),
-    "bob": easy_auth_headers("b0b00000-0000-4000-8000-000000000002"),
-    "admin": easy_auth_headers("ad000000-0000-4000-8000-000000000003", roles=(ADMIN_ROLE,)),
-}
 QUICK = {"run_deep_search_first": False, "enable_clarifying_questions": False, "num_agents": 2}
 QUESTIONS = {
     "alice": "How do Python context managers release resources?",

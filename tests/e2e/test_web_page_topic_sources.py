@@ -3,14 +3,13 @@ the web too (the status's ``topic_sources``), in a real browser (Chromium, Playw
 
 from __future__ import annotations
 
-import time
-
 import httpx
 import pytest
 from playwright.sync_api import expect
 
 from devhost.host import DevHost
 from tests.e2e.polling import TERMINAL, wait_for
+from tests.e2e.web_host import wait_ingested
 from tests.fakes.documents import pdf_with_pages
 
 pytestmark = pytest.mark.e2e
@@ -29,10 +28,7 @@ def test_the_status_panel_lists_each_topic_with_where_it_was_researched(
         headers={"X-Requested-With": "test"},
     )
     assert uploaded.status_code == 202, uploaded.text
-    deadline = time.monotonic() + 60
-    while api.get(f"/api/collections/{collection}").json()["progress"]["queued"]:
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
+    wait_ingested(api, f"/api/collections/{collection}")
     body = {"query": MIXED, "mode": "search", "options": {"collections": [collection]}}
     started = api.post("/api/research", json=body)
     assert started.status_code in (200, 202), started.text

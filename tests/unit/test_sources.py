@@ -42,6 +42,8 @@ PAGE3 = (
     " leak in the primary loop. The loop was flushed afterwards."
 )
 WEB_PAGE = "https://example.org/asyncio/cancellation"
+BUILTIN = "python-docs"
+CONTEXT_MANAGERS = "How do context managers and the with statement work in Python?"
 
 
 class RecordingWeb:
@@ -85,6 +87,10 @@ class Svc:
         self.search = RecordingWeb()
         self.fetcher = None
         self.reasoner = CountingReasoner()
+        self.builtin_collection_id = BUILTIN
+
+    def builtin_search(self):
+        return shared_corpus()
 
 
 @pytest.fixture
@@ -104,9 +110,15 @@ def svc(tmp_path: Path) -> Svc:
     return services
 
 
-def session(svc: Svc, question: str, web: bool = True, language: str = "en") -> str:
+def session(
+    svc: Svc,
+    question: str,
+    web: bool = True,
+    language: str = "en",
+    collections: tuple[str, ...] = (COLLECTION,),
+) -> str:
     now = datetime.now(UTC)
-    options = ResearchOptions(collections=[COLLECTION], web=None if web else False)
+    options = ResearchOptions(collections=list(collections), web=None if web else False)
     record = SessionRecord(
         id=uuid.uuid4().hex,
         chat_id=uuid.uuid4().hex,
@@ -214,3 +226,21 @@ def test_a_query_about_no_sub_question_in_particular_serves_all_of_them():
     assert topics_of("coolant pump seal overview", [SEAL, TASKS]) == [SEAL]
     assert topics_of("the latest news", [SEAL, TASKS]) == [SEAL, TASKS]
     assert topics_of("anything", [SEAL]) == [SEAL]
+
+
+def test_the_builtin_collection_is_researched_with_its_own_weighing(svc):
+    """Its documents are weighed whole, as the built-in search weighs them: the warnings
+    page (one passage on context managers) stays out, as it does there."""
+    sid = session(svc, CONTEXT_MANAGERS, web=False, collections=(BUILTIN,))
+    found = [r.url for r in sources_for(svc, sid).search.search(CONTEXT_MANAGERS, 12)]
+
+    assert found == [r.url for r in shared_corpus().search(CONTEXT_MANAGERS, 12)]
+    assert "corpus://python-stdlib/warnings" not in found
+
+
+def test_the_builtin_and_an_own_collection_are_searched_together(svc):
+    sid = session(svc, MIXED, web=False, collections=(BUILTIN, COLLECTION))
+    found = [r.url for r in sources_for(svc, sid).search.search("with statement pump seal", 10)]
+
+    assert f"/api/collections/{COLLECTION}/documents/d1#page=3" in found
+    assert "corpus://python-reference/with" in found

@@ -9,7 +9,9 @@ corpus into sentences is what takes seconds) and the corpus's idf, so a worker w
 file on disk is ready in well under a second. The file is written under a temporary name
 and renamed, so a reader never opens a half-built one; once built it is only ever opened
 read-only (``SqliteIndex(read_only=True)``): it is the service's data, not a team's, so in
-Azure too it is this file, built at warm-up, never a Cosmos container.
+Azure too it is this file, never a Cosmos container. It is built where it is missing:
+in devhost's warm-up, but on Azure Functions (no start-up hook) by the first request
+that needs it, which pays the build.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Where one session searches and reads: the web as configured, its collections, or both.
 
 A session's ``options.collections`` adds the caller's collections as a source (their
-ownership was checked when the session started); ``options.web: false`` leaves the
+ownership was checked when the session started), each ranked as its own search ranks it
+(``collection_ranking``); ``options.web: false`` leaves the
 web out entirely: no search provider is asked and no page outside the collections is
 read, so a documents-only research sends nothing to the internet. Both options are
 fixed for a session's life, so they are read once per session and worker.
@@ -22,11 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from shared.adapters.documents.collection_search import (
-    CollectionReader,
-    CollectionSearch,
-    is_document_link,
-)
+from shared.adapters.documents.collection_search import CollectionReader, is_document_link
 from shared.adapters.fetch.base import Fetcher
 from shared.adapters.search.base import SearchProvider
 from shared.adapters.search.pipeline import rrf_fuse
@@ -35,6 +32,7 @@ from shared.core.source_models import Page, SearchResult, TimeRange
 from shared.ports import Services
 from shared.tools.lexical import content_tokens
 from shared.tools.sub_questions import sub_questions
+from shared.usecases.research.collection_ranking import collections_search
 from shared.usecases.research.coverage import (
     ON_COLLECTION,
     ON_WEB,
@@ -65,7 +63,7 @@ def sources_for(svc: Services, session_id: str | None, topic: str | None = None)
             return Sources(svc.search, svc.fetcher, web=True)
         return Sources(_NoSearch(), _DocumentsOnly(None), web=False)
     collections = options.collections
-    search = CollectionSearch(svc.index, list(collections))
+    search = collections_search(svc, collections)
     reader = CollectionReader(svc.index, list(collections))
 
     def judge(t: str) -> str:
