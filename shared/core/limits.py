@@ -289,6 +289,9 @@ COVERAGE_PASSAGES = 6
 # A question's sub-questions judged apart, at most (the rest join the last): the judge's
 # calls stay bounded (shared/adapters/reasoning/call_budget.py).
 COVERAGE_SUB_QUESTIONS = 4
+# The quotes the judge may give as evidence for one topic (the model is asked for at most
+# this many; offline, the gate's sentences per sub-question): what a reader sees for it.
+COVERAGE_MAX_QUOTES = 3
 COLLECTION_MAX_CRAWL_PAGES = 50  # pages one URL request may fetch, all depths together
 COLLECTION_MAX_CRAWL_DEPTH = 2  # links followed from the given URLs, on the same site
 # Chunks (or queries) sent in one embeddings request when EMBEDDING_MODEL is set (hybrid

@@ -17,10 +17,9 @@ from pydantic import BaseModel, Field
 from shared.adapters.reasoning.context_budget import passages_context
 from shared.core.ask_models import Passage
 from shared.core.coverage_models import Coverage, verified
+from shared.core.limits import COVERAGE_MAX_QUOTES
 from shared.tools.prompts.coverage import build_coverage
 from shared.tools.prompts.framing import Messages
-
-MAX_QUOTES = 3
 
 
 class CoverageReply(BaseModel):
@@ -33,7 +32,9 @@ class CoverageReply(BaseModel):
 
 def messages(topic: str, passages: list[Passage], language: str, max_chars: int) -> Messages:
     today = date.today().isoformat()
-    return build_coverage(topic, passages_context(passages, max_chars), language, today, MAX_QUOTES)
+    return build_coverage(
+        topic, passages_context(passages, max_chars), language, today, COVERAGE_MAX_QUOTES
+    )
 
 
 class LLMCoverage:
@@ -48,6 +49,8 @@ class LLMCoverage:
         prompt = messages(topic, passages, language, self._budget("coverage"))
         reply = self._ask(CoverageReply, "coverage", prompt)
         said = Coverage(
-            covered=reply.covered, evidence=reply.evidence[:MAX_QUOTES], reason=reply.reason
+            covered=reply.covered,
+            evidence=reply.evidence[:COVERAGE_MAX_QUOTES],
+            reason=reply.reason,
         )
         return verified(said, [p.text for p in passages])

@@ -18,11 +18,10 @@ from typing import Protocol
 from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.offline_text import script_language
 from shared.core.ask_models import Passage
-from shared.core.coverage_models import Coverage
+from shared.core.coverage_models import Coverage, verified
+from shared.core.limits import COVERAGE_MAX_QUOTES
 from shared.tools import lexical
 from shared.tools.sub_questions import sub_questions
-
-MAX_QUOTES = 3
 
 
 def judge(topic: str, passages: list[Passage], language: str, idf: Mapping[str, float]) -> Coverage:
@@ -35,7 +34,7 @@ def judge(topic: str, passages: list[Passage], language: str, idf: Mapping[str, 
         gate = relevance.question_gate(part, idf, language)
         admitted = [s for s in sentences if gate.judges() and gate.admits(s)]
         if admitted:
-            evidence += [s for s in admitted[:MAX_QUOTES] if s not in evidence]
+            evidence += [s for s in admitted[:COVERAGE_MAX_QUOTES] if s not in evidence]
         else:
             missing.append(part)
     if not sentences:
@@ -58,4 +57,5 @@ class OfflineCoverage:
     corpus: _HasIdf
 
     def judge_coverage(self, topic: str, passages: list[Passage], language: str) -> Coverage:
-        return judge(topic, passages, language, self.corpus.idf)
+        said = judge(topic, passages, language, self.corpus.idf)
+        return verified(said, [p.text for p in passages])  # as the model's

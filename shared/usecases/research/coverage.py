@@ -3,11 +3,12 @@
 For each topic a session researches (a planned topic in a deep research; the question,
 or each of its sub-questions, in the search modes), the collections are searched with
 the topic and their best ``COVERAGE_PASSAGES`` passages go to the reasoner's
-``judge_coverage`` (the model with verbatim quotes, checked again here; offline, the
-relevance gate). Covered, the topic rests on the collections alone; not covered, it is
-researched on the web too when the session allows the web, and rests on the
-collections anyway, marked not covered, when it does not. A model that gives no valid
-verdict leaves the topic not covered: the web is the safe side of a failed judge.
+``judge_coverage`` (the model with verbatim quotes; offline, the relevance gate; either
+verifies its quotes with ``coverage_models.verified``). Covered, the topic rests on the
+collections alone; not covered, it is researched on the web too when the session allows
+the web, and rests on the collections anyway, marked not covered, when it does not. A
+model that gives no valid verdict leaves the topic not covered: the web is the safe side
+of a failed judge.
 
 Each verdict is appended to the session's ``coverage.md`` under the topic's key, once:
 a retried activity, or another agent on the same topic, reads the verdict already
@@ -25,7 +26,7 @@ from contextlib import contextmanager
 from shared.adapters.documents.collection_search import document_link
 from shared.adapters.report.limits_text import say
 from shared.core.ask_models import Passage
-from shared.core.coverage_models import Coverage, TopicSource, verified
+from shared.core.coverage_models import Coverage, TopicSource
 from shared.core.errors import NotFoundError, StructuredOutputError
 from shared.core.limits import COVERAGE_PASSAGES
 from shared.ports import Services
@@ -74,10 +75,9 @@ def _judge(
         for n, h in enumerate(hits, start=1)
     ]
     try:
-        said = svc.reasoner.judge_coverage(topic, passages, language)
+        verdict = svc.reasoner.judge_coverage(topic, passages, language)  # quotes verified
     except StructuredOutputError as exc:  # no verdict: not covered (transient errors raise)
-        said = Coverage(reason=f"the judge gave no verdict ({type(exc).__name__})")
-    verdict = verified(said, [p.text for p in passages])
+        verdict = Coverage(reason=f"the judge gave no verdict ({type(exc).__name__})")
     source = ON_COLLECTION if verdict.covered or not web else ON_WEB
     decided = TopicSource(topic=topic, source=source, **verdict.model_dump())
     svc.memory.append(session_id, COVERAGE_FILE, key, _ENTRY + decided.model_dump_json())
