@@ -1,8 +1,10 @@
 """The corrective judge's verdict: do a collection's passages cover one planned topic?
 
 A verdict is only as good as the quotes that prove it, so :func:`verified` keeps the
-quotes found verbatim in the passages (spacing aside) and calls a topic covered only
-while one survives: a model that says "covered" without showing where proves nothing.
+quotes found verbatim in the passages (spacing aside) and long enough to prove something
+(``COVERAGE_MIN_QUOTE_WORDS`` words or ``COVERAGE_MIN_QUOTE_CHARS`` characters), and calls a
+topic covered only while one survives: a model that says "covered" without showing where,
+or on the strength of one word the passages hold, proves nothing.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel, Field
+
+from shared.core.limits import COVERAGE_MIN_QUOTE_CHARS, COVERAGE_MIN_QUOTE_WORDS
 
 TopicSourceKind = Literal["collection", "web"]
 
@@ -32,12 +36,20 @@ class TopicSource(BaseModel):
 
 
 def verified(coverage: Coverage, passages: list[str]) -> Coverage:
-    """``coverage`` with the quotes no passage holds dropped; covered needs one left."""
+    """``coverage`` with the quotes no passage holds, and the too short, dropped; covered
+    needs one left."""
     held = [_flat(p) for p in passages]
-    kept = [q.strip() for q in coverage.evidence if q.strip() and any(_flat(q) in p for p in held)]
+    kept = [q.strip() for q in coverage.evidence if _long(q) and any(_flat(q) in p for p in held)]
     kept = list(dict.fromkeys(kept))
     return Coverage(covered=coverage.covered and bool(kept), evidence=kept, reason=coverage.reason)
 
 
 def _flat(text: str) -> str:
     return " ".join(text.split())
+
+
+def _long(quote: str) -> bool:
+    words = quote.split()
+    return (
+        len(words) >= COVERAGE_MIN_QUOTE_WORDS or len(" ".join(words)) >= COVERAGE_MIN_QUOTE_CHARS
+    )

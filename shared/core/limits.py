@@ -292,6 +292,10 @@ COVERAGE_SUB_QUESTIONS = 4
 # The quotes the judge may give as evidence for one topic (the model is asked for at most
 # this many; offline, the gate's sentences per sub-question): what a reader sees for it.
 COVERAGE_MAX_QUOTES = 3
+# A quote proves coverage only with at least this many words, or characters (scripts
+# written without spaces): "the" is in every passage and proves nothing.
+COVERAGE_MIN_QUOTE_WORDS = 5
+COVERAGE_MIN_QUOTE_CHARS = 25
 COLLECTION_MAX_CRAWL_PAGES = 50  # pages one URL request may fetch, all depths together
 COLLECTION_MAX_CRAWL_DEPTH = 2  # links followed from the given URLs, on the same site
 # Chunks (or queries) sent in one embeddings request when EMBEDDING_MODEL is set (hybrid

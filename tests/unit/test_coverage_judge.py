@@ -100,3 +100,18 @@ def test_a_compound_question_splits_into_its_sub_questions_and_a_simple_one_does
         "Когда заменили уплотнение насоса?",
         "Как работает отмена задач?",
     ]
+
+
+def test_a_quote_too_short_to_prove_anything_is_dropped_however_verbatim():
+    said = Coverage(covered=True, evidence=["the", "coolant pump seal", " Maintenance log. "])
+    checked = verified(said, [p.text for p in PASSAGES])
+    assert (checked.covered, checked.evidence) == (False, [])
+    five_words = "The coolant pump seal was"
+    assert verified(Coverage(covered=True, evidence=[five_words]), [SENTENCE]).covered
+
+
+def test_a_long_quote_of_few_words_counts_for_scripts_without_spaces():
+    quote = "冷却剤ポンプのシールは二〇二一年三月に一次系の漏れの後で交換された"
+    assert len(quote) >= 25 and len(quote.split()) == 1
+    checked = verified(Coverage(covered=True, evidence=[quote]), [f"保守記録。{quote}。"])
+    assert checked.covered and checked.evidence == [quote]

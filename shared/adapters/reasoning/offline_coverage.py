@@ -58,4 +58,4 @@ class OfflineCoverage:
 
     def judge_coverage(self, topic: str, passages: list[Passage], language: str) -> Coverage:
         said = judge(topic, passages, language, self.corpus.idf)
-        return verified(said, [p.text for p in passages])  # as the model's
+        return verified(said, [p.text for p in passages])  # a gate's short sentence proves little
