@@ -2,13 +2,13 @@
 
 For each topic a session researches (a planned topic in a deep research; the question,
 or each of its sub-questions, in the search modes), the collections are searched with
-the topic and their best ``COVERAGE_PASSAGES`` passages go to the reasoner's
-``judge_coverage`` (the model with verbatim quotes; offline, the relevance gate; either
-verifies its quotes with ``coverage_models.verified``). Covered, the topic rests on the
-collections alone; not covered, it is researched on the web too when the session allows
-the web, and rests on the collections anyway, marked not covered, when it does not. A
-model that gives no valid verdict leaves the topic not covered: the web is the safe side
-of a failed judge.
+the topic's content words, as the research's own searches are (``ranked_hits``), and
+their best ``COVERAGE_PASSAGES`` passages go to the reasoner's ``judge_coverage`` (the
+model with verbatim quotes; offline, the relevance gate; either verifies its quotes with
+``coverage_models.verified``). Covered, the topic rests on the collections alone; not
+covered, it is researched on the web too when the session allows the web, and rests on
+the collections anyway, marked not covered, when it does not. A model that gives no valid
+verdict leaves the topic not covered: the web is the safe side of a failed judge.
 
 Each verdict is appended to the session's ``coverage.md`` under the topic's key, once:
 a retried activity, or another agent on the same topic, reads the verdict already
@@ -23,7 +23,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from shared.adapters.documents.collection_search import document_link
+from shared.adapters.documents.collection_search import document_link, ranked_hits
 from shared.adapters.report.limits_text import say
 from shared.core.ask_models import Passage
 from shared.core.coverage_models import Coverage, TopicSource
@@ -65,7 +65,7 @@ def _judge(
     web: bool,
     language: str,
 ) -> TopicSource:
-    hits = svc.index.search(list(collections), topic, COVERAGE_PASSAGES)
+    hits = ranked_hits(svc.index, list(collections), topic, COVERAGE_PASSAGES, every=True)
     passages = [
         Passage(
             n=n,
