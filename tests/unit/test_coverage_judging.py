@@ -97,3 +97,40 @@ def test_the_topics_stopwords_do_not_crowd_out_the_passage_that_covers_it(svc):
 
     assert (verdict.source, verdict.covered) == ("collection", True)
     assert verdict.evidence[0] == SENTENCE
+
+
+def test_another_topic_is_judged_while_one_waits_on_its_judge(svc):
+    svc.reasoner.held.add(TOPIC)
+    slow = threading.Thread(target=judge, args=(svc, TOPIC))
+    slow.start()
+    try:
+        assert svc.reasoner.entered.wait(WAIT)
+        done: list[TopicSource] = []
+        others = [  # other sessions, and another topic of the same session
+            threading.Thread(target=lambda s=s, t=t: done.append(judge(svc, t, s)))
+            for s, t in [(f"s{n}", TOPIC) for n in range(2, 70)] + [("s1", OTHER)]
+        ]
+        for thread in others:
+            thread.start()
+        for thread in others:
+            thread.join(WAIT)
+        assert len(done) == len(others)  # none waited for the held judge
+    finally:
+        svc.reasoner.release.set()
+        slow.join(WAIT)
+
+
+def test_the_same_topic_of_the_same_session_waits_for_the_one_verdict(svc):
+    svc.reasoner.held.add(TOPIC)
+    verdicts: list[TopicSource] = []
+    first = threading.Thread(target=lambda: verdicts.append(judge(svc, TOPIC)))
+    first.start()
+    assert svc.reasoner.entered.wait(WAIT)
+    again = threading.Thread(target=lambda: verdicts.append(judge(svc, f"  {TOPIC.upper()} ")))
+    again.start()
+    svc.reasoner.release.set()
+    first.join(WAIT)
+    again.join(WAIT)
+
+    assert svc.reasoner.judged == [TOPIC]  # judged once; the second search read its verdict
+    assert [v.topic for v in verdicts] == [TOPIC, TOPIC]

@@ -34,8 +34,10 @@ from shared.ports import Services
 COVERAGE_FILE = "coverage.md"
 ON_COLLECTION, ON_WEB = "collection", "web"
 _ENTRY = "- "
-JUDGE_LOCKS = 64  # striped by session and topic: bounded, and two topics rarely share one
-_LOCKS = tuple(threading.Lock() for _ in range(JUDGE_LOCKS))
+# The (session, topic) pairs being judged in this worker, each with the event set when its
+# verdict is recorded: only a search of the same topic in the same session waits.
+_IN_FLIGHT: dict[str, threading.Event] = {}
+_IN_FLIGHT_LOCK = threading.Lock()
 
 
 def judged(
@@ -104,9 +106,21 @@ def coverage_limitations(svc: Services, session_id: str, language: str) -> list[
 def _judging(name: str) -> Iterator[None]:
     """Held while one topic is judged in this worker: the other searches of the same topic
     wait for its verdict instead of asking the judge again. (Another worker process may
-    still judge it at the same time; the first verdict written is the one all use.)"""
-    with _LOCKS[int(hashlib.sha256(name.encode()).hexdigest()[:8], 16) % JUDGE_LOCKS]:
+    still judge it at the same time; the first verdict written is the one all use.) Nothing
+    is held during the judging itself, so other topics and sessions never wait on it."""
+    while True:
+        with _IN_FLIGHT_LOCK:
+            running = _IN_FLIGHT.get(name)
+            if running is None:
+                mine = _IN_FLIGHT[name] = threading.Event()
+                break
+        running.wait()  # then look again: the verdict is recorded, or its judge failed
+    try:
         yield
+    finally:
+        with _IN_FLIGHT_LOCK:
+            del _IN_FLIGHT[name]
+        mine.set()
 
 
 def topic_key(topic: str) -> str:
