@@ -139,7 +139,7 @@ async def _stream(
         while loop.time() < ends:
             record, view = await current_view(svc, client, session_id)
             body, state, seq, caught_up = await _changes(
-                svc, session_id, view, state, seq, record.last_chunk_seq
+                svc, session_id, view, state, seq, _stored_hint(record)
             )
             if body:
                 yield body
@@ -164,7 +164,7 @@ async def _long_poll(svc, client, session_id: str, last: str | None) -> func.Htt
     state, seq = answer_events.parse_last(last)
     while True:
         record, view = await current_view(svc, client, session_id)
-        body, *_ = await _changes(svc, session_id, view, state, seq, record.last_chunk_seq)
+        body, *_ = await _changes(svc, session_id, view, state, seq, _stored_hint(record))
         if body:
             body = f"retry: {RETRY_MS}\n" + body
             break
@@ -177,6 +177,13 @@ async def _long_poll(svc, client, session_id: str, last: str | None) -> func.Htt
     return func.HttpResponse(
         body, status_code=200, mimetype="text/event-stream", headers=SSE_HEADERS
     )
+
+
+def _stored_hint(record: SessionRecord) -> int | None:
+    """The record's newest stored chunk, trusted only while the session runs: its update
+    may have failed (it only logs), and a finished session's stream ends on the next empty
+    read, so a stale hint there would lose the answer's tail and its last chunk."""
+    return None if record.status.is_terminal else record.last_chunk_seq
 
 
 async def _changes(

@@ -5,6 +5,8 @@ says in the session record which chunk is the newest (``last_chunk_seq``). The
 poll's step (``api.reports._changes``) gets that number with the record it reads
 anyway, so a client that has every chunk costs no chunk query; one that lacks
 some gets exactly those. The chunk reads are counted by a proxy around the store.
+A finished session's record is not trusted for it (its update may have failed): the
+poll and the stream read the chunks and send the answer's tail before they end.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from api.reports import _changes
+from api.answer_events import event_id
+from api.reports import _changes, _long_poll, _stream, state_id
+from api.views import session_view
 from shared.adapters.stores.sqlite import SqliteSessionStore
-from shared.core.session_models import Mode, SessionRecord
+from shared.core.config import Settings
+from shared.core.session_models import Mode, SessionRecord, SessionStatus
 from shared.usecases.research.answer_stream import streamed
 
 ANSWER = (
@@ -100,3 +105,51 @@ def test_a_poll_that_has_every_chunk_reads_no_chunks(store: SqliteSessionStore) 
     unknown, *_ = asyncio.run(_changes(svc, "s1", VIEW, state, 2, None))
     assert counting.chunk_reads == 2  # a record from before the field: ask the store
     assert unknown.count("event: answer_chunk") == stored - 2
+
+
+def _svc(store: SqliteSessionStore, tmp_path: Path) -> SimpleNamespace:
+    return SimpleNamespace(sessions=store, settings=Settings(data_dir=tmp_path))
+
+
+def _finished_with_a_stale_hint(
+    svc: SimpleNamespace, store: SqliteSessionStore, stale: int
+) -> tuple[str, int]:
+    """The answer streamed, the session completed, and its record naming an older chunk
+    than the newest stored (the hint's update failed: it only logs); the client's view
+    state and the newest chunk."""
+    _stream_answer(store)
+    newest = store.last_chunk_seq("s1")
+
+    def finish(record: SessionRecord) -> None:
+        record.status = SessionStatus.completed
+        record.last_chunk_seq = stale
+
+    store.update("s1", finish)
+    view = session_view(svc, store.get("s1"))
+    return state_id(view), newest
+
+
+def test_a_poll_of_a_finished_session_gets_the_tail_a_stale_hint_hides(store, tmp_path) -> None:
+    svc = _svc(store, tmp_path)
+    state, newest = _finished_with_a_stale_hint(svc, store, stale=2)
+
+    reply = asyncio.run(_long_poll(svc, None, "s1", event_id(state, 2)))
+
+    assert reply.status_code == 200
+    assert reply.get_body().decode().count("event: answer_chunk") == newest - 2
+
+
+def test_the_stream_of_a_finished_session_sends_the_tail_before_it_ends(store, tmp_path) -> None:
+    svc = _svc(store, tmp_path)
+    state, newest = _finished_with_a_stale_hint(svc, store, stale=2)
+
+    async def everything() -> str:
+        return "".join([e async for e in _stream(svc, None, "s1", event_id(state, 2), _noop)])
+
+    sent = asyncio.run(everything())
+    assert sent.count("event: answer_chunk") == newest - 2
+    assert f'"seq": {newest}' in sent.rsplit("event: answer_chunk", 1)[1]  # the done chunk
+
+
+def _noop() -> None:
+    return None
