@@ -15,7 +15,11 @@ consecutive activities of one session land on different processes or machines.
 
 Crash semantics are the Durable extension's: a worker process that dies takes
 its in-flight activities with it, and each is delivered again (at least once)
-to a fresh process; the host never records a failure it did not see.
+to a fresh process; the host never records a failure it did not see. A process that
+dies before it is ready (the app does not import, a setting is wrong) ran nothing: its
+activities go to another process. When ``MAX_START_FAILURES`` die so in a row, another
+would too: the slot is not refilled, and the activities fail with ``WorkerProcessFailed``
+(and an error in the log) instead of waiting on processes that never start.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ CONTEXT = multiprocessing.get_context("spawn")
 # up to the switch interval (5 ms by default) while another activity computes: 1 ms here.
 SWITCH_INTERVAL_S = 0.001
 READY = 0  # the call id of the message a worker process sends once warmed up (calls start at 1)
+# Worker processes ending before READY, one after the other, before no more are started.
+MAX_START_FAILURES = 3
 
 
 def app_reference(app: Any) -> str:
@@ -86,6 +92,8 @@ class WorkerProcesses:
         self._lock = threading.Lock()
         self._next_call = 0
         self._stopping = threading.Event()
+        self._start_failures = 0  # processes ended before READY since one was last ready
+        self._failure = ""  # why no worker process is left (once none is)
 
     def start(self) -> None:
         with self._lock:
@@ -97,18 +105,24 @@ class WorkerProcesses:
             return [w.process.pid for w in self._workers]
 
     def wait_ready(self, timeout: float) -> bool:
-        """Whether every worker process finished its warm-up within ``timeout`` seconds."""
+        """Whether every worker process finished its warm-up within ``timeout`` seconds
+        (never, when none is left: they ended before they were ready)."""
         with self._lock:
             workers = list(self._workers)
-        return all(w.ready.wait(timeout) for w in workers)
+        return bool(workers) and all(w.ready.wait(timeout) for w in workers)
 
     def submit(self, work: WorkItem) -> None:
-        """Hand ``work`` to the process holding the fewest activities."""
+        """Hand ``work`` to the process holding the fewest activities (none left: fail it)."""
         with self._lock:
-            worker = min(self._workers, key=lambda w: len(w.inflight))
-            self._next_call += 1
-            call_id = self._next_call
-            worker.inflight[call_id] = work
+            failure = "" if self._workers else self._failure
+            if not failure:
+                worker = min(self._workers, key=lambda w: len(w.inflight))
+                self._next_call += 1
+                call_id = self._next_call
+                worker.inflight[call_id] = work
+        if failure:
+            self._on_result(work, ActivityOutcome(reason=failure))
+            return
         try:
             with worker.send_lock:
                 worker.conn.send((call_id, work.name, work.input))
@@ -155,7 +169,13 @@ class WorkerProcesses:
                 call_id, outcome = worker.conn.recv()
             except (EOFError, OSError):
                 break
+            except Exception:  # a message we cannot read: treat the process as lost
+                log.exception("devhost: unreadable message from worker %s", worker.process.pid)
+                worker.process.kill()  # its results could no longer reach anyone
+                break
             if call_id == READY:
+                with self._lock:
+                    self._start_failures = 0
                 worker.ready.set()
                 continue
             with self._lock:
@@ -168,24 +188,48 @@ class WorkerProcesses:
         self._lost(worker)
 
     def _lost(self, worker: _Worker) -> None:
-        """The process died: replace it, then deliver what it held again."""
+        """The process died: replace it, then deliver what it held again (or, when it and
+        the ones before it never got ready, fail what it held)."""
         if self._stopping.is_set():
             return
         worker.process.join(5)
-        log.warning(
-            "devhost: worker process %s ended (exit code %s); redelivering %d activities",
-            worker.process.pid,
-            worker.process.exitcode,
-            len(worker.inflight),
-        )
+        started = worker.ready.is_set()
         with self._lock:
             if self._stopping.is_set() or worker not in self._workers:
                 return
-            self._workers[self._workers.index(worker)] = self._spawn()
+            self._start_failures = 0 if started else self._start_failures + 1
+            failures = self._start_failures
+            if failures >= MAX_START_FAILURES:
+                self._workers.remove(worker)
+                self._failure = (
+                    f"WorkerProcessFailed: {failures} worker processes in a row ended before"
+                    f" they were ready (last exit code {worker.process.exitcode}); see the log"
+                )
+            else:
+                self._workers[self._workers.index(worker)] = self._spawn()
             lost, worker.inflight = list(worker.inflight.values()), {}
         worker.conn.close()
+        what = "redelivering" if started else "handing on"
+        if failures >= MAX_START_FAILURES:
+            what = "not starting another; failing"
+            log_at = log.error
+        else:
+            log_at = log.warning
+        log_at(
+            "devhost: worker process %s ended (exit code %s)%s; %s %d activities",
+            worker.process.pid,
+            worker.process.exitcode,
+            "" if started else " before it was ready",
+            what,
+            len(lost),
+        )
         for work in lost:
-            self._on_lost(work)
+            if failures >= MAX_START_FAILURES:
+                self._on_result(work, ActivityOutcome(reason=self._failure))
+            elif started:
+                self._on_lost(work)  # it may have run: counted towards MAX_PROCESS_LOSSES
+            else:
+                self.submit(work)  # it never ran: another process takes it
 
 
 # -- in the worker process --------------------------------------------------------------

@@ -10,7 +10,10 @@ really have run elsewhere (the sample app's call counters stay at zero here).
 from __future__ import annotations
 
 import json
+import logging
 import os
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +24,7 @@ from devhost import history as h
 from devhost.activity_pool import MAX_PROCESS_LOSSES
 from devhost.engine import Engine
 from devhost.registry import index
+from devhost.worker_processes import MAX_START_FAILURES
 from shared.core.config import Settings
 from tests.conftest import CORPUS_CACHE
 from tests.fakes import sample_app
@@ -94,3 +98,41 @@ def test_an_activity_that_kills_its_worker_every_time_fails_instead_of_looping(
     assert engine.stats["activities_redelivered"] - lost == MAX_PROCESS_LOSSES - 1
     assert len(engine.worker_pids()) == 2  # the dead ones were replaced
     assert run(engine, "fan_out", 4).output == "[0, 2, 4, 6]"  # and the others work on
+
+
+def test_worker_processes_that_never_start_fail_the_work_and_are_not_started_forever(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An app the worker processes cannot import (a wrong app_ref, an import error in the
+    child): after MAX_START_FAILURES such deaths in a row no process is started again, and
+    the activity fails with the reason instead of waiting for a process forever."""
+    settings = Settings(data_dir=tmp_path, reasoner="offline", search_provider="local")
+    engine = Engine(
+        index(sample_app.app),
+        tmp_path / "devhost.sqlite3",
+        activity_workers=2,
+        worker_processes=2,
+        settings=settings,
+        app_ref="tests.fakes.no_such_app:app",
+    )
+    caplog.set_level(logging.WARNING, logger="devhost.workers")
+    engine.start()
+    try:
+        inst = run(engine, "poisoned")
+
+        assert json.loads(inst.output)["error"].startswith(
+            f"WorkerProcessFailed: {MAX_START_FAILURES} worker processes in a row ended"
+        )
+        deadline = time.monotonic() + WAIT_S  # the other slot's last process ends too
+        polled = threading.Event()  # never set: its wait is the poll's interval
+        while engine.worker_pids() and time.monotonic() < deadline:
+            polled.wait(0.05)
+        assert engine.worker_pids() == []
+        ended = [r for r in caplog.records if "before it was ready" in r.getMessage()]
+        assert len(ended) == MAX_START_FAILURES + 1  # both slots: the last two end it
+        assert [r.levelno for r in ended][-2:] == [logging.ERROR, logging.ERROR]
+        assert engine.stats["activities_redelivered"] == 0  # it never ran anywhere
+        later = run(engine, "fan_out", 2)  # later work fails at once too
+        assert later.status == "Failed" and "WorkerProcessFailed" in (later.output or "")
+    finally:
+        engine.stop()
