@@ -31,6 +31,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
@@ -71,6 +72,7 @@ class _Worker:
         self.inflight: dict[int, WorkItem] = {}
         self.send_lock = threading.Lock()
         self.ready = threading.Event()  # indexed and warmed up: its first activity runs warm
+        self.settled = threading.Event()  # ready, or ended: what a wait for it waits on
 
 
 class WorkerProcesses:
@@ -106,10 +108,16 @@ class WorkerProcesses:
 
     def wait_ready(self, timeout: float) -> bool:
         """Whether every worker process finished its warm-up within ``timeout`` seconds
-        (never, when none is left: they ended before they were ready)."""
-        with self._lock:
-            workers = list(self._workers)
-        return bool(workers) and all(w.ready.wait(timeout) for w in workers)
+        (not when none is left: they ended before they were ready)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                workers = list(self._workers)
+            pending = [w for w in workers if not w.ready.is_set()]
+            left = deadline - time.monotonic()
+            if not workers or not pending or left <= 0:
+                return bool(workers) and not pending
+            pending[0].settled.wait(left)  # then look again: it may have been replaced
 
     def submit(self, work: WorkItem) -> None:
         """Hand ``work`` to the process holding the fewest activities (none left: fail it)."""
@@ -177,6 +185,7 @@ class WorkerProcesses:
                 with self._lock:
                     self._start_failures = 0
                 worker.ready.set()
+                worker.settled.set()
                 continue
             with self._lock:
                 work = worker.inflight.pop(call_id, None)
@@ -186,6 +195,7 @@ class WorkerProcesses:
                 except Exception:  # keep reading: a silent reader would stall the process
                     log.exception("devhost: the result of %s was not recorded", work.name)
         self._lost(worker)
+        worker.settled.set()  # replaced (or not) by now: a wait for the processes looks again
 
     def _lost(self, worker: _Worker) -> None:
         """The process died: replace it, then deliver what it held again (or, when it and
