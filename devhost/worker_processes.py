@@ -204,28 +204,27 @@ class WorkerProcesses:
             return
         worker.process.join(5)
         started = worker.ready.is_set()
+        failure = ""
         with self._lock:
             if self._stopping.is_set() or worker not in self._workers:
                 return
             self._start_failures = 0 if started else self._start_failures + 1
-            failures = self._start_failures
-            if failures >= MAX_START_FAILURES:
+            given_up = self._start_failures >= MAX_START_FAILURES  # another would die too
+            if given_up:
                 self._workers.remove(worker)
-                self._failure = (
-                    f"WorkerProcessFailed: {failures} worker processes in a row ended before"
-                    f" they were ready (last exit code {worker.process.exitcode}); see the log"
+                self._failure = failure = (
+                    f"WorkerProcessFailed: {self._start_failures} worker processes in a row"
+                    f" ended before they were ready (last exit code {worker.process.exitcode});"
+                    " see the log"
                 )
             else:
                 self._workers[self._workers.index(worker)] = self._spawn()
             lost, worker.inflight = list(worker.inflight.values()), {}
         worker.conn.close()
         what = "redelivering" if started else "handing on"
-        if failures >= MAX_START_FAILURES:
+        if given_up:
             what = "not starting another; failing"
-            log_at = log.error
-        else:
-            log_at = log.warning
-        log_at(
+        (log.error if given_up else log.warning)(
             "devhost: worker process %s ended (exit code %s)%s; %s %d activities",
             worker.process.pid,
             worker.process.exitcode,
@@ -234,8 +233,8 @@ class WorkerProcesses:
             len(lost),
         )
         for work in lost:
-            if failures >= MAX_START_FAILURES:
-                self._on_result(work, ActivityOutcome(reason=self._failure))
+            if given_up:
+                self._on_result(work, ActivityOutcome(reason=failure))
             elif started:
                 self._on_lost(work)  # it may have run: counted towards MAX_PROCESS_LOSSES
             else:
