@@ -96,7 +96,8 @@ class DevHost:
             self._config.activity_workers,
             self.settings.functions_worker_process_count,
             self.settings,
-            app_reference(self._app),
+            # only worker processes import the app again: an app built in this process is fine
+            app_reference(self._app) if self.settings.functions_worker_process_count > 1 else "",
         )
         if self.settings.devhost_require_keys:
             self.keys = load_or_create_keys(self.settings.data_dir / KEYS_FILE)

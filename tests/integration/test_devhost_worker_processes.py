@@ -21,6 +21,7 @@ import pytest
 from devhost import history as h
 from devhost.activity_pool import MAX_PROCESS_LOSSES
 from devhost.engine import Engine
+from devhost.host import DevHost
 from devhost.registry import index
 from devhost.worker_processes import MAX_START_FAILURES
 from shared.core.config import Settings
@@ -131,3 +132,22 @@ def test_worker_processes_that_never_start_fail_the_work_and_are_not_started_for
         assert later.status == "Failed" and "WorkerProcessFailed" in (later.output or "")
     finally:
         engine.stop()
+
+
+def test_an_app_built_in_this_process_is_served_when_activities_stay_in_it(tmp_path: Path) -> None:
+    """Only worker processes import the app again by name: with the default of one
+    process, an app that exists only here (a benchmark's, a test's) is served as before."""
+    import azure.durable_functions as df
+
+    built = df.DFApp()
+
+    @built.activity_trigger(input_name="value")
+    def triple(value: int) -> int:
+        return 3 * value
+
+    settings = Settings(data_dir=tmp_path, reasoner="offline", search_provider="local")
+    host = DevHost(settings, port=0, app=built).start()
+    try:
+        assert "triple" in host.engine.registry.activities
+    finally:
+        host.stop()
