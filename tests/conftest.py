@@ -39,10 +39,15 @@ def data_dir(tmp_path: Path) -> Path:
     """A fresh DATA_DIR whose corpus index cache is shared by the whole run.
 
     The cache is keyed by the corpus content, so sharing it never serves a stale
-    index; it saves rebuilding the BM25 index (seconds) in every test.
+    index; it saves rebuilding the built-in collection (seconds) in every test.
     """
-    folder = tmp_path / "data"
-    folder.mkdir(exist_ok=True)
+    return with_shared_corpus_cache(tmp_path / "data")
+
+
+def with_shared_corpus_cache(folder: Path) -> Path:
+    """``folder`` (created) as a DATA_DIR whose corpus index cache is the run's shared one:
+    a host started on it opens the built-in collection instead of building it again."""
+    folder.mkdir(parents=True, exist_ok=True)
     CORPUS_CACHE.mkdir(parents=True, exist_ok=True)
     link = folder / "corpus-cache"
     if not link.exists():

@@ -8,12 +8,15 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
 
 from shared.core.config import Settings
+from tests.conftest import with_shared_corpus_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_S = 45.0
@@ -60,3 +63,19 @@ class ServeProcess:
             os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(15)
         self._log.close()
+
+
+@contextmanager
+def serving(folder: Path, **settings: str) -> Iterator[str]:
+    """An offline devhost process on the small local corpus, ready; its base URL.
+    ``settings`` add to or override the offline defaults (as environment variables)."""
+    port = free_port()
+    data_dir = with_shared_corpus_cache(folder / "data")
+    base = {"data_dir": str(data_dir), "reasoner": "offline", "search_provider": "local"}
+    host = ServeProcess(port, folder / "devhost.log", **(base | settings))
+    try:
+        with httpx.Client(timeout=30) as http:
+            host.wait_ready(http)
+        yield host.url
+    finally:
+        host.kill()

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.serve_process import ServeProcess, free_port
+from tests.e2e.serve_process import serving
 from tests.e2e.test_cli_errors import run_cli
 from tests.e2e.test_sse import parse_sse
 
@@ -27,22 +27,12 @@ OTHER_ROUTES_CAP = 64 * 1024
 
 @pytest.fixture
 def streaming_host(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    host = ServeProcess(
-        port,
-        tmp_path / "devhost.log",
-        data_dir=str(tmp_path / "data"),
-        reasoner="offline",
-        search_provider="local",
+    with serving(
+        tmp_path,
         http_streaming="true",
         collection_max_request_bytes=str(REQUEST_CAP),
-    )
-    try:
-        with httpx.Client(timeout=30) as http:
-            host.wait_ready(http)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        host.kill()
+    ) as url:
+        yield url
 
 
 def long_markdown(size: int) -> bytes:

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.serve_process import ServeProcess, free_port
+from tests.e2e.serve_process import serving
 from tests.e2e.test_sse import AMBIGUOUS_QUERY, ANSWER, SESSION_VIEW, parse_sse, rank, start
 
 pytestmark = pytest.mark.e2e
@@ -25,21 +25,11 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture
 def streaming_host(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    host = ServeProcess(
-        port,
-        tmp_path / "devhost.log",
-        data_dir=str(tmp_path / "data"),
-        reasoner="offline",
-        search_provider="local",
+    with serving(
+        tmp_path,
         http_streaming="true",
-    )
-    try:
-        with httpx.Client(timeout=30) as http:
-            host.wait_ready(http)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        host.kill()
+    ) as url:
+        yield url
 
 
 def joined_parts(chunks: list[dict]) -> dict[str, str]:

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from tests.e2e.polling import wait_for
-from tests.e2e.serve_process import ServeProcess, free_port
+from tests.e2e.serve_process import serving
 from tests.e2e.test_sse import AMBIGUOUS_QUERY, parse_sse
 from tests.fakes.entra import easy_auth_headers
 
@@ -30,24 +30,14 @@ WAITS = {"run_deep_search_first": False, "enable_clarifying_questions": True}
 
 @pytest.fixture
 def streaming_host(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    host = ServeProcess(
-        port,
-        tmp_path / "devhost.log",
-        data_dir=str(tmp_path / "data"),
-        reasoner="offline",
-        search_provider="local",
+    with serving(
+        tmp_path,
         auth_mode="easyauth",
         website_auth_enabled="true",
         http_streaming="true",
         quota_open_streams_per_owner="2",
-    )
-    try:
-        with httpx.Client(timeout=30) as http:
-            host.wait_ready(http)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        host.kill()
+    ) as url:
+        yield url
 
 
 def waiting_session(api: httpx.Client) -> str:

@@ -12,12 +12,11 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from devhost.host import DevHost
-from tests.e2e.serve_process import ServeProcess, free_port
+from tests.e2e.serve_process import serving
 
 pytestmark = pytest.mark.e2e
 
@@ -26,21 +25,11 @@ ONE_COLLECTION = re.compile(r"/api/collections/[0-9a-f]{32}$")
 
 @pytest.fixture
 def streaming_url(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    host = ServeProcess(
-        port,
-        tmp_path / "devhost.log",
-        data_dir=str(tmp_path / "data"),
-        reasoner="offline",
-        search_provider="local",
+    with serving(
+        tmp_path,
         http_streaming="true",
-    )
-    try:
-        with httpx.Client(timeout=30) as http:
-            host.wait_ready(http)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        host.kill()
+    ) as url:
+        yield url
 
 
 def upload_and_watch(url: str, open_page, tmp_path: Path) -> list[str]:

@@ -20,7 +20,7 @@ import hashlib
 import keyword
 import re
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from urllib.parse import quote, unquote
 
 from shared.adapters.documents.base import Index
@@ -83,6 +83,13 @@ def query_words(query: str) -> list[str]:
     return list(dict.fromkeys([*content_tokens(query), *constructs]))
 
 
+@lru_cache(maxsize=32768)
+def _named(heading: str) -> frozenset[str]:
+    """The words a title or heading path names, cached: a search weighs hundreds of chunks,
+    and a document's chunks share its title and their headings."""
+    return frozenset(query_words(heading))
+
+
 def ranked_hits(
     index: Index, collection_ids: list[str], query: str, limit: int, every: bool = False
 ) -> list[ChunkHit]:
@@ -95,8 +102,8 @@ def ranked_hits(
     wanted = set(words)
     boosted = []
     for hit in index.search(collection_ids, " ".join(words) or query, limit):
-        titled = wanted.intersection(query_words(hit.chunk.title))
-        headed = wanted.intersection(query_words(" ".join(hit.chunk.heading_path))) - titled
+        titled = wanted.intersection(_named(hit.chunk.title))
+        headed = wanted.intersection(_named(" ".join(hit.chunk.heading_path))) - titled
         share = (len(titled) + HEADING_SHARE * len(headed)) / (len(wanted) or 1)
         boosted.append(hit.model_copy(update={"score": hit.score * (1 + TITLE_BOOST * share)}))
     boosted.sort(key=lambda hit: -hit.score)  # stable: the index's order within
@@ -108,11 +115,17 @@ def ranked_hits(
     return list(best.values())
 
 
+@lru_cache(maxsize=32768)
+def _words(sentence: str) -> frozenset[str]:
+    """A sentence's tokens, cached: the same chunks come back for every query on a topic."""
+    return frozenset(tokenize(sentence))
+
+
 def snippet(text: str, wanted: set[str]) -> str:
     """The chunk's sentence holding most of the query's words (the first on a tie), cut
     to ``SNIPPET_CHARS``: what ranks the result next to the web's and what a reader sees."""
     sentences = [s for s in _SENTENCE_END.split(" ".join(text.split())) if s] or [text]
-    best = max(sentences, key=lambda s: len(wanted.intersection(tokenize(s))))
+    best = max(sentences, key=lambda s: len(wanted.intersection(_words(s))))
     return best if len(best) <= SNIPPET_CHARS else best[: SNIPPET_CHARS - 1] + "…"
 
 
@@ -167,6 +180,10 @@ class CollectionSearch:
         for hit in self._ranker(query, limit):
             chunk = hit.chunk
             url = chunk_link(chunk)
+            if url in results:  # the page's best chunk came first
+                continue
+            if len(results) == max_results:  # a snippet costs a tokenized chunk: only the kept
+                break
             results[url] = SearchResult(
                 url=url,
                 title=source_title(chunk),
@@ -175,7 +192,7 @@ class CollectionSearch:
                 provider=PROVIDER,
                 tier=1,  # the caller's own documents
             )
-        return list(results.values())[:max_results]
+        return list(results.values())
 
 
 class CollectionReader:
