@@ -68,23 +68,28 @@ def ingestion() -> tuple[float, float, int]:
     return INGEST_DOCS / seconds, view["chunks"] / seconds, view["chunks"]
 
 
+def generated_document(d: int, texts: list[str]) -> list[Chunk]:
+    """Generated document ``d`` of collection ``c``, one chunk per text: the latency rows' index."""
+    return [
+        Chunk(
+            id=f"d{d}-{o}",
+            collection_id="c",
+            document_id=f"d{d}",
+            ordinal=o,
+            title=f"Doc {d}",
+            origin=f"d{d}.md",
+            text=text,
+        )
+        for o, text in enumerate(texts)
+    ]
+
+
 def retrieval_ms() -> tuple[float, float]:
     rng = random.Random(10)
     index = SqliteIndex(temp_dir() / "bench-index.sqlite3")
     per_doc = 10
     for d in range(INDEX_CHUNKS // per_doc):
-        chunks = [
-            Chunk(
-                id=f"d{d}-{o}",
-                collection_id="c",
-                document_id=f"d{d}",
-                ordinal=o,
-                title=f"Doc {d}",
-                origin=f"d{d}.md",
-                text=_paragraph(rng, 80),
-            )
-            for o in range(per_doc)
-        ]
+        chunks = generated_document(d, [_paragraph(rng, 80) for _ in range(per_doc)])
         index.replace_document("c", f"d{d}", chunks)
     timings = []
     for _ in range(QUERIES):

@@ -28,7 +28,14 @@ import random
 import statistics
 import time
 
-from bench.collections import FILLER, INDEX_CHUNKS, LABELLED, labelled, recall
+from bench.collections import (
+    FILLER,
+    INDEX_CHUNKS,
+    LABELLED,
+    generated_document,
+    labelled,
+    recall,
+)
 from bench.results import Row
 from bench.scenarios import temp_dir
 from shared.adapters.documents.collection_search import CollectionSearch
@@ -36,7 +43,6 @@ from shared.adapters.documents.fts import SqliteIndex
 from shared.adapters.documents.hybrid import HybridIndex
 from shared.adapters.documents.vectors import nearest, pack
 from shared.adapters.search.embeddings import OpenAIEmbeddings
-from shared.core.collection_models import Chunk
 from shared.core.config import Settings
 from tests.fakes import fake_embeddings
 from tests.fakes.openai_server import FakeOpenAIServer
@@ -96,18 +102,7 @@ def latency_ms(server: FakeOpenAIServer) -> tuple[float, float]:
     per_doc = 10
     for d in range(INDEX_CHUNKS // per_doc):
         texts = [" ".join(rng.choice(FILLER) for _ in range(80)) for _ in range(per_doc)]
-        chunks = [
-            Chunk(
-                id=f"d{d}-{o}",
-                collection_id="c",
-                document_id=f"d{d}",
-                ordinal=o,
-                title=f"Doc {d}",
-                origin=f"d{d}.md",
-                text=text,
-            )
-            for o, text in enumerate(texts)
-        ]
+        chunks = generated_document(d, texts)
         # the fake's own function: the same vectors as over HTTP, without 10,000 requests
         vectors = [fake_embeddings.embed(t, DIMENSIONS) for t in texts]
         index.replace_document("c", f"d{d}", chunks, vectors)
