@@ -9,7 +9,7 @@ import pytest
 from shared.adapters.reasoning.grounding import ReportDraft, cited_report
 from shared.adapters.report.citations import enforce_citations
 from shared.adapters.report.limits_text import PHASES, TEXT, gap_clause, say, sentence
-from shared.adapters.report.markdown import LABELS
+from shared.adapters.report.words import LANGUAGES
 from shared.core.payloads import Gap
 from shared.core.report_models import FinalReport, ReportMaterial, ReportSection
 from shared.core.research_models import ResearchContext
@@ -20,12 +20,13 @@ def _blanks(template: str) -> set[str]:
     return {name for _, name, _, _ in Formatter().parse(template) if name}
 
 
-@pytest.mark.parametrize("language", sorted(LABELS))
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_every_report_language_has_every_line_with_the_same_blanks(language):
     assert set(TEXT[language]) == set(TEXT["en"])
     for key, english in TEXT["en"].items():
         assert _blanks(TEXT[language][key]) == _blanks(english), (language, key)
     assert set(PHASES[language]) == set(PHASES["en"])
+    assert set(LANGUAGES[language].LABELS) == set(LANGUAGES["en"].LABELS)
 
 
 def test_other_languages_read_english_and_unknown_phases_keep_their_name():
@@ -50,7 +51,7 @@ CITATION_CHECK = {  # how each language opens the citation check's warning
 }
 
 
-@pytest.mark.parametrize("language", sorted(LABELS))
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_the_citation_check_warns_in_the_report_language(language):
     report = FinalReport(
         title="T",
@@ -79,7 +80,7 @@ def test_the_citation_check_warns_in_the_report_language(language):
     )
 
 
-@pytest.mark.parametrize("language", sorted(LABELS))
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_a_report_no_source_backs_says_so_in_the_report_language(language):
     draft = ReportDraft(
         title="T",

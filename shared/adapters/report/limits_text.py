@@ -7,8 +7,8 @@ researched, how the plan was reviewed), notes (thin evidence, unanswered
 clarifying questions, a critic's unresolved issues) and, when nothing else
 could be written, the minimal report. Those lines were English even in a
 Russian report. Every such sentence is said here, its words kept in
-``shared/adapters/report/words/``, one module per language (the languages of
-``shared.adapters.report.markdown.LABELS``; anything else reads English), built from
+``shared/adapters/report/words/``, one module per language (anything else reads
+English), built from
 data (``shared.core.payloads.Gap``) rather than from English text, so nothing has
 to be translated after the fact. The report's warnings (the citation check, a
 report no source backs) are among them.
@@ -21,10 +21,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from shared.adapters.report.words import de, en, es, fr, ru, zh
+from shared.adapters.report.words import LANGUAGES as _LANGUAGES
 from shared.core.payloads import Gap
-
-_LANGUAGES: Final = {"en": en, "ru": ru, "zh": zh, "de": de, "es": es, "fr": fr}
 
 _BUDGET: Final = {code: m.BUDGET for code, m in _LANGUAGES.items()}
 TEXT: Final[dict[str, dict[str, str]]] = {code: m.TEXT for code, m in _LANGUAGES.items()}

@@ -14,148 +14,14 @@ import re
 from datetime import UTC, datetime
 from urllib.parse import quote
 
+from shared.adapters.report import words
 from shared.core.report_models import FinalReport, SynthesizedAnswer
 from shared.core.source_models import Source
-
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "query": "Query",
-        "date": "Date",
-        "mode": "Mode",
-        "executive_summary": "Executive Summary",
-        "conclusion": "Conclusion",
-        "sources": "Sources",
-        "follow_up": "Follow-up Questions",
-        "key_points": "Key Points",
-        "answer": "Answer",
-        "note": "Note",
-        "limitations": "Limitations",
-        "methodology": "Methodology",
-        "confidence": "Confidence",
-        "quality": "Research Quality Score",
-        "also_consulted": "Also consulted",
-        "follows_up": "Follows up",
-        "tier": "tier",
-        "high": "high",
-        "medium": "medium",
-        "low": "low",
-    },
-    "ru": {
-        "query": "Запрос",
-        "date": "Дата",
-        "mode": "Режим",
-        "executive_summary": "Краткое содержание",
-        "conclusion": "Заключение",
-        "sources": "Источники",
-        "follow_up": "Дополнительные вопросы",
-        "key_points": "Ключевые моменты",
-        "answer": "Ответ",
-        "note": "Примечание",
-        "limitations": "Ограничения",
-        "methodology": "Методология",
-        "confidence": "Уверенность",
-        "quality": "Оценка качества исследования",
-        "also_consulted": "Также просмотрено",
-        "follows_up": "Продолжение исследования",
-        "tier": "уровень",
-        "high": "высокая",
-        "medium": "средняя",
-        "low": "низкая",
-    },
-    "zh": {
-        "query": "查询",
-        "date": "日期",
-        "mode": "模式",
-        "executive_summary": "执行摘要",
-        "conclusion": "结论",
-        "sources": "参考来源",
-        "follow_up": "后续问题",
-        "key_points": "要点",
-        "answer": "回答",
-        "note": "注意",
-        "limitations": "局限性",
-        "methodology": "研究方法",
-        "confidence": "置信度",
-        "quality": "研究质量评分",
-        "also_consulted": "另外查阅",
-        "follows_up": "延续的研究",
-        "tier": "等级",
-        "high": "高",
-        "medium": "中",
-        "low": "低",
-    },
-    "de": {
-        "query": "Anfrage",
-        "date": "Datum",
-        "mode": "Modus",
-        "executive_summary": "Zusammenfassung",
-        "conclusion": "Fazit",
-        "sources": "Quellen",
-        "follow_up": "Weiterführende Fragen",
-        "key_points": "Kernpunkte",
-        "answer": "Antwort",
-        "note": "Hinweis",
-        "limitations": "Einschränkungen",
-        "methodology": "Methodik",
-        "confidence": "Konfidenz",
-        "quality": "Forschungsqualität",
-        "also_consulted": "Ebenfalls gelesen",
-        "follows_up": "Fortsetzung von",
-        "tier": "Stufe",
-        "high": "hoch",
-        "medium": "mittel",
-        "low": "niedrig",
-    },
-    "es": {
-        "query": "Consulta",
-        "date": "Fecha",
-        "mode": "Modo",
-        "executive_summary": "Resumen ejecutivo",
-        "conclusion": "Conclusión",
-        "sources": "Fuentes",
-        "follow_up": "Preguntas de seguimiento",
-        "key_points": "Puntos clave",
-        "answer": "Respuesta",
-        "note": "Nota",
-        "limitations": "Limitaciones",
-        "methodology": "Metodología",
-        "confidence": "Confianza",
-        "quality": "Puntuación de calidad de la investigación",
-        "also_consulted": "También consultadas",
-        "follows_up": "Continúa",
-        "tier": "nivel",
-        "high": "alta",
-        "medium": "media",
-        "low": "baja",
-    },
-    "fr": {
-        "query": "Requête",
-        "date": "Date",
-        "mode": "Mode",
-        "executive_summary": "Synthèse",
-        "conclusion": "Conclusion",
-        "sources": "Sources",
-        "follow_up": "Questions complémentaires",
-        "key_points": "Points clés",
-        "answer": "Réponse",
-        "note": "Remarque",
-        "limitations": "Limites",
-        "methodology": "Méthodologie",
-        "confidence": "Confiance",
-        "quality": "Score de qualité de la recherche",
-        "also_consulted": "Également consultées",
-        "follows_up": "Suite de",
-        "tier": "niveau",
-        "high": "élevée",
-        "medium": "moyenne",
-        "low": "faible",
-    },
-}
 
 
 def labels_for(language: str) -> dict[str, str]:
     """Fixed labels for ``language`` (ISO 639-1, region suffix ignored); English otherwise."""
-    return LABELS.get(language.split("-")[0].lower(), LABELS["en"])
+    return words.for_language(language).LABELS
 
 
 def render_report_markdown(
@@ -237,7 +103,7 @@ def render_sources(sources: list[Source], labels: dict[str, str] | None = None) 
     gaps is written as escaped ``n\\.`` lines with hard breaks instead: it
     still reads ``3. …`` everywhere and keeps ``[3]`` pointing at source 3.
     """
-    t = labels or LABELS["en"]
+    t = labels or words.en.LABELS
     ordered = sorted(sources, key=lambda s: s.n)
     numbers = [s.n or i for i, s in enumerate(ordered, start=1)]
     contiguous = numbers == list(range(1, len(numbers) + 1))

@@ -1,4 +1,4 @@
-"""German words of the report's own lines (``shared/adapters/report/limits_text.py``).
+"""German words of the report: its labels (``markdown.py``) and its own lines (``limits_text.py``).
 
 Every language has the English keys with the same ``{placeholders}`` (a unit test
 checks it), so a key added to one module must be added to each of them.
@@ -114,4 +114,28 @@ PHASES: Final[dict[str, str]] = {
     "analyst_analyzing": "Analyse",
     "critic_reviewing": "Prüfung durch den Kritiker",
     "rendering_pdf": "PDF-Erstellung",
+}
+
+# The Markdown's fixed headings and labels (``shared/adapters/report/markdown.py``).
+LABELS: Final[dict[str, str]] = {
+    "query": "Anfrage",
+    "date": "Datum",
+    "mode": "Modus",
+    "executive_summary": "Zusammenfassung",
+    "conclusion": "Fazit",
+    "sources": "Quellen",
+    "follow_up": "Weiterführende Fragen",
+    "key_points": "Kernpunkte",
+    "answer": "Antwort",
+    "note": "Hinweis",
+    "limitations": "Einschränkungen",
+    "methodology": "Methodik",
+    "confidence": "Konfidenz",
+    "quality": "Forschungsqualität",
+    "also_consulted": "Ebenfalls gelesen",
+    "follows_up": "Fortsetzung von",
+    "tier": "Stufe",
+    "high": "hoch",
+    "medium": "mittel",
+    "low": "niedrig",
 }

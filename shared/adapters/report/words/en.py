@@ -1,4 +1,4 @@
-"""English words of the report's own lines (``shared/adapters/report/limits_text.py``).
+"""English words of the report: its labels (``markdown.py``) and its own lines (``limits_text.py``).
 
 Every language has the English keys with the same ``{placeholders}`` (a unit test
 checks it), so a key added to one module must be added to each of them.
@@ -100,4 +100,28 @@ PHASES: Final[dict[str, str]] = {
     "analyst_analyzing": "analysis",
     "critic_reviewing": "critic's review",
     "rendering_pdf": "PDF rendering",
+}
+
+# The Markdown's fixed headings and labels (``shared/adapters/report/markdown.py``).
+LABELS: Final[dict[str, str]] = {
+    "query": "Query",
+    "date": "Date",
+    "mode": "Mode",
+    "executive_summary": "Executive Summary",
+    "conclusion": "Conclusion",
+    "sources": "Sources",
+    "follow_up": "Follow-up Questions",
+    "key_points": "Key Points",
+    "answer": "Answer",
+    "note": "Note",
+    "limitations": "Limitations",
+    "methodology": "Methodology",
+    "confidence": "Confidence",
+    "quality": "Research Quality Score",
+    "also_consulted": "Also consulted",
+    "follows_up": "Follows up",
+    "tier": "tier",
+    "high": "high",
+    "medium": "medium",
+    "low": "low",
 }

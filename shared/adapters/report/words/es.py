@@ -1,4 +1,4 @@
-"""Spanish words of the report's own lines (``shared/adapters/report/limits_text.py``).
+"""Spanish words of the report: its labels (``markdown.py``) and its own lines (``limits_text.py``).
 
 Every language has the English keys with the same ``{placeholders}`` (a unit test
 checks it), so a key added to one module must be added to each of them.
@@ -108,4 +108,28 @@ PHASES: Final[dict[str, str]] = {
     "analyst_analyzing": "análisis",
     "critic_reviewing": "revisión del crítico",
     "rendering_pdf": "generación del PDF",
+}
+
+# The Markdown's fixed headings and labels (``shared/adapters/report/markdown.py``).
+LABELS: Final[dict[str, str]] = {
+    "query": "Consulta",
+    "date": "Fecha",
+    "mode": "Modo",
+    "executive_summary": "Resumen ejecutivo",
+    "conclusion": "Conclusión",
+    "sources": "Fuentes",
+    "follow_up": "Preguntas de seguimiento",
+    "key_points": "Puntos clave",
+    "answer": "Respuesta",
+    "note": "Nota",
+    "limitations": "Limitaciones",
+    "methodology": "Metodología",
+    "confidence": "Confianza",
+    "quality": "Puntuación de calidad de la investigación",
+    "also_consulted": "También consultadas",
+    "follows_up": "Continúa",
+    "tier": "nivel",
+    "high": "alta",
+    "medium": "media",
+    "low": "baja",
 }

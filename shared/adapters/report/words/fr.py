@@ -1,4 +1,4 @@
-"""French words of the report's own lines (``shared/adapters/report/limits_text.py``).
+"""French words of the report: its labels (``markdown.py``) and its own lines (``limits_text.py``).
 
 Every language has the English keys with the same ``{placeholders}`` (a unit test
 checks it), so a key added to one module must be added to each of them.
@@ -111,4 +111,28 @@ PHASES: Final[dict[str, str]] = {
     "analyst_analyzing": "analyse",
     "critic_reviewing": "relecture du critique",
     "rendering_pdf": "génération du PDF",
+}
+
+# The Markdown's fixed headings and labels (``shared/adapters/report/markdown.py``).
+LABELS: Final[dict[str, str]] = {
+    "query": "Requête",
+    "date": "Date",
+    "mode": "Mode",
+    "executive_summary": "Synthèse",
+    "conclusion": "Conclusion",
+    "sources": "Sources",
+    "follow_up": "Questions complémentaires",
+    "key_points": "Points clés",
+    "answer": "Réponse",
+    "note": "Remarque",
+    "limitations": "Limites",
+    "methodology": "Méthodologie",
+    "confidence": "Confiance",
+    "quality": "Score de qualité de la recherche",
+    "also_consulted": "Également consultées",
+    "follows_up": "Suite de",
+    "tier": "niveau",
+    "high": "élevée",
+    "medium": "moyenne",
+    "low": "faible",
 }

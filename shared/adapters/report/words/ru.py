@@ -1,4 +1,4 @@
-"""Russian words of the report's own lines (``shared/adapters/report/limits_text.py``).
+"""Russian words of the report: its labels (``markdown.py``) and its own lines (``limits_text.py``).
 
 Every language has the English keys with the same ``{placeholders}`` (a unit test
 checks it), so a key added to one module must be added to each of them.
@@ -97,4 +97,28 @@ PHASES: Final[dict[str, str]] = {
     "analyst_analyzing": "анализ",
     "critic_reviewing": "проверка критиком",
     "rendering_pdf": "создание PDF",
+}
+
+# The Markdown's fixed headings and labels (``shared/adapters/report/markdown.py``).
+LABELS: Final[dict[str, str]] = {
+    "query": "Запрос",
+    "date": "Дата",
+    "mode": "Режим",
+    "executive_summary": "Краткое содержание",
+    "conclusion": "Заключение",
+    "sources": "Источники",
+    "follow_up": "Дополнительные вопросы",
+    "key_points": "Ключевые моменты",
+    "answer": "Ответ",
+    "note": "Примечание",
+    "limitations": "Ограничения",
+    "methodology": "Методология",
+    "confidence": "Уверенность",
+    "quality": "Оценка качества исследования",
+    "also_consulted": "Также просмотрено",
+    "follows_up": "Продолжение исследования",
+    "tier": "уровень",
+    "high": "высокая",
+    "medium": "средняя",
+    "low": "низкая",
 }

@@ -1,4 +1,4 @@
-"""Chinese words of the report's own lines (``shared/adapters/report/limits_text.py``).
+"""Chinese words of the report: its labels (``markdown.py``) and its own lines (``limits_text.py``).
 
 Every language has the English keys with the same ``{placeholders}`` (a unit test
 checks it), so a key added to one module must be added to each of them.
@@ -78,4 +78,28 @@ PHASES: Final[dict[str, str]] = {
     "analyst_analyzing": "分析",
     "critic_reviewing": "评审",
     "rendering_pdf": "生成 PDF",
+}
+
+# The Markdown's fixed headings and labels (``shared/adapters/report/markdown.py``).
+LABELS: Final[dict[str, str]] = {
+    "query": "查询",
+    "date": "日期",
+    "mode": "模式",
+    "executive_summary": "执行摘要",
+    "conclusion": "结论",
+    "sources": "参考来源",
+    "follow_up": "后续问题",
+    "key_points": "要点",
+    "answer": "回答",
+    "note": "注意",
+    "limitations": "局限性",
+    "methodology": "研究方法",
+    "confidence": "置信度",
+    "quality": "研究质量评分",
+    "also_consulted": "另外查阅",
+    "follows_up": "延续的研究",
+    "tier": "等级",
+    "high": "高",
+    "medium": "中",
+    "low": "低",
 }
