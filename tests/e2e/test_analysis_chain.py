@@ -21,7 +21,14 @@ import pytest
 from tests.e2e.test_deep_research_memory import folder, run_research
 from tests.e2e.test_faults import llm_settings, schema_of, two_agent_responder
 from tests.e2e.test_llm_deep_research import RUN_TIMEOUT
-from tests.fakes.openai_server import FakeOpenAIServer, RecordedRequest, Reply, json_completion
+from tests.fakes.openai_server import (
+    FakeOpenAIServer,
+    FirstTime,
+    RecordedRequest,
+    Reply,
+    Responder,
+    json_completion,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -38,29 +45,29 @@ OPTIONS = {
 }
 
 
-def analyst_asking_once(request: RecordedRequest) -> Reply:
-    reply = two_agent_responder(request)
-    if schema_of(request) != "Analysis":
-        return reply
-    analysis = json.loads(reply.body["choices"][0]["message"]["content"])
-    first = not analyst_asking_once.asked
-    analyst_asking_once.asked = True
-    analysis.update(
-        verdict="SEARCH_REQUIRED" if first else "READY",
-        missing_information=[MISSING] if first else [],
-        new_queries=[NEW_QUERY] if first else [],
-    )
-    return json_completion(analysis)
+def analyst_asking_once() -> Responder:
+    first_time = FirstTime()
 
+    def respond(request: RecordedRequest) -> Reply:
+        reply = two_agent_responder(request)
+        if schema_of(request) != "Analysis":
+            return reply
+        analysis = json.loads(reply.body["choices"][0]["message"]["content"])
+        first = first_time()
+        analysis.update(
+            verdict="SEARCH_REQUIRED" if first else "READY",
+            missing_information=[MISSING] if first else [],
+            new_queries=[NEW_QUERY] if first else [],
+        )
+        return json_completion(analysis)
 
-analyst_asking_once.asked = False
+    return respond
 
 
 def test_an_analyst_search_required_runs_exactly_one_search_round(
     start_devhost, tmp_path: Path
 ) -> None:
-    analyst_asking_once.asked = False
-    with FakeOpenAIServer(analyst_asking_once) as server:
+    with FakeOpenAIServer(analyst_asking_once()) as server:
         host = start_devhost(llm_settings(tmp_path, server))
         view = run_research(host, QUERY, OPTIONS, timeout=RUN_TIMEOUT)
         with httpx.Client(base_url=host.url, timeout=30) as api:

@@ -16,7 +16,14 @@ import pytest
 from tests.e2e.test_deep_research_memory import folder, run_research
 from tests.e2e.test_faults import llm_settings, schema_of, two_agent_responder
 from tests.e2e.test_llm_deep_research import RUN_TIMEOUT
-from tests.fakes.openai_server import FakeOpenAIServer, RecordedRequest, Reply, json_completion
+from tests.fakes.openai_server import (
+    FakeOpenAIServer,
+    FirstTime,
+    RecordedRequest,
+    Reply,
+    Responder,
+    json_completion,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -33,26 +40,30 @@ OPTIONS = {
 }
 
 
-def asking_agent(request: RecordedRequest) -> Reply:
-    name = schema_of(request)
-    if name == "AgentAction" and "(topic 1:" in request.prompt_text and not asking_agent.asked:
-        asking_agent.asked = True
-        action = {"thought": "Two angles gave nothing.", "tool": "ask_supervisor"}
-        return json_completion({**action, "argument": QUESTION})
-    if name == "HelpAnswer":
-        todo = {"topic_id": 1, "instruction": "Read the eval loop docs.", "queries": [NEW_QUERY]}
-        return json_completion({"answer": ANSWER, "new_todo": {**todo, "agent_id": None}})
-    return two_agent_responder(request)
+def asking_agent() -> Responder:
+    first_time = FirstTime()
 
+    def respond(request: RecordedRequest) -> Reply:
+        name = schema_of(request)
+        if name == "AgentAction" and "(topic 1:" in request.prompt_text and first_time():
+            action = {"thought": "Two angles gave nothing.", "tool": "ask_supervisor"}
+            return json_completion({**action, "argument": QUESTION})
+        if name == "HelpAnswer":
+            todo = {
+                "topic_id": 1,
+                "instruction": "Read the eval loop docs.",
+                "queries": [NEW_QUERY],
+            }
+            return json_completion({"answer": ANSWER, "new_todo": {**todo, "agent_id": None}})
+        return two_agent_responder(request)
 
-asking_agent.asked = False
+    return respond
 
 
 def test_an_agents_question_is_answered_in_the_memory_files_and_its_todo_runs(
     start_devhost, tmp_path: Path
 ) -> None:
-    asking_agent.asked = False
-    with FakeOpenAIServer(asking_agent) as server:
+    with FakeOpenAIServer(asking_agent()) as server:
         host = start_devhost(llm_settings(tmp_path, server))
         view = run_research(host, QUERY, OPTIONS, timeout=RUN_TIMEOUT)
     assert view["status"] == "completed", view

@@ -20,8 +20,10 @@ from tests.e2e.test_deep_research_memory import folder, run_research
 from tests.e2e.test_llm_deep_research import RUN_TIMEOUT, schema_of
 from tests.fakes.openai_server import (
     FakeOpenAIServer,
+    FirstTime,
     RecordedRequest,
     Reply,
+    Responder,
     json_completion,
     schema_aware_responder,
 )
@@ -41,42 +43,42 @@ OPTIONS = {
 }
 
 
-def replanning_supervisor(request: RecordedRequest) -> Reply:
+def replanning_supervisor() -> Responder:
     """The schema-aware fake, but the first review says the direction is wrong, and the
     plan asked for after it (its prompt carries the <replan> block) has new topics."""
-    name = schema_of(request)
-    if name == "SupervisorReview":
-        reply = schema_aware_responder(request)
-        review = json.loads(reply.body["choices"][0]["message"]["content"])
-        first = "## Review" not in request.prompt_text and not replanning_supervisor.asked
-        replanning_supervisor.asked = True
-        if first:
-            review.update(decision="replan", notes=REASON, new_todos=[])
-        elif review.get("decision") == "replan":
-            review["decision"] = "continue"
-        return json_completion(review)
-    if name == "ResearchPlan" and "<replan>" in request.prompt_text:
-        topics = [
-            {
-                "id": n,
-                "title": title,
-                "priority": 1,
-                "queries": [f"python GIL {title.split(': ')[1]}"],
-                "rationale": "the direction the supervisor asked for",
-            }
-            for n, title in enumerate(NEW_TOPICS, start=1)
-        ]
-        return json_completion({"summary": "Threads and the GIL, directly.", "topics": topics})
-    return schema_aware_responder(request)
+    first_time = FirstTime()
 
+    def respond(request: RecordedRequest) -> Reply:
+        name = schema_of(request)
+        if name == "SupervisorReview":
+            reply = schema_aware_responder(request)
+            review = json.loads(reply.body["choices"][0]["message"]["content"])
+            fresh = first_time()
+            if "## Review" not in request.prompt_text and fresh:
+                review.update(decision="replan", notes=REASON, new_todos=[])
+            elif review.get("decision") == "replan":
+                review["decision"] = "continue"
+            return json_completion(review)
+        if name == "ResearchPlan" and "<replan>" in request.prompt_text:
+            topics = [
+                {
+                    "id": n,
+                    "title": title,
+                    "priority": 1,
+                    "queries": [f"python GIL {title.split(': ')[1]}"],
+                    "rationale": "the direction the supervisor asked for",
+                }
+                for n, title in enumerate(NEW_TOPICS, start=1)
+            ]
+            return json_completion({"summary": "Threads and the GIL, directly.", "topics": topics})
+        return schema_aware_responder(request)
 
-replanning_supervisor.asked = False
+    return respond
 
 
 @pytest.fixture
 def replanning_llm() -> Iterator[FakeOpenAIServer]:
-    replanning_supervisor.asked = False
-    with FakeOpenAIServer(replanning_supervisor) as server:
+    with FakeOpenAIServer(replanning_supervisor()) as server:
         yield server
 
 

@@ -134,6 +134,20 @@ def error(status: int, *, retry_after: float | None = None, delay: float = 0.0) 
     return Reply(status=status, body=body, headers=headers, delay=delay)
 
 
+class FirstTime:
+    """True the first time it is called, False after: a scripted responder answers one way
+    once. Each test makes its own (the server answers requests on several threads)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._called = False
+
+    def __call__(self) -> bool:
+        with self._lock:
+            first, self._called = not self._called, True
+            return first
+
+
 class FakeOpenAIServer:
     """The fake; ``base_url`` for OpenAI-style clients, ``endpoint`` for Azure ones."""
 
