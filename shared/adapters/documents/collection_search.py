@@ -100,12 +100,10 @@ def ranked_hits(
     them is raised (``TITLE_BOOST``). A query of stopwords alone is asked as written."""
     words = query_words(query)
     wanted = set(words)
-    boosted = []
-    for hit in index.search(collection_ids, " ".join(words) or query, limit):
-        titled = wanted.intersection(_named(hit.chunk.title))
-        headed = wanted.intersection(_named(" ".join(hit.chunk.heading_path))) - titled
-        share = (len(titled) + HEADING_SHARE * len(headed)) / (len(wanted) or 1)
-        boosted.append(hit.model_copy(update={"score": hit.score * (1 + TITLE_BOOST * share)}))
+    boosted = [
+        ChunkHit(chunk=hit.chunk, score=hit.score * title_boost(hit.chunk, wanted))
+        for hit in index.search(collection_ids, " ".join(words) or query, limit)
+    ]
     boosted.sort(key=lambda hit: -hit.score)  # stable: the index's order within
     if every:
         return boosted
@@ -113,6 +111,15 @@ def ranked_hits(
     for hit in boosted:
         best.setdefault(chunk_link(hit.chunk), hit)
     return list(best.values())
+
+
+def title_boost(chunk: Chunk, wanted: set[str]) -> float:
+    """What ``chunk``'s score is multiplied by for the query words (``wanted``) its title
+    and heading path name (``TITLE_BOOST``, a heading's word counting ``HEADING_SHARE``)."""
+    titled = wanted.intersection(_named(chunk.title))
+    headed = wanted.intersection(_named(" ".join(chunk.heading_path))) - titled
+    share = (len(titled) + HEADING_SHARE * len(headed)) / (len(wanted) or 1)
+    return 1 + TITLE_BOOST * share
 
 
 @lru_cache(maxsize=32768)

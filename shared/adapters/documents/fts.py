@@ -187,16 +187,12 @@ class SqliteIndex:
         limit: int,
         vector: list[float] | None = None,
     ) -> list[ChunkHit]:
-        expression = match_expression(query)
-        if not expression or not collection_ids or limit <= 0:
+        args = _match_args(collection_ids, query, limit)
+        if args is None:
             return []
-        marks = ", ".join("?" for _ in collection_ids)
-        sql = (
-            f"SELECT {_COLUMNS}, bm25(chunks, {_WEIGHTS}) AS rank FROM chunks"
-            f" WHERE chunks MATCH ? AND collection_id IN ({marks}) ORDER BY rank LIMIT ?"
-        )
+        sql = _ranked(_COLUMNS, len(collection_ids))
         with self._connect() as db:
-            lexical = [_hit(row) for row in db.execute(sql, [expression, *collection_ids, limit])]
+            lexical = [_hit(row) for row in db.execute(sql, args)]
             if not vector:
                 return lexical
             semantic = self._semantic(db, collection_ids, vector, limit)
@@ -204,6 +200,20 @@ class SqliteIndex:
             fused = vec.fuse([_key(h.chunk) for h in lexical], semantic)[:limit]
             known |= self._chunks(db, [key for key, _ in fused if key not in known])
         return [ChunkHit(chunk=known[key], score=score) for key, score in fused if key in known]
+
+    def ranked_chunk_ids(
+        self, collection_ids: list[str], query: str, limit: int
+    ) -> list[tuple[str, float]]:
+        """``(chunk id, score)`` of what ``search`` finds (no vectors), best first, without
+        reading the chunks: for a reader that holds them already (the built-in collection
+        keeps its own in memory, and reading back a thousand rows of text was most of a
+        search's cost)."""
+        args = _match_args(collection_ids, query, limit)
+        if args is None:
+            return []
+        with self._connect() as db:
+            rows = db.execute(_ranked("chunk_id", len(collection_ids)), args).fetchall()
+        return [(chunk_id, -float(rank)) for chunk_id, rank in rows]
 
     def _semantic(
         self, db: sqlite3.Connection, collection_ids: list[str], vector: list[float], limit: int
@@ -258,6 +268,23 @@ class SqliteIndex:
             raise TransientError(f"collection index busy: {exc}") from exc
         finally:
             db.close()
+
+
+def _match_args(collection_ids: list[str], query: str, limit: int) -> list | None:
+    """The arguments of a ``_ranked`` query; None when it can match nothing."""
+    expression = match_expression(query)
+    if not expression or not collection_ids or limit <= 0:
+        return None
+    return [expression, *collection_ids, limit]
+
+
+def _ranked(columns: str, collections: int) -> str:
+    """BM25-ranked ``columns`` of the chunks matching an expression in some collections."""
+    marks = ", ".join("?" for _ in range(collections))
+    return (
+        f"SELECT {columns}, bm25(chunks, {_WEIGHTS}) AS rank FROM chunks"
+        f" WHERE chunks MATCH ? AND collection_id IN ({marks}) ORDER BY rank LIMIT ?"
+    )
 
 
 def _key(chunk: Chunk) -> str:

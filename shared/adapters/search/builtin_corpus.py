@@ -27,6 +27,7 @@ from shared.adapters.documents.collection_search import (
 )
 from shared.adapters.search import builtin_store
 from shared.adapters.search.base import FocusDocument
+from shared.adapters.search.builtin_index import BuiltinIndex
 from shared.adapters.search.builtin_store import BuiltinCollection, BuiltinDocument
 from shared.adapters.search.corpus_sources import SCHEME, collection_id_for
 from shared.core.collection_models import BuiltinCatalog, ChunkHit
@@ -62,7 +63,7 @@ class BuiltinCorpus:
         return self._data
 
     @property
-    def index(self) -> builtin_store.BuiltinIndex:
+    def index(self) -> BuiltinIndex:
         return self.data.index
 
     # -- SearchProvider and Fetcher: the collection's own search and reader --
@@ -231,10 +232,10 @@ class BuiltinCorpus:
             if i is None or hit.chunk.document_id in best:
                 continue
             doc = data.documents[i]
-            if content and not content & doc.tokens:
+            if content and content.isdisjoint(doc.tokens):
                 continue
             share = matched[doc.document_id] / max(doc.chunks, 1)
-            best[doc.document_id] = hit.model_copy(update={"score": hit.score * (1 + share)})
+            best[doc.document_id] = ChunkHit(chunk=hit.chunk, score=hit.score * (1 + share))
         return sorted(best.values(), key=lambda hit: -hit.score)
 
     def _sentence_scores(self, i: int, query_tokens: Sequence[str]) -> list[float]:
