@@ -8,6 +8,7 @@ beside it is never served from this memory, so its changes show at once.
 from __future__ import annotations
 
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,14 @@ def test_a_loaded_corpus_serves_every_document_as_its_file_does(tmp_path):
     assert [(h.chunk.model_dump(), h.score) for h in hits] == [
         (h.chunk.model_dump(), h.score) for h in file.search([collection], "tea minutes", 10)
     ]
+
+
+def test_threads_ranking_at_once_each_read_the_file_through_their_own_connection(indexed):
+    """The read-only file keeps a connection per thread (opening its FTS5 table again cost
+    more than the query): activities in several threads rank at once, and get one answer."""
+    _, index = indexed
+    expected = [(h.chunk.id, h.score) for h in index.search(["docs"], "hot water tea", 10)]
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: index.search(["docs"], "hot water tea", 10), range(40)))
+    assert all([(h.chunk.id, h.score) for h in hits] == expected for hits in answers)
+    assert expected

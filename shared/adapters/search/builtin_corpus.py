@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import keyword
 import threading
+from collections import Counter
 from collections.abc import Sequence
 
 from shared.adapters.documents.collection_search import (
     CollectionReader,
     CollectionSearch,
+    boosted,
     corpus_address,
-    ranked_hits,
 )
 from shared.adapters.search import builtin_store
 from shared.adapters.search.base import FocusDocument
@@ -222,20 +223,18 @@ class BuiltinCorpus:
     def _weighed(self, query: str) -> list[ChunkHit]:
         data = self.data
         content = set(lexical.content_tokens(query))
-        hits = ranked_hits(data.index, [self.collection_id], query, RANK_CHUNKS, every=True)
-        matched: dict[str, int] = {}
-        for hit in hits:
-            matched[hit.chunk.document_id] = matched.get(hit.chunk.document_id, 0) + 1
+        scored = boosted(query, lambda asked: data.index.ranked(asked, RANK_CHUNKS))
+        matched = Counter(chunk.document_id for chunk, _ in scored)
         best: dict[str, ChunkHit] = {}
-        for hit in hits:
-            i = data.by_id.get(hit.chunk.document_id)
-            if i is None or hit.chunk.document_id in best:
+        for chunk, score in scored:
+            i = data.by_id.get(chunk.document_id)
+            if i is None or chunk.document_id in best:
                 continue
             doc = data.documents[i]
             if content and content.isdisjoint(doc.tokens):
                 continue
             share = matched[doc.document_id] / max(doc.chunks, 1)
-            best[doc.document_id] = ChunkHit(chunk=hit.chunk, score=hit.score * (1 + share))
+            best[doc.document_id] = ChunkHit(chunk=chunk, score=score * (1 + share))
         return sorted(best.values(), key=lambda hit: -hit.score)
 
     def _sentence_scores(self, i: int, query_tokens: Sequence[str]) -> list[float]:

@@ -60,6 +60,11 @@ class BuiltinIndex:
         ranked = self.store.ranked_chunk_ids(collection_ids, query, limit)
         return [ChunkHit(chunk=self._chunks[i], score=score) for i, score in ranked]
 
+    def ranked(self, query: str, limit: int) -> list[tuple[Chunk, float]]:
+        """``search`` over the collection as (chunk, score) pairs, for weighing them."""
+        ranked = self.store.ranked_chunk_ids([self.collection_id], query, limit)
+        return [(self._chunks[i], score) for i, score in ranked]
+
     def count(self, collection_id: str, document_id: str | None = None) -> int:
         return self.store.count(collection_id, document_id)
 
