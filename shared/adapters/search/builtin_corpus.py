@@ -208,7 +208,7 @@ class BuiltinCorpus:
         return [(by_id[h.chunk.document_id], h.score) for h in self._document_hits(query)]
 
     def _document_hits(self, query: str) -> list[ChunkHit]:
-        """Each document's best chunk (``ranked_hits``), weighed by the share of its chunks
+        """Each document's best chunk (``boosted``), weighed by the share of its chunks
         that match: a long page one passage of which uses the question's words
         (``warnings``, whose ``catch_warnings`` is a context manager) is less about it than
         the pages that do throughout. Documents sharing none of the query's content words
