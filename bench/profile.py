@@ -6,7 +6,8 @@ activities run in devhost's thread pool), timing each thread's CPU time: what
 the researchers spend besides waiting for the model (waits for the LLM or
 for the GIL are not counted). It prints the functions of this repository by
 own time, then what ``run_researcher`` spends its time in, and the seconds in
-sentence splitting and passage selection (issue 36: split once per page).
+sentence splitting and passage selection (issue 36: split once per page), and
+the CPU the garbage collector took during the run (its full passes stop every thread).
 
 ``--save FILE`` keeps the merged stats for ``python -m pstats FILE`` or snakeviz.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import pstats
 import threading
@@ -54,6 +56,38 @@ class ThreadProfiles:
         return stats
 
 
+class CollectorTime:
+    """CPU time the cyclic garbage collector takes, by generation, while installed: a full
+    pass holds the GIL, so it stalls every activity of the worker at once."""
+
+    def __init__(self) -> None:
+        self.passes = [0, 0, 0]
+        self.seconds = [0.0, 0.0, 0.0]
+        self._started: dict[int, float] = {}
+
+    def __enter__(self) -> CollectorTime:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        thread = threading.get_ident()
+        if phase == "start":
+            self._started[thread] = time.thread_time()
+        elif thread in self._started:
+            generation = info["generation"]
+            self.passes[generation] += 1
+            self.seconds[generation] += time.thread_time() - self._started.pop(thread)
+
+    def summary(self) -> str:
+        return "garbage collector: " + ", ".join(
+            f"generation {g} {n} passes {s:.3f} CPU s"
+            for g, (n, s) in enumerate(zip(self.passes, self.seconds, strict=True))
+        )
+
+
 def seconds_in(stats: pstats.Stats, name: str) -> tuple[int, float]:
     """(calls, cumulative seconds) of the functions called ``name``."""
     calls, total = 0, 0.0
@@ -70,12 +104,14 @@ def profile_run() -> pstats.Stats:
         profiles.install()
         bench = Bench(llm_settings(temp_dir(), llm.base_url))
         try:
-            _, seconds, view = bench.run("deep_research", options=FAST_CAPS)
+            with CollectorTime() as collector:  # the run, not the warm-up before it
+                _, seconds, view = bench.run("deep_research", options=FAST_CAPS)
         finally:
             bench.close()
     finally:
         llm.stop()
     print(f"deep research: {view['status']} in {seconds:.1f} s ({LATENCY * 1000:.0f} ms replies)")
+    print(collector.summary())
     return profiles.stats()
 
 

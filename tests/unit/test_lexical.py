@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from shared.tools import lexical
 
 DOC = """The "with" statement
@@ -56,6 +58,52 @@ def test_mmr_never_picks_near_duplicates():
     indices = [i for i, _ in picked]
     assert len(indices) == 2
     assert {0, 1} & set(indices) and 2 in indices
+
+
+def _jaccard(a: frozenset, b: frozenset) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def _mmr_by_definition(relevance, token_sets, k, diversity, threshold):
+    """MMR as defined: each pick weighs every candidate against every chosen sentence."""
+    top = max(relevance, default=0.0)
+    if k <= 0 or top <= 0:
+        return []
+    remaining = [i for i, r in enumerate(relevance) if r > 0]
+    chosen: list[int] = []
+    while remaining and len(chosen) < k:
+        best, best_value = -1, float("-inf")
+        for i in remaining:
+            similar = [_jaccard(token_sets[i], token_sets[j]) for j in chosen]
+            redundancy = max(similar, default=0.0)
+            value = (1 - diversity) * (relevance[i] / top) - diversity * redundancy
+            if redundancy < threshold and value > best_value:
+                best, best_value = i, value
+        if best < 0:
+            break
+        chosen.append(best)
+        remaining.remove(best)
+    return chosen
+
+
+def test_mmr_picks_what_the_definition_picks_in_the_same_order():
+    """The selection keeps each candidate's redundancy instead of recomputing it against
+    every chosen sentence (100 ms -> 3 ms on a long page): the picks must not change."""
+    rng = random.Random(11)
+    for _ in range(400):
+        n, vocabulary = rng.randint(0, 40), rng.randint(2, 10)
+        sets = [
+            frozenset(rng.sample(range(vocabulary), rng.randint(0, min(4, vocabulary))))
+            for _ in range(n)
+        ]
+        relevance = [rng.choice([0.0, 0.5, 1.0, 2.0, rng.random()]) for _ in range(n)]
+        k, diversity = rng.randint(0, 45), rng.choice([0.0, 0.3, 0.8])
+        threshold = rng.choice([0.3, 0.6, 1.01])
+        expected = _mmr_by_definition(relevance, sets, k, diversity, threshold)
+        got = lexical.mmr_select(
+            relevance, sets, k, diversity=diversity, duplicate_threshold=threshold
+        )
+        assert got == expected
 
 
 def test_key_phrases_skip_the_query_words_and_prefer_repeated_phrases():

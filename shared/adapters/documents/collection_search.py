@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import keyword
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache, partial
 from urllib.parse import quote, unquote
 
@@ -98,21 +98,45 @@ def ranked_hits(
     The index is asked for the query's content words only ("how", "the" and "do" match
     every chunk and rank short ones first), and a chunk whose title and heading path name
     them is raised (``TITLE_BOOST``). A query of stopwords alone is asked as written."""
+    scored = boosted(
+        query,
+        lambda asked: (
+            (hit.chunk, hit.score) for hit in index.search(collection_ids, asked, limit)
+        ),
+    )
+    if every:
+        return [ChunkHit(chunk=chunk, score=score) for chunk, score in scored]
+    best: dict[str, ChunkHit] = {}
+    for chunk, score in scored:
+        link = chunk_link(chunk)
+        if link not in best:
+            best[link] = ChunkHit(chunk=chunk, score=score)
+    return list(best.values())
+
+
+def boosted(
+    query: str, rank: Callable[[str], Iterable[tuple[Chunk, float]]]
+) -> list[tuple[Chunk, float]]:
+    """What ``rank`` finds for the query's words (see ``ranked_hits``), each score raised by
+    ``title_boost``, best first (stable: the ranking's order within). Pairs, not hits: the
+    built-in collection weighs hundreds of them per query and keeps one per document."""
     words = query_words(query)
     wanted = set(words)
-    boosted = []
-    for hit in index.search(collection_ids, " ".join(words) or query, limit):
-        titled = wanted.intersection(_named(hit.chunk.title))
-        headed = wanted.intersection(_named(" ".join(hit.chunk.heading_path))) - titled
-        share = (len(titled) + HEADING_SHARE * len(headed)) / (len(wanted) or 1)
-        boosted.append(hit.model_copy(update={"score": hit.score * (1 + TITLE_BOOST * share)}))
-    boosted.sort(key=lambda hit: -hit.score)  # stable: the index's order within
-    if every:
-        return boosted
-    best: dict[str, ChunkHit] = {}
-    for hit in boosted:
-        best.setdefault(chunk_link(hit.chunk), hit)
-    return list(best.values())
+    scored = [
+        (chunk, score * title_boost(chunk, wanted))
+        for chunk, score in rank(" ".join(words) or query)
+    ]
+    scored.sort(key=lambda pair: -pair[1])
+    return scored
+
+
+def title_boost(chunk: Chunk, wanted: set[str]) -> float:
+    """What ``chunk``'s score is multiplied by for the query words (``wanted``) its title
+    and heading path name (``TITLE_BOOST``, a heading's word counting ``HEADING_SHARE``)."""
+    titled = wanted.intersection(_named(chunk.title))
+    headed = wanted.intersection(_named(" ".join(chunk.heading_path))) - titled
+    share = (len(titled) + HEADING_SHARE * len(headed)) / (len(wanted) or 1)
+    return 1 + TITLE_BOOST * share
 
 
 @lru_cache(maxsize=32768)

@@ -36,7 +36,7 @@ from typing import Any
 
 import jiter
 import openai
-from openai.types.chat import ChatCompletion, ChatCompletionChunk
+from openai.types.chat import ChatCompletion
 
 from shared.adapters.reasoning.report_stream import draft_parts
 from shared.tools import text_stream
@@ -67,21 +67,21 @@ class Relay:
     def __init__(self, extract: Extract, clock: Callable[[], float] = time.monotonic) -> None:
         self._extract = extract
         self._clock = clock
-        self._raw = ""
-        self._before_call = ""
+        self._raw: list[str] = []  # the pieces, joined when parsed: not copied per token
+        self._before_call = 0
         self._parsed_at = float("-inf")
 
     def restart(self) -> None:
-        self._raw = ""
+        self._raw.clear()
 
     def begin_call(self) -> None:
-        self._before_call = self._raw
+        self._before_call = len(self._raw)
 
     def drop_call(self) -> None:
-        self._raw = self._before_call
+        del self._raw[self._before_call :]
 
     def feed(self, delta: str) -> None:
-        self._raw += delta
+        self._raw.append(delta)
         if self._clock() - self._parsed_at >= PARSE_EVERY_SECONDS:
             self._offer(complete=False)
 
@@ -90,7 +90,7 @@ class Relay:
 
     def _offer(self, complete: bool) -> None:
         self._parsed_at = self._clock()
-        reply = _lenient(self._raw)
+        reply = _lenient("".join(self._raw))
         text = self._extract(reply, complete) if reply is not None else None
         if text is not None:
             text_stream.offer(text, flush=complete)
@@ -141,6 +141,9 @@ def post(client: openai.OpenAI, body: dict[str, Any], timeout: float) -> ChatCom
 def _streamed(
     client: openai.OpenAI, body: dict[str, Any], timeout: float, relay: Relay
 ) -> ChatCompletion:
+    """The events are read as the JSON they are (``Stream[object]``): building a
+    ``ChatCompletionChunk`` model per token cost ~0.2 ms of CPU, 0.6 s for a 3,000-word
+    report, all of it holding the GIL the session's other activities wait for."""
     streamed_body = {**body, "stream": True, "stream_options": {"include_usage": True}}
     events = client.post(
         "/chat/completions",
@@ -148,20 +151,26 @@ def _streamed(
         cast_to=ChatCompletion,
         options={"timeout": timeout},
         stream=True,
-        stream_cls=openai.Stream[ChatCompletionChunk],
+        stream_cls=openai.Stream[object],
     )
     parts: list[str] = []
     finish, usage, model, refusal = None, None, body.get("model", ""), None
     with events:
         for event in events:
-            model = event.model or model
-            usage = event.usage or usage
-            for choice in event.choices[:1]:
-                finish = choice.finish_reason or finish
-                refusal = choice.delta.refusal or refusal
-                if choice.delta.content:
-                    parts.append(choice.delta.content)
-                    relay.feed(choice.delta.content)
+            if not isinstance(event, dict):
+                continue
+            model = event.get("model") or model
+            usage = event.get("usage") or usage
+            for choice in (event.get("choices") or [])[:1]:
+                if not isinstance(choice, dict):
+                    continue
+                finish = choice.get("finish_reason") or finish
+                delta = choice.get("delta") if isinstance(choice.get("delta"), dict) else {}
+                refusal = delta.get("refusal") or refusal
+                content = delta.get("content")
+                if content:
+                    parts.append(content)
+                    relay.feed(content)
     relay.finish()
     message = {"role": "assistant", "content": "".join(parts), "refusal": refusal}
     return ChatCompletion.model_validate(
@@ -171,7 +180,7 @@ def _streamed(
             "created": 0,
             "model": model,
             "choices": [{"index": 0, "finish_reason": finish or "stop", "message": message}],
-            "usage": usage.model_dump() if usage else None,
+            "usage": usage,
         }
     )
 

@@ -17,16 +17,18 @@ from __future__ import annotations
 
 import keyword
 import threading
+from collections import Counter
 from collections.abc import Sequence
 
 from shared.adapters.documents.collection_search import (
     CollectionReader,
     CollectionSearch,
+    boosted,
     corpus_address,
-    ranked_hits,
 )
 from shared.adapters.search import builtin_store
 from shared.adapters.search.base import FocusDocument
+from shared.adapters.search.builtin_index import BuiltinIndex
 from shared.adapters.search.builtin_store import BuiltinCollection, BuiltinDocument
 from shared.adapters.search.corpus_sources import SCHEME, collection_id_for
 from shared.core.collection_models import BuiltinCatalog, ChunkHit
@@ -62,7 +64,7 @@ class BuiltinCorpus:
         return self._data
 
     @property
-    def index(self) -> builtin_store.BuiltinIndex:
+    def index(self) -> BuiltinIndex:
         return self.data.index
 
     # -- SearchProvider and Fetcher: the collection's own search and reader --
@@ -206,7 +208,7 @@ class BuiltinCorpus:
         return [(by_id[h.chunk.document_id], h.score) for h in self._document_hits(query)]
 
     def _document_hits(self, query: str) -> list[ChunkHit]:
-        """Each document's best chunk (``ranked_hits``), weighed by the share of its chunks
+        """Each document's best chunk (``boosted``), weighed by the share of its chunks
         that match: a long page one passage of which uses the question's words
         (``warnings``, whose ``catch_warnings`` is a context manager) is less about it than
         the pages that do throughout. Documents sharing none of the query's content words
@@ -221,20 +223,18 @@ class BuiltinCorpus:
     def _weighed(self, query: str) -> list[ChunkHit]:
         data = self.data
         content = set(lexical.content_tokens(query))
-        hits = ranked_hits(data.index, [self.collection_id], query, RANK_CHUNKS, every=True)
-        matched: dict[str, int] = {}
-        for hit in hits:
-            matched[hit.chunk.document_id] = matched.get(hit.chunk.document_id, 0) + 1
+        scored = boosted(query, lambda asked: data.index.ranked(asked, RANK_CHUNKS))
+        matched = Counter(chunk.document_id for chunk, _ in scored)
         best: dict[str, ChunkHit] = {}
-        for hit in hits:
-            i = data.by_id.get(hit.chunk.document_id)
-            if i is None or hit.chunk.document_id in best:
+        for chunk, score in scored:
+            i = data.by_id.get(chunk.document_id)
+            if i is None or chunk.document_id in best:
                 continue
             doc = data.documents[i]
-            if content and not content & doc.tokens:
+            if content and content.isdisjoint(doc.tokens):
                 continue
             share = matched[doc.document_id] / max(doc.chunks, 1)
-            best[doc.document_id] = hit.model_copy(update={"score": hit.score * (1 + share)})
+            best[doc.document_id] = ChunkHit(chunk=chunk, score=score * (1 + share))
         return sorted(best.values(), key=lambda hit: -hit.score)
 
     def _sentence_scores(self, i: int, query_tokens: Sequence[str]) -> list[float]:

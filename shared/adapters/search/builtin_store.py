@@ -9,7 +9,8 @@ corpus into sentences is what takes seconds) and the corpus's idf, so a worker w
 file on disk is ready in well under a second. The file is written under a temporary name
 and renamed, so a reader never opens a half-built one; once built it is only ever opened
 read-only (``SqliteIndex(read_only=True)``): it is the service's data, not a team's, so in
-Azure too it is this file, never a Cosmos container. It is built where it is missing:
+Azure too it is this file, never a Cosmos container. Loading reads every chunk once, and
+the worker keeps them (``BuiltinIndex``): the file then only ranks. It is built where it is missing:
 in devhost's warm-up, but on Azure Functions (no start-up hook) by the first request
 that needs it, which pays the build.
 """
@@ -31,6 +32,7 @@ from shared.adapters.documents.chunking import chunk_document
 from shared.adapters.documents.collection_search import corpus_document_id, page_text
 from shared.adapters.documents.fts import SqliteIndex
 from shared.adapters.search import corpus_sources
+from shared.adapters.search.builtin_index import BuiltinIndex
 from shared.core.collection_models import (
     BuiltinCatalog,
     Chunk,
@@ -77,27 +79,6 @@ class BuiltinCollection:
     idf: dict[str, float]
     by_url: dict[str, int] = field(default_factory=dict)
     by_id: dict[str, int] = field(default_factory=dict)
-
-
-class BuiltinIndex(SqliteIndex):
-    """The FTS5 index opened read-only; a document's chunks come with their sentences."""
-
-    kind = "sqlite-fts5-builtin"
-
-    def __init__(self, path: Path, sentences: dict[str, list[str]]) -> None:
-        super().__init__(path, read_only=True)
-        self.path = path
-        self._sentences = sentences  # by chunk id
-
-    @property
-    def chunk_ids(self) -> list[str]:
-        return list(self._sentences)
-
-    def document_chunks(self, collection_id: str, document_id: str) -> list[Chunk]:
-        return [
-            c.model_copy(update={"sentences": self._sentences.get(c.id)})
-            for c in super().document_chunks(collection_id, document_id)
-        ]
 
 
 def cache_path(settings: Settings) -> Path:
@@ -155,32 +136,37 @@ def _open(settings: Settings, collection_id: str, path: Path) -> BuiltinCollecti
     uri = f"{path.resolve().as_uri()}?mode=ro"
     with sqlite3.connect(uri, uri=True) as db:
         rows = db.execute(
-            "SELECT c.chunk_id, c.document_id, c.title, c.origin, c.text, s.sentences, s.tokens"
+            "SELECT c.chunk_id, c.document_id, c.ordinal, c.title, c.origin, c.heading_json,"
+            " c.page, c.text, s.sentences, s.tokens"
             " FROM chunks c JOIN chunk_sentences s ON s.chunk_id = c.chunk_id"
             " WHERE c.collection_id = ? ORDER BY c.rowid",
             (collection_id,),
         ).fetchall()
         idf = dict(db.execute("SELECT token, idf FROM corpus_idf").fetchall())
-    said: dict[str, list[str]] = {}
     parts: dict[str, list[tuple[Chunk, list[list[str]]]]] = {}
-    for chunk_id, document_id, title, origin, text, sentences, tokens in rows:
-        said[chunk_id] = json.loads(sentences)
-        chunk = Chunk(
+    for chunk_id, document_id, ordinal, title, origin, heading, page, text, said, tokens in rows:
+        chunk = Chunk(  # as the index reads it back (``SqliteIndex.document_chunks``)
             id=chunk_id,
             collection_id=collection_id,
             document_id=document_id,
-            ordinal=len(parts.get(document_id, ())),
+            ordinal=int(ordinal),
             title=title,
             origin=origin,
+            heading_path=json.loads(heading),
+            page=None if page is None else int(page),
             text=text,
-            sentences=said[chunk_id],
+            sentences=json.loads(said),
         )
         parts.setdefault(document_id, []).append((chunk, json.loads(tokens)))
+    for pairs in parts.values():
+        pairs.sort(key=lambda pair: pair[0].ordinal)  # stable; written in this order anyway
     documents = [_document(pairs) for pairs in parts.values()]
+    chunks = {document_id: [c for c, _ in pairs] for document_id, pairs in parts.items()}
+    store = SqliteIndex(path, read_only=True)
     return BuiltinCollection(
         collection_id=collection_id,
         name=corpus_sources.corpus_name(settings),
-        index=BuiltinIndex(path, said),
+        index=BuiltinIndex(store, path, collection_id, chunks),
         documents=documents,
         idf=idf,
         by_url={d.url: i for i, d in enumerate(documents)},
@@ -212,10 +198,6 @@ def _document(pairs: list[tuple[Chunk, list[list[str]]]]) -> BuiltinDocument:
 def catalog(settings: Settings, data: BuiltinCollection) -> BuiltinCatalog:
     """The collection (dated by its file) and one ingested record per document."""
     built = datetime.fromtimestamp(data.index.path.stat().st_mtime, UTC)
-    chunks: dict[str, int] = {}
-    for chunk_id in data.index.chunk_ids:
-        document_id = chunk_id.rsplit("-", 1)[0]
-        chunks[document_id] = chunks.get(document_id, 0) + 1
     owner = Owner(id=BUILTIN_OWNER)
     collection = Collection(
         id=data.collection_id,
@@ -235,7 +217,7 @@ def catalog(settings: Settings, data: BuiltinCollection) -> BuiltinCatalog:
             content_hash=content_hash(doc.text.encode()),
             status=DocumentStatus.ingested,
             title=doc.title,
-            chunks=chunks.get(doc.document_id, 0),
+            chunks=doc.chunks,
             updated_at=built,
         )
         for doc in data.documents
