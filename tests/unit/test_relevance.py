@@ -155,3 +155,31 @@ def test_a_section_needs_quotes_carrying_the_question_not_one_of_its_words():
     commands = [f"Use the continue command number {i}." for i in range(4)]  # one part's word
     assert all(gate.admits(c) for c in commands)
     assert not gate.is_about("pdb — The Python Debugger", other[:50] + commands + other[50:])
+
+
+def test_a_keyword_used_as_an_english_word_names_no_construct():
+    for query in (
+        "How do I write regular expressions with the re module?",
+        "How do I save data with json and pickle?",
+        "How do decorators work in Python?",
+        "How do I loop over a dict, for each key and value?",
+        "What is a set, and when is it not the right container?",
+    ):
+        gate = question_gate(query, IDF, "en")
+        for title in ("The with statement", "The for statement", "The if statement"):
+            assert not gate.names(title), (query, title)
+            assert not gate.is_about(title, []), (query, title)
+
+
+def test_a_keyword_the_question_marks_as_a_construct_names_it():
+    marked = {
+        "How do context managers and the with statement work?": "The with statement",
+        "How do for and while loops work?": "The while statement",
+        "How does the `with` keyword close files?": "The with statement",
+        "How does with work?": "The with statement",  # the whole subject
+        "How do the is and is not operators differ?": "Identity comparisons: is",
+        "Как работает цикл for?": "The for statement",  # the noun before it
+        "Wie funktioniert die with-Anweisung?": "The with statement",
+    }
+    for query, title in marked.items():
+        assert question_gate(query, IDF, "en").names(title), query

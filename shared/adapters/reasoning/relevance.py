@@ -16,7 +16,9 @@ one of its sentences is about it: one passing sentence in a long page about some
 else is a coincidence of words, not evidence; a long page is also about it when it has a
 section on it (quotes carrying the question's share, close together). A keyword that is
 an English verb too counts only as written ("yields a tuple" is not the yield
-expression), and a title naming another construct ("Class definitions") does not name a
+expression), one that is an English function word only where the question marks it as
+the construct ("regular expressions with the re module" is not about the with
+statement), and a title naming another construct ("Class definitions") does not name a
 question on function definitions.
 
 A word the corpus has never seen weighs the most in a question in the corpus's
@@ -36,6 +38,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from shared.adapters.reasoning.question_shape import subject_of
 from shared.tools import lexical
 
 QUOTE_MIN = 0.5  # share of the question's weight a quote must carry
@@ -66,17 +69,25 @@ _FRAME_TEXT = """decide decides determine determines differ differs difference d
     handled behave behaves relate relates related compare compared best way ways possible
     together exactly actually really internally affect affects affected"""
 FRAME_WORDS = frozenset(lexical.normalize_token(w) for w in _FRAME_TEXT.split())
-# keywords that are everyday English ("in Python"): not a sign of what is asked
-PLAIN_ENGLISH_KEYWORDS = frozenset({"in", "is", "and", "or", "not", "as", "from", "if"})
-# keywords that are English function words too ("wait for I/O", "handling with try"):
-# a construct only next to a noun that names one ("the with statement") or quoted
-FUNCTION_WORD_KEYWORDS = frozenset({"for", "with", "while", "else"})
+# keywords that are everyday English words too ("work in Python", "regular expressions with
+# the re module", "for each", "if so"): the construct only where the question marks it as
+# one (``_keywords``): followed by a noun that names one ("the with statement", "for and
+# while loops"), after such a noun in another language ("оператор with", "el bloque with"),
+# quoted ("`is`"), or the whole subject ("How does while work?")
+ENGLISH_KEYWORDS = frozenset(
+    {"in", "is", "and", "or", "not", "as", "from", "if", "for", "with", "while", "else"}
+)
 _CONSTRUCT_NOUN_TEXT = """statement statements loop loops clause clauses expression expressions
-    block blocks keyword keywords оператор оператора операторы оператором цикл цикла циклы
-    циклом конструкция конструкции выражение выражения anweisung anweisungen schleife
-    schleifen ausdruck ausdrücke bloque bloques sentencia sentencias instrucción bucle bucles
-    expresión bloc blocs instruction instructions boucle boucles expression"""
+    block blocks keyword keywords operator operators"""
 _CONSTRUCT_NOUNS = frozenset(_CONSTRUCT_NOUN_TEXT.split())
+# nouns of the other languages, on either side ("оператор with", "die with-Anweisung"); none
+# is spelled like an English word, so "instructions for use" is no construct
+_FOREIGN_NOUN_TEXT = """оператор оператора операторы оператором цикл цикла циклы циклом
+    конструкция конструкции выражение выражения anweisung anweisungen schleife schleifen
+    ausdruck ausdrücke bloque bloques sentencia sentencias instrucción bucle bucles expresión
+    bloc blocs boucle boucles"""
+_FOREIGN_CONSTRUCT_NOUNS = frozenset(_FOREIGN_NOUN_TEXT.split())
+_NOUNS = _CONSTRUCT_NOUNS | _FOREIGN_CONSTRUCT_NOUNS
 # keywords that are English verbs too: "yields a tuple", "returns None" and "breaks" are the
 # verb, not the construct a question names ("the yield expression"), so their inflected
 # forms do not count as the keyword
@@ -193,7 +204,7 @@ def carried_weights(text: str, idf: Mapping[str, float]) -> Weights:
     over (keywords, identifiers, English terms); the rest is not translated."""
     latin = " ".join(lexical.latin_words(text))
     # "with-Block": the noun names the keyword's construct, it is not a subject of its own
-    words = [w for w in lexical.content_tokens(latin) if w not in _CONSTRUCT_NOUNS]
+    words = [w for w in lexical.content_tokens(latin) if w not in _NOUNS]
     return _weighed([*words, *_keywords(text)], idf, 0.0)
 
 
@@ -232,17 +243,27 @@ def _stems(text: str) -> set[str]:
     return stems
 
 
-def _keywords(text: str) -> list[str]:
-    """The Python keywords ``text`` names as constructs (see FUNCTION_WORD_KEYWORDS)."""
+@lru_cache(maxsize=4096)
+def _keywords(text: str) -> tuple[str, ...]:
+    """The Python keywords ``text`` names as constructs (see ENGLISH_KEYWORDS); kept per
+    text: every document title is asked about again for each quote of its page."""
     words = re.findall(r"[^\W\d_]+", text.lower())
+    subject = subject_of(text).lower().strip("`'\"")
     out = []
     for i, word in enumerate(words):
-        if not keyword.iskeyword(word) or word in PLAIN_ENGLISH_KEYWORDS:
+        if not keyword.iskeyword(word):
             continue
-        if word in FUNCTION_WORD_KEYWORDS:
-            near = set(words[max(i - 1, 0) : i] + words[i + 1 : i + 2])
+        before, rest = (words[i - 1] if i else ""), words[i + 1 :]
+        if (
+            word in ("and", "or")
+            and keyword.iskeyword(before)
+            and keyword.iskeyword(next(iter(rest), ""))
+        ):
+            continue  # it joins two keywords: "for and while loops"
+        if word in ENGLISH_KEYWORDS and subject != word:
+            after = next((w for w in rest if not keyword.iskeyword(w)), "")  # "for and while loops"
             quoted = re.search(rf"[\"“”‘’'`«»]{word}[\"“”‘’'`«»]", text, re.I)
-            if not (near & _CONSTRUCT_NOUNS or quoted):
+            if not (after in _NOUNS or before in _FOREIGN_CONSTRUCT_NOUNS or quoted):
                 continue
         out.append(word)
-    return out
+    return tuple(out)
