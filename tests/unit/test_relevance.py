@@ -100,6 +100,7 @@ def test_a_keyword_names_a_title_only_as_a_construct():
     gate = question_gate("How do for loops and while loops work?", IDF, "en")
     assert gate.names("The for statement")
     assert not gate.names("shutil — Utility functions for copying files")
+    assert not gate.names("Identifiers and keywords")  # "and" joins, it names no operator
 
 
 def test_words_are_matched_by_their_snowball_stems():

@@ -74,6 +74,7 @@ FRAME_WORDS = frozenset(lexical.normalize_token(w) for w in _FRAME_TEXT.split())
 # one (``_keywords``): followed by a noun that names one ("the with statement", "for and
 # while loops"), after such a noun in another language ("оператор with", "el bloque with"),
 # quoted ("`is`"), or the whole subject ("How does while work?")
+CONJUNCTIONS = frozenset({"and", "or"})  # join the others ("for and while loops"): only quoted
 ENGLISH_KEYWORDS = frozenset(
     {"in", "is", "and", "or", "not", "as", "from", "if", "for", "with", "while", "else"}
 )
@@ -253,17 +254,13 @@ def _keywords(text: str) -> tuple[str, ...]:
     for i, word in enumerate(words):
         if not keyword.iskeyword(word):
             continue
-        before, rest = (words[i - 1] if i else ""), words[i + 1 :]
-        if (
-            word in ("and", "or")
-            and keyword.iskeyword(before)
-            and keyword.iskeyword(next(iter(rest), ""))
-        ):
-            continue  # it joins two keywords: "for and while loops"
         if word in ENGLISH_KEYWORDS and subject != word:
-            after = next((w for w in rest if not keyword.iskeyword(w)), "")  # "for and while loops"
+            before = words[i - 1] if i else ""
+            # the first word after it that is no keyword: "for and while loops"
+            after = next((w for w in words[i + 1 :] if not keyword.iskeyword(w)), "")
+            marked = after in _NOUNS and word not in CONJUNCTIONS  # "Identifiers and keywords"
             quoted = re.search(rf"[\"“”‘’'`«»]{word}[\"“”‘’'`«»]", text, re.I)
-            if not (after in _NOUNS or before in _FOREIGN_CONSTRUCT_NOUNS or quoted):
+            if not (marked or before in _FOREIGN_CONSTRUCT_NOUNS or quoted):
                 continue
         out.append(word)
     return tuple(out)
