@@ -184,3 +184,14 @@ def test_a_keyword_the_question_marks_as_a_construct_names_it():
     }
     for query, title in marked.items():
         assert question_gate(query, IDF, "en").names(title), query
+
+
+def test_a_class_name_the_question_capitalizes_matches_only_as_written():
+    idf = {"counter": 2.0, "deque": 2.0, "contain": 1.5, "semaphor": 2.0}
+    gate = question_gate("How do the deque and Counter containers work?", idf, "en")
+    assert gate.admits("A Counter is a container for counting hashable objects.")
+    assert gate.share("Counters count.") == gate.share("A Counter counts.") > 0
+    # the everyday word is not the class
+    assert gate.share("Release a semaphore, incrementing the internal counter.") == 0.0
+    lower = question_gate("How does a counter work with a deque?", idf, "en")
+    assert lower.share("The internal counter grows.") > 0  # not capitalized: any counter

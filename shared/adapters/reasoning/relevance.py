@@ -118,7 +118,7 @@ class Gate:
 
     def share(self, sentence: str) -> float:
         total = sum(self.weights.values())
-        present = _stems(sentence)
+        present = self._present(sentence)
         carried = sum(v for w, v in self.weights.items() if w in present)
         return carried / total if total else 0.0
 
@@ -130,8 +130,17 @@ class Gate:
         bar = min(self.minimum, QUOTE_FLOOR) if named else self.minimum
         if not self.judges() or self.share(sentence) >= bar:
             return True
-        present = _stems(sentence)
+        present = self._present(sentence)
         return any(concept <= present for concept in self.concepts)
+
+    def _present(self, sentence: str) -> set[str]:
+        """The question's words in ``sentence``; a class name the question capitalizes
+        ("Counter") only as written there, not the everyday word ("the internal counter")."""
+        present = _stems(sentence)
+        for name in _class_names(self.query):
+            if stem(name.lower()) in present and not re.search(rf"\b{name}", sentence):
+                present.discard(stem(name.lower()))
+        return present
 
     def calibrated(self, sentences: Iterable[str]) -> Gate:
         """This gate, its bar lowered to what the best of ``sentences`` reaches (see the
@@ -242,6 +251,17 @@ def _stems(text: str) -> set[str]:
         if not re.search(rf"\b{verb}\b", text, re.I):
             stems.discard(verb)
     return stems
+
+
+@lru_cache(maxsize=1024)
+def _class_names(query: str) -> tuple[str, ...]:
+    """The words ``query`` capitalizes inside a sentence ("the deque, Counter and
+    defaultdict containers", "OrderedDict"): names of classes, not the everyday words."""
+    return tuple(
+        m.group(1)
+        for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z]+(?:[A-Z][a-z]*)*)\b", query)
+        if m.group(1).lower() != "python"
+    )
 
 
 @lru_cache(maxsize=4096)
