@@ -13,15 +13,18 @@ IDF = {"with": 0.3, "statement": 1.1, "context": 1.4, "manager": 2.7, "filler": 
 WITH = "corpus://reference/with"
 COMPOUND = "corpus://reference/compound"
 UNITTEST = "corpus://library/unittest"
+WITH_MODULE = "corpus://library/with"
 QUOTES = {
     WITH: "The with statement calls the context manager's enter method.",
     COMPOUND: "A with statement runs its block inside a context manager.",
     UNITTEST: "The assertion can be used as a context manager in a with statement.",
+    WITH_MODULE: "The with statement calls the context manager's enter method.",
 }
 TITLES = {
     WITH: "The with statement",
     COMPOUND: "Compound statements",
     UNITTEST: "unittest — Unit testing framework",
+    WITH_MODULE: "with — Tools for the with statement",
 }
 FILLER = [f"Filler sentence number {i} about files." for i in range(80)]
 
@@ -41,7 +44,7 @@ def _cited(urls: list[str]) -> set[str]:
         ],
         sources=[Source(n=n, url=u, title=TITLES[u]) for n, u in enumerate(urls, 1)],
     )
-    whole = {WITH: [QUOTES[WITH], *FILLER[:5]]}  # long pages mention it once
+    whole = {u: [QUOTES[u], *FILLER[:5]] for u in (WITH, WITH_MODULE)}  # the rest: in passing
 
     def sentences(url: str) -> list[str]:
         return whole.get(url, [*FILLER[:40], QUOTES[url], *FILLER[40:]])
@@ -59,3 +62,9 @@ def test_a_quote_from_where_the_question_is_documented_is_cited():
 
 def test_without_a_page_naming_the_question_a_passing_mention_is_not_cited():
     assert _cited([COMPOUND, UNITTEST]) == set()
+
+
+def test_a_library_module_named_by_the_question_does_not_vouch_for_other_modules():
+    # the question's page is a module's: the library's other modules only use what it
+    # documents, so a quote in passing there is not cited
+    assert _cited([WITH_MODULE, UNITTEST]) == {WITH_MODULE}

@@ -134,7 +134,8 @@ def _citable(
     citable too when it comes from where the question is documented: the collection of a
     page whose title names it (the language reference for a construct: its long pages on
     compound statements or the type hierarchy each hold a section on it), not a library
-    module that uses the construct in passing."""
+    module that uses the construct in passing. A module's page names the question only
+    for itself: the other modules of the library document their own API."""
     quotes: dict[str, set[str]] = {}
     topics = [(topic, f) for topic, fs in groups.items() for f in fs]
     topics += [("", f) for f in material.findings if is_deep_search(f)]
@@ -145,7 +146,8 @@ def _citable(
                 for url in key.source_urls:
                     quotes.setdefault(url, set()).add(key.text)
     whole = gates("")
-    home = {urlsplit(url).netloc for url in named}
+    titles = {s.url: s.title for s in material.sources}
+    home = {urlsplit(u).netloc for u in named if not relevance.module_title(titles.get(u, ""))}
 
     def about(url: str, title: str) -> bool:
         said = sentences(url)

@@ -158,8 +158,7 @@ class Gate:
         Python keyword the question uses, as a construct ("The for statement" for a question
         on loops; not "Utility functions for copying"). A module's title names the module,
         not the everyday words of its synopsis ("random — Random variable generators")."""
-        head, dash, _ = title.partition(" — ")
-        title = head if dash and re.fullmatch(r"[\w.]+", head) else title
+        title = module_title(title) or title
         distinctive = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
         return bool(distinctive & _stems(title)) or bool(
             set(_keywords(self.query)) & set(_keywords(title))
@@ -189,6 +188,16 @@ class Gate:
     def _naming_words(self) -> set[str]:
         named = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
         return named | ({stem(k) for k in _keywords(self.query)} & set(self.weights))
+
+
+def module_title(title: str) -> str:
+    """The module a library page documents ("random — Random variable generators",
+    "The dataclasses module"), or "" for any other title."""
+    head, dash, _ = title.partition(" — ")
+    if dash and re.fullmatch(r"[\w.]+", head):
+        return head
+    named = re.fullmatch(r"The ([\w.]+) module", title)
+    return named.group(1) if named else ""
 
 
 def question_gate(query: str, idf: Mapping[str, float], language: str) -> Gate:
