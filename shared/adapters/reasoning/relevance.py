@@ -16,10 +16,9 @@ one of its sentences is about it: one passing sentence in a long page about some
 else is a coincidence of words, not evidence; a long page is also about it when it has a
 section on it (quotes carrying the question's share, close together). A keyword that is
 an English verb too counts only as written ("yields a tuple" is not the yield
-expression), one that is an English function word only where the question marks it as
-the construct ("regular expressions with the re module" is not about the with
-statement), and a title naming another construct ("Class definitions") does not name a
-question on function definitions.
+expression), and one that is an English function word only where the question marks it
+as the construct ("regular expressions with the re module" is not about the with
+statement).
 
 A word the corpus has never seen weighs the most in a question in the corpus's
 language (a web page's subject may be one) and nothing in a question in another
