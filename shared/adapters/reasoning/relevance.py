@@ -124,12 +124,16 @@ class Gate:
     def admits(self, sentence: str, named: bool = False) -> bool:
         """About the question: enough of its weight, or every word of one of its parts
         ("class definitions" in a question on class definitions and special methods). On a
-        page whose title ``names`` the subject, the floor's share is enough: the title says
-        what its sentences are about."""
-        bar = min(self.minimum, QUOTE_FLOOR) if named else self.minimum
-        if not self.judges() or self.share(sentence) >= bar:
+        page whose title ``names`` the subject, one of its distinctive words is enough (a
+        word as rare as a title word): the title says what its sentences are about
+        ("Emulating container types" on the collections module's containers)."""
+        if not self.judges() or self.share(sentence) >= self.minimum:
             return True
         present = self._present(sentence)
+        if named and any(
+            self.weights[w] >= TITLE_MIN_WEIGHT for w in present & self.weights.keys()
+        ):
+            return True
         return any(concept <= present for concept in self.concepts)
 
     def _present(self, sentence: str) -> set[str]:
