@@ -197,3 +197,13 @@ def test_a_class_name_the_question_capitalizes_matches_only_as_written():
     assert gate.share("Release a semaphore, incrementing the internal counter.") == 0.0
     lower = question_gate("How does a counter work with a deque?", idf, "en")
     assert lower.share("The internal counter grows.") > 0  # not capitalized: any counter
+
+
+def test_a_question_in_everyday_words_needs_a_title_or_a_section():
+    idf = {"list": 0.53, "tupl": 0.89, "tuple": 0.89, "filler": 0.1}
+    gate = question_gate("What is the difference between a list and a tuple?", idf, "en")
+    other = [f"Filler sentence number {i} about files." for i in range(20)]
+    scattered = ["Return a tuple describing the fields.", *other[:8], "Return a named tuple."]
+    assert gate.admits(scattered[0]) and not gate.is_about("dataclasses", scattered)
+    section = [f"A tuple is immutable, unlike a list ({i})." for i in range(4)]
+    assert gate.is_about("Sequence Types", other + section + other)

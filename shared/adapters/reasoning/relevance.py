@@ -14,7 +14,9 @@ the corpus hardly uses), the bar is the best quote's share, never below a floor.
 A document is about the question when its title names the subject, or when more than
 one of its sentences is about it: one passing sentence in a long page about something
 else is a coincidence of words, not evidence; a long page is also about it when it has a
-section on it (quotes carrying the question's share, close together). A keyword that is
+section on it (quotes carrying the question's share, close together). A question in
+everyday words only (none as rare as a title word: "lists and tuples") is found here and
+there in many pages, so only a title or a section vouches for a page. A keyword that is
 an English verb too counts only as written ("yields a tuple" is not the yield
 expression), and one that is an English function word only where the question marks it
 as the construct ("regular expressions with the re module" is not about the with
@@ -181,9 +183,12 @@ class Gate:
         # quotes carrying the question's share: one word of a part ("continue" all over
         # the debugger's commands) is not enough for a section, nor for a ``strict`` judge
         full = [i for i in hits if self.share(said[i]) >= self.minimum]
-        if len(full if strict else hits) >= max(SOURCE_MIN_QUOTES, ABOUT_SHARE * len(said)):
+        enough = len(full if strict else hits) >= max(SOURCE_MIN_QUOTES, ABOUT_SHARE * len(said))
+        if enough and self._naming_words():
             return True
-        # a section of a long page: PASSAGE_QUOTES such quotes close together
+        # a section of a long page: PASSAGE_QUOTES such quotes close together; the only way
+        # for a question in everyday words ("lists and tuples"), which every page returning a
+        # tuple mentions here and there
         hits = full
         k = PASSAGE_QUOTES - 1
         return any(hits[i + k] - hits[i] < PASSAGE for i in range(len(hits) - k))
