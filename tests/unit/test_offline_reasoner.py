@@ -160,6 +160,16 @@ def test_plan_anchors_topics_only_in_documents_about_the_question(offline):
     assert set(anchors) <= {"for", "while", "break", "continue", "compound"}
 
 
+def test_plan_reads_the_pages_on_the_question_s_concepts_beyond_the_one_about_it(offline):
+    context = _context("How do generators and the yield expression work in Python?")
+    plan = offline.plan(context, offline.analyze(context), 6)
+    corpus = shared_corpus()
+    anchors = [corpus.search(t.queries[1], 1)[0].url.rsplit("/", 1)[-1] for t in plan.topics]
+    # one page is about the question (its title names it); the type hierarchy's section on
+    # generator functions is read too, under a topic of its own
+    assert anchors[0] == "yield" and "types" in anchors[1:]
+
+
 def _agent_state(**extra) -> AgentState:
     return AgentState(
         context=_context(),

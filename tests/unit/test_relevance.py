@@ -100,6 +100,7 @@ def test_a_keyword_names_a_title_only_as_a_construct():
     gate = question_gate("How do for loops and while loops work?", IDF, "en")
     assert gate.names("The for statement")
     assert not gate.names("shutil — Utility functions for copying files")
+    assert not gate.names("Identifiers and keywords")  # "and" joins, it names no operator
 
 
 def test_words_are_matched_by_their_snowball_stems():
@@ -109,12 +110,14 @@ def test_words_are_matched_by_their_snowball_stems():
     assert gate.admits("An exception handler is selected by the handling code.")
 
 
-def test_a_page_whose_title_names_the_subject_needs_only_the_floor_share():
+def test_a_page_whose_title_names_the_subject_needs_only_one_distinctive_word():
     gate = question_gate("How do context managers and global names work?", IDF, "en")
     quote = "A manager object is created first."  # two fifths of the question's weight
     assert not gate.admits(quote)
-    assert gate.admits(quote, named=True)  # over the floor, on the page about managers
-    assert not gate.admits("Every name is bound somewhere.", named=True)  # an eighth
+    assert gate.admits(quote, named=True)  # "manager", on the page about managers
+    assert not gate.admits("Every name is bound somewhere.", named=True)  # an everyday word
+    many = question_gate("How do the deque, Counter and defaultdict containers work?", {}, "en")
+    assert many.admits("Containers emulate sequences or mappings.", named=True)  # a fifth
 
 
 def test_a_module_title_names_the_module_not_its_synopsis():
@@ -155,3 +158,52 @@ def test_a_section_needs_quotes_carrying_the_question_not_one_of_its_words():
     commands = [f"Use the continue command number {i}." for i in range(4)]  # one part's word
     assert all(gate.admits(c) for c in commands)
     assert not gate.is_about("pdb — The Python Debugger", other[:50] + commands + other[50:])
+
+
+def test_a_keyword_used_as_an_english_word_names_no_construct():
+    for query in (
+        "How do I write regular expressions with the re module?",
+        "How do I save data with json and pickle?",
+        "How do decorators work in Python?",
+        "How do I loop over a dict, for each key and value?",
+        "What is a set, and when is it not the right container?",
+    ):
+        gate = question_gate(query, IDF, "en")
+        for title in ("The with statement", "The for statement", "The if statement"):
+            assert not gate.names(title), (query, title)
+            assert not gate.is_about(title, []), (query, title)
+
+
+def test_a_keyword_the_question_marks_as_a_construct_names_it():
+    marked = {
+        "How do context managers and the with statement work?": "The with statement",
+        "How do for and while loops work?": "The while statement",
+        "How does the `with` keyword close files?": "The with statement",
+        "How does with work?": "The with statement",  # the whole subject
+        "How do the is and is not operators differ?": "Identity comparisons: is",
+        "Как работает цикл for?": "The for statement",  # the noun before it
+        "Wie funktioniert die with-Anweisung?": "The with statement",
+    }
+    for query, title in marked.items():
+        assert question_gate(query, IDF, "en").names(title), query
+
+
+def test_a_class_name_the_question_capitalizes_matches_only_as_written():
+    idf = {"counter": 2.0, "deque": 2.0, "contain": 1.5, "semaphor": 2.0}
+    gate = question_gate("How do the deque and Counter containers work?", idf, "en")
+    assert gate.admits("A Counter is a container for counting hashable objects.")
+    assert gate.share("Counters count.") == gate.share("A Counter counts.") > 0
+    # the everyday word is not the class
+    assert gate.share("Release a semaphore, incrementing the internal counter.") == 0.0
+    lower = question_gate("How does a counter work with a deque?", idf, "en")
+    assert lower.share("The internal counter grows.") > 0  # not capitalized: any counter
+
+
+def test_a_question_in_everyday_words_needs_a_title_or_a_section():
+    idf = {"list": 0.53, "tupl": 0.89, "tuple": 0.89, "filler": 0.1}
+    gate = question_gate("What is the difference between a list and a tuple?", idf, "en")
+    other = [f"Filler sentence number {i} about files." for i in range(20)]
+    scattered = ["Return a tuple describing the fields.", *other[:8], "Return a named tuple."]
+    assert gate.admits(scattered[0]) and not gate.is_about("dataclasses", scattered)
+    section = [f"A tuple is immutable, unlike a list ({i})." for i in range(4)]
+    assert gate.is_about("Sequence Types", other + section + other)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from urllib.parse import urlsplit
 
 from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.templates import texts_for, topic_heading
@@ -129,7 +130,12 @@ def _citable(
 ) -> set[int]:
     """The sources a report may cite: those about the question (``relevance``), judged by
     their title and by their sentences: all of them for a corpus document, else the quotes
-    its topics' gates admit from it."""
+    its topics' gates admit from it. A corpus document with a quote about the question is
+    citable too when it comes from where the question is documented: the collection of a
+    page whose title names it (the language reference for a construct: its long pages on
+    compound statements or the type hierarchy each hold a section on it), not a library
+    module that uses the construct in passing. A module's page names the question only
+    for itself: the other modules of the library document their own API."""
     quotes: dict[str, set[str]] = {}
     topics = [(topic, f) for topic, fs in groups.items() for f in fs]
     topics += [("", f) for f in material.findings if is_deep_search(f)]
@@ -140,12 +146,16 @@ def _citable(
                 for url in key.source_urls:
                     quotes.setdefault(url, set()).add(key.text)
     whole = gates("")
+    titles = {s.url: s.title for s in material.sources}
+    home = {urlsplit(u).netloc for u in named if not relevance.module_title(titles.get(u, ""))}
 
     def about(url: str, title: str) -> bool:
         said = sentences(url)
         if said is None:
             return question.is_about(title, quotes.get(url, ()))
-        return url in quotes and whole.is_about(title, said)
+        if url not in quotes:
+            return False
+        return urlsplit(url).netloc in home or whole.is_about(title, said)
 
     return {s.n for s in material.sources if about(s.url, s.title)}
 

@@ -141,16 +141,20 @@ def _plannable(
     return relevant[:count] + [d for d in relevant[count:] if strictly_about(d)]
 
 
-def _anchors(focus: list[FocusDocument], relevant: list[FocusDocument]) -> list[FocusDocument]:
-    """The documents about the question, when there are any; else the documents about
-    the question's concepts beyond the core ones first (so topics spread out), then the
-    core ones; all of them when none names a concept."""
+def _anchors(
+    focus: list[FocusDocument], relevant: list[FocusDocument], count: int
+) -> list[FocusDocument]:
+    """The documents about the question first, then the others that mention its concepts
+    (a long reference page with a section on it: the report cites it for a quote when the
+    question is documented there, ``offline_quotes``). When none is about the question:
+    the documents about its concepts beyond the core ones first (so topics spread out),
+    then the core ones; all of them when none names a concept."""
     if relevant:
-        return relevant
-    about = [d for d in focus if d.about]
+        return relevant + [d for d in focus if d.about and d not in relevant]
+    about = [d for d in focus[: count + CORE_DOCUMENTS] if d.about]
     if not about:
-        return focus
-    return [d for d in about[CORE_DOCUMENTS:]] + about[:CORE_DOCUMENTS]
+        return focus[: count + CORE_DOCUMENTS]
+    return about[CORE_DOCUMENTS:] + about[:CORE_DOCUMENTS]
 
 
 def plan(
@@ -164,9 +168,9 @@ def plan(
     phrases = corpus.key_phrases(context.query, 6)
     focus = corpus.focus_documents(context.query, FOCUS_POOL, concepts_of(subject))
     relevant = _plannable(corpus, context, _relevant(corpus, focus, context), count)
-    anchors = _anchors(focus[: count + CORE_DOCUMENTS], relevant)
-    if relevant:  # a topic per document about the question: more would read the same pages
-        count = min(len(relevant), max_topics, MAX_TOPICS)
+    anchors = _anchors(focus, relevant, count)
+    if relevant:  # a topic per document about the question, then per one on its concepts
+        count = min(max(count, len(relevant)), len(anchors), max_topics, MAX_TOPICS)
     a, b = split_comparison(subject, phrases)
     topics = []
     for i, kind in enumerate(DECOMPOSITIONS[analysis.query_type][:count], start=1):

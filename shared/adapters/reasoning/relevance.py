@@ -14,10 +14,13 @@ the corpus hardly uses), the bar is the best quote's share, never below a floor.
 A document is about the question when its title names the subject, or when more than
 one of its sentences is about it: one passing sentence in a long page about something
 else is a coincidence of words, not evidence; a long page is also about it when it has a
-section on it (quotes carrying the question's share, close together). A keyword that is
+section on it (quotes carrying the question's share, close together). A question in
+everyday words only (none as rare as a title word: "lists and tuples") is found here and
+there in many pages, so only a title or a section vouches for a page. A keyword that is
 an English verb too counts only as written ("yields a tuple" is not the yield
-expression), and a title naming another construct ("Class definitions") does not name a
-question on function definitions.
+expression), and one that is an English function word only where the question marks it
+as the construct ("regular expressions with the re module" is not about the with
+statement).
 
 A word the corpus has never seen weighs the most in a question in the corpus's
 language (a web page's subject may be one) and nothing in a question in another
@@ -36,6 +39,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from shared.adapters.reasoning.question_shape import subject_of
 from shared.tools import lexical
 
 QUOTE_MIN = 0.5  # share of the question's weight a quote must carry
@@ -66,17 +70,26 @@ _FRAME_TEXT = """decide decides determine determines differ differs difference d
     handled behave behaves relate relates related compare compared best way ways possible
     together exactly actually really internally affect affects affected"""
 FRAME_WORDS = frozenset(lexical.normalize_token(w) for w in _FRAME_TEXT.split())
-# keywords that are everyday English ("in Python"): not a sign of what is asked
-PLAIN_ENGLISH_KEYWORDS = frozenset({"in", "is", "and", "or", "not", "as", "from", "if"})
-# keywords that are English function words too ("wait for I/O", "handling with try"):
-# a construct only next to a noun that names one ("the with statement") or quoted
-FUNCTION_WORD_KEYWORDS = frozenset({"for", "with", "while", "else"})
+# keywords that are everyday English words too ("work in Python", "regular expressions with
+# the re module", "for each", "if so"): the construct only where the question marks it as
+# one (``_keywords``): followed by a noun that names one ("the with statement", "for and
+# while loops"), after such a noun in another language ("оператор with", "el bloque with"),
+# quoted ("`is`"), or the whole subject ("How does while work?")
+CONJUNCTIONS = frozenset({"and", "or"})  # join the others ("for and while loops"): only quoted
+ENGLISH_KEYWORDS = frozenset(
+    {"in", "is", "and", "or", "not", "as", "from", "if", "for", "with", "while", "else"}
+)
 _CONSTRUCT_NOUN_TEXT = """statement statements loop loops clause clauses expression expressions
-    block blocks keyword keywords оператор оператора операторы оператором цикл цикла циклы
-    циклом конструкция конструкции выражение выражения anweisung anweisungen schleife
-    schleifen ausdruck ausdrücke bloque bloques sentencia sentencias instrucción bucle bucles
-    expresión bloc blocs instruction instructions boucle boucles expression"""
+    block blocks keyword keywords operator operators"""
 _CONSTRUCT_NOUNS = frozenset(_CONSTRUCT_NOUN_TEXT.split())
+# nouns of the other languages, on either side ("оператор with", "die with-Anweisung"); none
+# is spelled like an English word, so "instructions for use" is no construct
+_FOREIGN_NOUN_TEXT = """оператор оператора операторы оператором цикл цикла циклы циклом
+    конструкция конструкции выражение выражения anweisung anweisungen schleife schleifen
+    ausdruck ausdrücke bloque bloques sentencia sentencias instrucción bucle bucles expresión
+    bloc blocs boucle boucles"""
+_FOREIGN_CONSTRUCT_NOUNS = frozenset(_FOREIGN_NOUN_TEXT.split())
+_NOUNS = _CONSTRUCT_NOUNS | _FOREIGN_CONSTRUCT_NOUNS
 # keywords that are English verbs too: "yields a tuple", "returns None" and "breaks" are the
 # verb, not the construct a question names ("the yield expression"), so their inflected
 # forms do not count as the keyword
@@ -106,20 +119,33 @@ class Gate:
 
     def share(self, sentence: str) -> float:
         total = sum(self.weights.values())
-        present = _stems(sentence)
+        present = self._present(sentence)
         carried = sum(v for w, v in self.weights.items() if w in present)
         return carried / total if total else 0.0
 
     def admits(self, sentence: str, named: bool = False) -> bool:
         """About the question: enough of its weight, or every word of one of its parts
         ("class definitions" in a question on class definitions and special methods). On a
-        page whose title ``names`` the subject, the floor's share is enough: the title says
-        what its sentences are about."""
-        bar = min(self.minimum, QUOTE_FLOOR) if named else self.minimum
-        if not self.judges() or self.share(sentence) >= bar:
+        page whose title ``names`` the subject, one of its distinctive words is enough (a
+        word as rare as a title word): the title says what its sentences are about
+        ("Emulating container types" on the collections module's containers)."""
+        if not self.judges() or self.share(sentence) >= self.minimum:
             return True
-        present = _stems(sentence)
+        present = self._present(sentence)
+        if named and any(
+            self.weights[w] >= TITLE_MIN_WEIGHT for w in present & self.weights.keys()
+        ):
+            return True
         return any(concept <= present for concept in self.concepts)
+
+    def _present(self, sentence: str) -> set[str]:
+        """The question's words in ``sentence``; a class name the question capitalizes
+        ("Counter") only as written there, not the everyday word ("the internal counter")."""
+        present = _stems(sentence)
+        for name in _class_names(self.query):
+            if stem(name.lower()) in present and not re.search(rf"\b{name}", sentence):
+                present.discard(stem(name.lower()))
+        return present
 
     def calibrated(self, sentences: Iterable[str]) -> Gate:
         """This gate, its bar lowered to what the best of ``sentences`` reaches (see the
@@ -137,8 +163,7 @@ class Gate:
         Python keyword the question uses, as a construct ("The for statement" for a question
         on loops; not "Utility functions for copying"). A module's title names the module,
         not the everyday words of its synopsis ("random — Random variable generators")."""
-        head, dash, _ = title.partition(" — ")
-        title = head if dash and re.fullmatch(r"[\w.]+", head) else title
+        title = module_title(title) or title
         distinctive = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
         return bool(distinctive & _stems(title)) or bool(
             set(_keywords(self.query)) & set(_keywords(title))
@@ -158,9 +183,12 @@ class Gate:
         # quotes carrying the question's share: one word of a part ("continue" all over
         # the debugger's commands) is not enough for a section, nor for a ``strict`` judge
         full = [i for i in hits if self.share(said[i]) >= self.minimum]
-        if len(full if strict else hits) >= max(SOURCE_MIN_QUOTES, ABOUT_SHARE * len(said)):
+        enough = len(full if strict else hits) >= max(SOURCE_MIN_QUOTES, ABOUT_SHARE * len(said))
+        if enough and self._naming_words():
             return True
-        # a section of a long page: PASSAGE_QUOTES such quotes close together
+        # a section of a long page: PASSAGE_QUOTES such quotes close together; the only way
+        # for a question in everyday words ("lists and tuples"), which every page returning a
+        # tuple mentions here and there
         hits = full
         k = PASSAGE_QUOTES - 1
         return any(hits[i + k] - hits[i] < PASSAGE for i in range(len(hits) - k))
@@ -168,6 +196,16 @@ class Gate:
     def _naming_words(self) -> set[str]:
         named = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
         return named | ({stem(k) for k in _keywords(self.query)} & set(self.weights))
+
+
+def module_title(title: str) -> str:
+    """The module a library page documents ("random — Random variable generators",
+    "The dataclasses module"), or "" for any other title."""
+    head, dash, _ = title.partition(" — ")
+    if dash and re.fullmatch(r"[\w.]+", head):
+        return head
+    named = re.fullmatch(r"The ([\w.]+) module", title)
+    return named.group(1) if named else ""
 
 
 def question_gate(query: str, idf: Mapping[str, float], language: str) -> Gate:
@@ -193,7 +231,7 @@ def carried_weights(text: str, idf: Mapping[str, float]) -> Weights:
     over (keywords, identifiers, English terms); the rest is not translated."""
     latin = " ".join(lexical.latin_words(text))
     # "with-Block": the noun names the keyword's construct, it is not a subject of its own
-    words = [w for w in lexical.content_tokens(latin) if w not in _CONSTRUCT_NOUNS]
+    words = [w for w in lexical.content_tokens(latin) if w not in _NOUNS]
     return _weighed([*words, *_keywords(text)], idf, 0.0)
 
 
@@ -232,17 +270,34 @@ def _stems(text: str) -> set[str]:
     return stems
 
 
-def _keywords(text: str) -> list[str]:
-    """The Python keywords ``text`` names as constructs (see FUNCTION_WORD_KEYWORDS)."""
+@lru_cache(maxsize=1024)
+def _class_names(query: str) -> tuple[str, ...]:
+    """The words ``query`` capitalizes inside a sentence ("the deque, Counter and
+    defaultdict containers", "OrderedDict"): names of classes, not the everyday words."""
+    return tuple(
+        m.group(1)
+        for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z]+(?:[A-Z][a-z]*)*)\b", query)
+        if m.group(1).lower() != "python"
+    )
+
+
+@lru_cache(maxsize=4096)
+def _keywords(text: str) -> tuple[str, ...]:
+    """The Python keywords ``text`` names as constructs (see ENGLISH_KEYWORDS); kept per
+    text: every document title is asked about again for each quote of its page."""
     words = re.findall(r"[^\W\d_]+", text.lower())
+    subject = subject_of(text).lower().strip("`'\"")
     out = []
     for i, word in enumerate(words):
-        if not keyword.iskeyword(word) or word in PLAIN_ENGLISH_KEYWORDS:
+        if not keyword.iskeyword(word):
             continue
-        if word in FUNCTION_WORD_KEYWORDS:
-            near = set(words[max(i - 1, 0) : i] + words[i + 1 : i + 2])
+        if word in ENGLISH_KEYWORDS and subject != word:
+            before = words[i - 1] if i else ""
+            # the first word after it that is no keyword: "for and while loops"
+            after = next((w for w in words[i + 1 :] if not keyword.iskeyword(w)), "")
+            marked = after in _NOUNS and word not in CONJUNCTIONS  # "Identifiers and keywords"
             quoted = re.search(rf"[\"“”‘’'`«»]{word}[\"“”‘’'`«»]", text, re.I)
-            if not (near & _CONSTRUCT_NOUNS or quoted):
+            if not (marked or before in _FOREIGN_CONSTRUCT_NOUNS or quoted):
                 continue
         out.append(word)
-    return out
+    return tuple(out)

@@ -1,0 +1,70 @@
+"""Which read pages the offline report may cite (``offline_quotes``): a page whose title
+names the question, a page about it, and a page with a quote about it from where the
+question is documented."""
+
+from __future__ import annotations
+
+from shared.adapters.reasoning.offline_quotes import topic_sections
+from shared.core.report_models import ReportMaterial
+from shared.core.research_models import Finding, KeyFinding, ResearchContext
+from shared.core.source_models import Source
+
+IDF = {"with": 0.3, "statement": 1.1, "context": 1.4, "manager": 2.7, "filler": 0.1}
+WITH = "corpus://reference/with"
+COMPOUND = "corpus://reference/compound"
+UNITTEST = "corpus://library/unittest"
+WITH_MODULE = "corpus://library/with"
+QUOTES = {
+    WITH: "The with statement calls the context manager's enter method.",
+    COMPOUND: "A with statement runs its block inside a context manager.",
+    UNITTEST: "The assertion can be used as a context manager in a with statement.",
+    WITH_MODULE: "The with statement calls the context manager's enter method.",
+}
+TITLES = {
+    WITH: "The with statement",
+    COMPOUND: "Compound statements",
+    UNITTEST: "unittest — Unit testing framework",
+    WITH_MODULE: "with — Tools for the with statement",
+}
+FILLER = [f"Filler sentence number {i} about files." for i in range(80)]
+
+
+def _cited(urls: list[str]) -> set[str]:
+    """The URLs a report over pages ``urls`` (each quoted once) cites."""
+    material = ReportMaterial(
+        context=ResearchContext(session_id="s", query="How does the with statement work?"),
+        findings=[
+            Finding(
+                agent_id=1,
+                topic="How it works: context managers",
+                topic_id=1,
+                summary=QUOTES[urls[0]],
+                key_findings=[KeyFinding(text=QUOTES[u], source_urls=[u]) for u in urls],
+            )
+        ],
+        sources=[Source(n=n, url=u, title=TITLES[u]) for n, u in enumerate(urls, 1)],
+    )
+    whole = {u: [QUOTES[u], *FILLER[:5]] for u in (WITH, WITH_MODULE)}  # the rest: in passing
+
+    def sentences(url: str) -> list[str]:
+        return whole.get(url, [*FILLER[:40], QUOTES[url], *FILLER[40:]])
+
+    sections, _ = topic_sections(material, IDF, sentences)
+    numbers = {n for _, items in sections for _, ns in items for n in ns}
+    return {s.url for s in material.sources if s.n in numbers}
+
+
+def test_a_quote_from_where_the_question_is_documented_is_cited():
+    # the page that names the question is in the reference: its other pages are citable
+    # for a quote about the question; the library's page that uses it in passing is not
+    assert _cited([WITH, COMPOUND, UNITTEST]) == {WITH, COMPOUND}
+
+
+def test_without_a_page_naming_the_question_a_passing_mention_is_not_cited():
+    assert _cited([COMPOUND, UNITTEST]) == set()
+
+
+def test_a_library_module_named_by_the_question_does_not_vouch_for_other_modules():
+    # the question's page is a module's: the library's other modules only use what it
+    # documents, so a quote in passing there is not cited
+    assert _cited([WITH_MODULE, UNITTEST]) == {WITH_MODULE}
