@@ -20,6 +20,8 @@ from functools import lru_cache
 import pysbd
 from rank_bm25 import BM25Okapi
 
+from shared.tools import known_tokens
+
 _STOPWORDS_TEXT = """a about above after again against all also am an and any are as at be
     because been
     before being below between both but by can could did do does doing down during each
@@ -240,7 +242,7 @@ def mmr_select(
 
 
 @lru_cache(maxsize=32768)
-def sentence_tokens(sentence: str) -> tuple[str, ...]:
+def tokenized(sentence: str) -> tuple[str, ...]:
     """:func:`content_tokens` of one sentence, cached: a researcher ranks the same page's
     sentences for every query it reads the page with, and tokenizing them was most of
     the cost of choosing passages (bench.profile)."""
@@ -270,7 +272,8 @@ def rank_sentences(
 def _sentence_scorer(sentences: tuple[str, ...]) -> Bm25Scorer:
     """One BM25 model per page's sentences: a session ranks a page for every step that
     reads or cites it, and building the model was most of each ranking's cost."""
-    return Bm25Scorer([sentence_tokens(s) for s in sentences])
+    known = known_tokens.known  # the built-in collection's, as stored: no tokenizing
+    return Bm25Scorer([known(s) or tokenized(s) for s in sentences])
 
 
 # -- key phrases ------------------------------------------------------------------

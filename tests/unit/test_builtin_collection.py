@@ -8,7 +8,11 @@ import pytest
 from shared.adapters.documents.collection_search import (
     CollectionReader,
     CollectionSearch,
+    boosted,
     corpus_document_id,
+    named_words,
+    query_words,
+    title_boost,
 )
 from shared.adapters.documents.fts import SqliteIndex
 from shared.adapters.documents.routed_index import RoutedIndex
@@ -16,6 +20,8 @@ from shared.adapters.search import corpus_sources
 from shared.core.collection_models import Chunk
 from shared.core.config import Settings
 from shared.core.errors import ConflictError, PermanentError
+from shared.core.source_models import Page
+from shared.tools import lexical
 from tests.contract.conftest import shared_corpus
 
 WITH = "corpus://python-reference/with"
@@ -47,6 +53,37 @@ def test_a_page_read_through_the_collection_reader_carries_the_indexes_sentences
     quoted = "corpus://python-reference/%77ith"  # however the address was quoted
     assert corpus.document_sentences(quoted) == (sentences, tokens)
     assert corpus.document_sentences("https://example.org/with") is None
+
+
+def test_passages_of_a_page_read_from_the_collection_use_its_stored_tokens():
+    """A page comes back from the page cache as JSON (new strings): choosing its passages
+    looks its sentences' tokens up instead of tokenizing them, with the same picks."""
+    corpus = shared_corpus()
+    page = CollectionReader(corpus.index, ["python-docs"]).fetch(WITH)
+    sentences = list(reversed(Page.model_validate_json(page.model_dump_json()).sentences))
+    lexical.tokenized.cache_clear()  # a new page for this worker: nothing tokenized yet
+    picks = lexical.rank_sentences("with statement context manager", sentences, 8)
+    assert lexical.tokenized.cache_info().misses == 0
+    tokens = [lexical.content_tokens(s) for s in sentences]
+    assert picks == lexical.rank_sentences(
+        "with statement context manager", sentences, 8, tokens=tokens
+    )
+    assert len(picks) == 8
+
+
+def test_a_search_works_out_each_title_boost_once_per_title_and_heading_path():
+    """Hundreds of chunks share a few titles and headings: the boost is the definition's
+    (``title_boost`` per chunk), worked out once for each title and heading path."""
+    pairs = shared_corpus().index.ranked("statement exception", 1000)
+    places = {(chunk.title, *chunk.heading_path) for chunk, _ in pairs}
+    assert len(places) * 2 < len(pairs)
+    wanted = set(query_words("with statement exception"))
+    expected = sorted(((c, s * title_boost(c, wanted)) for c, s in pairs), key=lambda p: -p[1])
+    info = named_words.cache_info()
+    looked_up = info.hits + info.misses
+    assert boosted("with statement exception", lambda asked: pairs) == expected
+    info = named_words.cache_info()
+    assert info.hits + info.misses - looked_up == 2 * len(places)  # title, heading path
 
 
 def test_the_builtin_file_is_opened_read_only(tmp_path):

@@ -84,7 +84,7 @@ def query_words(query: str) -> list[str]:
 
 
 @lru_cache(maxsize=32768)
-def _named(heading: str) -> frozenset[str]:
+def named_words(heading: str) -> frozenset[str]:
     """The words a title or heading path names, cached: a search weighs hundreds of chunks,
     and a document's chunks share its title and their headings."""
     return frozenset(query_words(heading))
@@ -119,13 +119,19 @@ def boosted(
 ) -> list[tuple[Chunk, float]]:
     """What ``rank`` finds for the query's words (see ``ranked_hits``), each score raised by
     ``title_boost``, best first (stable: the ranking's order within). Pairs, not hits: the
-    built-in collection weighs hundreds of them per query and keeps one per document."""
+    built-in collection weighs hundreds of them per query and keeps one per document.
+    A boost is worked out once per title and heading path the query's chunks have (230
+    for 1,800 chunks on the default corpus's broad queries: ~0.8 -> ~0.3 ms a query)."""
     words = query_words(query)
     wanted = set(words)
-    scored = [
-        (chunk, score * title_boost(chunk, wanted))
-        for chunk, score in rank(" ".join(words) or query)
-    ]
+    boosts: dict[tuple[str, ...], float] = {}
+    scored = []
+    for chunk, score in rank(" ".join(words) or query):
+        named = (chunk.title, *chunk.heading_path)
+        boost = boosts.get(named)
+        if boost is None:
+            boost = boosts[named] = title_boost(chunk, wanted)
+        scored.append((chunk, score * boost))
     scored.sort(key=lambda pair: -pair[1])
     return scored
 
@@ -133,8 +139,8 @@ def boosted(
 def title_boost(chunk: Chunk, wanted: set[str]) -> float:
     """What ``chunk``'s score is multiplied by for the query words (``wanted``) its title
     and heading path name (``TITLE_BOOST``, a heading's word counting ``HEADING_SHARE``)."""
-    titled = wanted.intersection(_named(chunk.title))
-    headed = wanted.intersection(_named(" ".join(chunk.heading_path))) - titled
+    titled = wanted.intersection(named_words(chunk.title))
+    headed = wanted.intersection(named_words(" ".join(chunk.heading_path))) - titled
     share = (len(titled) + HEADING_SHARE * len(headed)) / (len(wanted) or 1)
     return 1 + TITLE_BOOST * share
 

@@ -37,6 +37,7 @@ from typing import Any
 import jiter
 import openai
 from openai.types.chat import ChatCompletion
+from pydantic import ValidationError
 
 from shared.adapters.reasoning.report_stream import draft_parts
 from shared.tools import text_stream
@@ -133,9 +134,19 @@ def post(client: openai.OpenAI, body: dict[str, Any], timeout: float) -> ChatCom
         except BaseException:
             relay.drop_call()
             raise
-    return client.post(
-        "/chat/completions", body=body, cast_to=ChatCompletion, options={"timeout": timeout}
-    )
+    data = client.post("/chat/completions", body=body, cast_to=object, options={"timeout": timeout})
+    return completion_of(data)
+
+
+def completion_of(data: Any) -> ChatCompletion:
+    """The reply's JSON as a ``ChatCompletion``, validated (~5 µs) rather than built by the
+    SDK's lenient ``construct`` (~0.1 ms of CPU with the GIL held, per model call); a
+    reply the model does not validate (a local server's own ``finish_reason``, say) is
+    still read leniently, as the SDK reads it."""
+    try:
+        return ChatCompletion.model_validate(data)
+    except ValidationError:
+        return ChatCompletion.construct(**data) if isinstance(data, dict) else data
 
 
 def _streamed(

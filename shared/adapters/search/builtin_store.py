@@ -43,7 +43,7 @@ from shared.core.collection_models import (
 )
 from shared.core.config import Settings
 from shared.core.session_models import Owner
-from shared.tools import lexical
+from shared.tools import known_tokens, lexical
 
 BUILTIN_OWNER = "built-in"  # no principal has this id: the owner rules never match it
 CACHE_VERSION = (
@@ -157,7 +157,9 @@ def _open(settings: Settings, collection_id: str, path: Path) -> BuiltinCollecti
             text=text,
             sentences=json.loads(said),
         )
-        parts.setdefault(document_id, []).append((chunk, json.loads(tokens)))
+        groups = json.loads(tokens)
+        known_tokens.remember(chunk.sentences or (), groups)  # passage selection reads them
+        parts.setdefault(document_id, []).append((chunk, groups))
     for pairs in parts.values():
         pairs.sort(key=lambda pair: pair[0].ordinal)  # stable; written in this order anyway
     documents = [_document(pairs) for pairs in parts.values()]
