@@ -18,6 +18,18 @@ def test_a_topic_that_names_only_the_question_subject_is_no_open_question():
     assert not names_only_subject("Examples: compound statements", context)
 
 
+def test_a_topic_that_names_a_cited_page_is_no_open_question():
+    """The report answers "Examples: contextlib" when it quotes the contextlib page."""
+    context = ResearchContext(
+        session_id="s", query="How do context managers and the with statement work in Python?"
+    )
+    cited = ["contextlib — Utilities for with-statement contexts", "Compound statements"]
+    assert names_only_subject("Examples: contextlib", context, cited)
+    assert names_only_subject("topic 3 (Examples: compound statements) was planned", context, cited)
+    assert not names_only_subject("Examples: contextlib", context)
+    assert not names_only_subject("Examples: the exception hierarchy", context, cited)
+
+
 def test_the_report_of_the_subject_does_not_list_the_subject_as_open():
     material = fixture_material()
     gap = f"Key concepts: {material.context.query.removeprefix('How do ').split(' work')[0]}"

@@ -186,13 +186,21 @@ def _fresh_items(
     return items
 
 
-def names_only_subject(topic: str, context: ResearchContext) -> bool:
+def names_only_subject(topic: str, context: ResearchContext, cited: Sequence[str] = ()) -> bool:
     """Whether a topic names nothing but the question's own subject ("Key concepts: the
-    with statement" for a question on the with statement)."""
+    with statement" for a question on the with statement), or a page the report cites
+    (``cited``: their titles; "Examples: contextlib" beside the contextlib page's quotes
+    is no open question: the report answers it)."""
     named = re.search(r"\((.+)\)", topic)  # a gap clause: "topic 2 (Examples: …) was …"
     heading = topic_heading(named.group(1) if named else topic, context.language)
-    words = {relevance.stem(w) for w in lexical.content_tokens(heading)}
-    return words <= {relevance.stem(w) for w in lexical.content_tokens(context.query)}
+    words = _stemmed(heading)
+    if words <= _stemmed(context.query):
+        return True
+    return any(words <= _stemmed(relevance.module_title(t) or t) for t in cited)
+
+
+def _stemmed(text: str) -> set[str]:
+    return {relevance.stem(w) for w in lexical.content_tokens(text)}
 
 
 def _unique_heading(topic: str, sections: list[tuple[str, list[Cited]]], language: str) -> str:

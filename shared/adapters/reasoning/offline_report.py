@@ -55,8 +55,6 @@ def write_report(
     context = material.context
     t = texts_for(context.language)
     sections, gaps = topic_sections(material, idf, sentences)
-    if sections:  # the sections are about the subject: it is no open question
-        gaps = [g for g in gaps if not names_only_subject(g, context)]
     subject = subject_of(context.query)
     # before sentences move to the summary and conclusion: what each section rests on
     support = {heading: _sources_of(items) for heading, items in sections}
@@ -67,6 +65,9 @@ def write_report(
         {n for _, items in sections for _, ns in items for n in ns}
         | {n for _, ns in summary_lead + closing for n in ns}
     )
+    titles = [s.title for s in material.sources if s.n in cited]
+    if sections:  # the sections are about the subject and the pages cited: no open question
+        gaps = [g for g in gaps if not names_only_subject(g, context, titles)]
     confidence = _confidence(support, gaps + material.gaps)
     # nothing cited: say whether nothing was read, or what was read had nothing to quote
     empty = "summary_uncited" if material.sources else "summary_empty"
@@ -85,7 +86,7 @@ def write_report(
     report_sections = [ReportSection(heading=h, content=_paragraphs(i)) for h, i in sections]
     if context.source_policy == "monitor":
         report_sections.append(_contrast(sections, material.sources, t))
-    report_sections += _fixed_sections(material, t, gaps, len(report_sections))
+    report_sections += _fixed_sections(material, t, gaps, len(report_sections), titles)
     body = " ".join([summary, *(s.content for s in report_sections)])
     sources = [s for s in material.sources if s.n in cited]
     return FinalReport(
@@ -166,12 +167,14 @@ def source_questions(asked: list[str], titles: list[str], subject: str, language
 
 
 def _fixed_sections(
-    material: ReportMaterial, t: dict[str, str], gaps: list[str], have: int
+    material: ReportMaterial, t: dict[str, str], gaps: list[str], have: int, cited: list[str]
 ) -> list[ReportSection]:
     """Honest padding: open questions, method, scope, as needed to reach three sections."""
     out = []
-    # topics without evidence, then phases and agents that failed (not the subject itself)
-    gaps += [g for g in material.gaps if not (have and names_only_subject(g, material.context))]
+    # topics without evidence, then phases and agents that failed (not the subject itself,
+    # nor a cited page: ``cited`` are their titles)
+    context = material.context
+    gaps += [g for g in material.gaps if not (have and names_only_subject(g, context, cited))]
     if gaps or have < 3:
         if gaps:
             body = t["open_questions_body"].format(gaps="; ".join(gaps))
