@@ -84,6 +84,22 @@ def test_subject_and_shape_are_read_in_each_language(question, subject, kind):
 
 
 @pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        # "mean" after an article is what is computed, not the verb that ends the subject
+        (
+            "How do I compute the mean and median of a list of numbers?",
+            "compute the mean and median of a list of numbers",
+        ),
+        ("What is a mean value used for?", "mean value"),
+        ("Why do type hints mean nothing at run time?", "type hints"),  # a verb still ends it
+    ],
+)
+def test_a_noun_after_an_article_does_not_end_the_subject(question, subject):
+    assert subject_of(question) == subject
+
+
+@pytest.mark.parametrize(
     ("question", "sides"),
     [
         ("Was ist der Unterschied zwischen Listen und Tupeln?", ("Listen", "Tupeln")),

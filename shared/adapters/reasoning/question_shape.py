@@ -64,9 +64,10 @@ _ZH_TAIL_RE = re.compile(
     r"有什么区别|有什么不同|的区别是什么|的区别|怎么用|如何使用|的作用是什么)$"
 )
 _ZH_PLACE_RE = re.compile(r"^(?:在\s*)?Python\s*(?:中|里)的?\s*", re.IGNORECASE)
-# the verb that ends the subject, and everything after it ("... work on sequences")
+# the verb that ends the subject, and everything after it ("... work on sequences"); not a
+# noun after an article ("compute the mean and median": "mean" is what is computed)
 _TAIL_RE = re.compile(
-    r"(?<=\w)\s+(?:work|works|operate|happen|mean|differ|find|finds|get\s+used|are\s+used|"
+    r"(?<=\w)(?<!\bthe)(?<!\ban)(?<!\ba)\s+(?:work|works|operate|happen|mean|differ|find|finds|get\s+used|are\s+used|"
     r"is\s+used|used|get\s+evaluated|evaluated|behave|interact|relate|"
     # German puts the verb last; Spanish and French name it after the subject at times
     r"funktionier(?:t|en)|verwendet|verwenden|benutzt|benutzen|nutzen|eingesetzt|einsetzen|"
