@@ -207,3 +207,15 @@ def test_a_question_in_everyday_words_needs_a_title_or_a_section():
     assert gate.admits(scattered[0]) and not gate.is_about("dataclasses", scattered)
     section = [f"A tuple is immutable, unlike a list ({i})." for i in range(4)]
     assert gate.is_about("Sequence Types", other + section + other)
+
+
+def test_an_everyday_phrase_of_when_or_how_often_names_no_subject():
+    idf = {"iterate": 2.0, "two": 1.1, "list": 0.5, "time": 1.2, "type": 0.5, "run": 2.0}
+    gate = question_gate("How do I iterate over two lists at the same time?", idf, "en")
+    assert "time" not in gate.weights  # not the time module
+    assert not gate.is_about("time — Time access and conversions", [])
+    assert not gate.admits("Return the time in seconds since the epoch as two floats.")
+    at_run = question_gate("How do I check the type of an object at run time?", idf, "en")
+    assert not {"run", "time"} & at_run.weights.keys()
+    # the words themselves still count where they name the subject
+    assert "time" in question_gate("How do I measure the time a loop takes?", idf, "en").weights

@@ -70,6 +70,13 @@ _FRAME_TEXT = """decide decides determine determines differ differs difference d
     handled behave behaves relate relates related compare compared best way ways possible
     together exactly actually really internally affect affects affected"""
 FRAME_WORDS = frozenset(lexical.normalize_token(w) for w in _FRAME_TEXT.split())
+# everyday phrases that say when or how, not what: "iterate over two lists at the same time"
+# is not about the time module, "check the type at run time" not about running
+IDIOMS = re.compile(
+    r"\b(?:at\s+the\s+same\s+time|at\s+a\s+time|at\s+once|at\s+run[\s-]?time|"
+    r"one\s+by\s+one|in\s+one\s+go|how\s+often)\b",
+    re.I,
+)
 # keywords that are everyday English words too ("work in Python", "regular expressions with
 # the re module", "for each", "if so"): the construct only where the question marks it as
 # one (``_keywords``): followed by a noun that names one ("the with statement", "for and
@@ -223,6 +230,7 @@ def subject_weights(text: str, idf: Mapping[str, float]) -> Weights:
     content words and the Python keywords it names ("for" loops, the "with" statement),
     less framing words. A word in every document ("Python" in the Python reference)
     weighs nothing; one the corpus never saw weighs the most."""
+    text = IDIOMS.sub(" ", text)
     return _weighed([*lexical.content_tokens(text), *_keywords(text)], idf, MAX_WEIGHT)
 
 
