@@ -219,3 +219,12 @@ def test_an_everyday_phrase_of_when_or_how_often_names_no_subject():
     assert not {"run", "time"} & at_run.weights.keys()
     # the words themselves still count where they name the subject
     assert "time" in question_gate("How do I measure the time a loop takes?", idf, "en").weights
+
+
+def test_a_word_of_how_much_or_how_well_names_no_subject():
+    idf = {"cache": 2.0, "result": 0.9, "expensive": 2.0, "function": 0.5}
+    gate = question_gate("How do I cache the results of an expensive function?", idf, "en")
+    assert "expens" not in gate.weights  # rare in the corpus, but it names nothing
+    page = ["Arguments to the cached function must be hashable.", "The cache can grow."]
+    page += [f"Helper number {n} wraps a callable." for n in range(10)]
+    assert gate.is_about("functools — Tools for working with functions", page)

@@ -69,7 +69,13 @@ _FRAME_TEXT = """decide decides determine determines differ differs difference d
     including include includes like evaluated happen happens mean means matter matters
     handled behave behaves relate relates related compare compared best way ways possible
     together exactly actually really internally affect affects affected"""
-FRAME_WORDS = frozenset(lexical.normalize_token(w) for w in _FRAME_TEXT.split())
+# ... and everyday words that say how much or how well, not what: "cache the results of an
+# expensive function" is about caching (the corpus hardly says "expensive": it weighed the most)
+_QUALIFIER_TEXT = """expensive costly several various efficiently efficient quickly easily
+    simply properly correctly"""
+FRAME_WORDS = frozenset(
+    lexical.normalize_token(w) for w in f"{_FRAME_TEXT} {_QUALIFIER_TEXT}".split()
+)
 # everyday phrases that say when or how, not what: "iterate over two lists at the same time"
 # is not about the time module, "check the type at run time" not about running
 IDIOMS = re.compile(
