@@ -68,3 +68,33 @@ def test_a_library_module_named_by_the_question_does_not_vouch_for_other_modules
     # the question's page is a module's: the library's other modules only use what it
     # documents, so a quote in passing there is not cited
     assert _cited([WITH_MODULE, UNITTEST]) == {WITH_MODULE}
+
+
+def test_a_how_to_no_page_is_about_cites_the_page_that_answers_it_best():
+    os_url, time_url = "corpus://library/os", "corpus://library/time"
+    idf = {"read": 1.7, "environment": 2.0, "variable": 1.3, "filler": 0.1}
+    said = {
+        os_url: ["Get an environment variable.", "Change or add an environment variable."],
+        time_url: ["The TZ environment variable sets the zone."],
+    }
+    material = ReportMaterial(
+        context=ResearchContext(session_id="s", query="How do I read an environment variable?"),
+        findings=[
+            Finding(
+                agent_id=1,
+                topic="How it works: os",
+                topic_id=1,
+                summary="s",
+                key_findings=[
+                    KeyFinding(text=s, source_urls=[u]) for u, ss in said.items() for s in ss
+                ],
+            )
+        ],
+        sources=[
+            Source(n=1, url=time_url, title="time — Time access"),
+            Source(n=2, url=os_url, title="os — OS routines"),
+        ],
+    )
+    long = {u: [*FILLER, *ss, *FILLER] for u, ss in said.items()}  # too few for the share
+    sections, _ = topic_sections(material, idf, long.get)
+    assert {n for _, items in sections for _, ns in items for n in ns} == {2}

@@ -228,3 +228,20 @@ def test_a_word_of_how_much_or_how_well_names_no_subject():
     page = ["Arguments to the cached function must be hashable.", "The cache can grow."]
     page += [f"Helper number {n} wraps a callable." for n in range(10)]
     assert gate.is_about("functools — Tools for working with functions", page)
+
+
+def test_a_how_to_is_answered_by_the_page_with_the_most_strong_quotes():
+    idf = {"read": 1.7, "environment": 2.0, "variable": 1.3, "python": 0.0}
+    os_page = [f"Function number {i} of this module does something else." for i in range(400)]
+    os_page[120] = "Get an environment variable, return None if it doesn't exist."
+    os_page[121] = "Change or add an environment variable."
+    os_page[300] = "*env* must be an environment variable dict or None."
+    time_page = ["The TZ environment variable should be set.", "If the TZ environment variable"]
+    pages = {"os": os_page, "time": time_page, "io": ["Read a line."]}
+    how_to = question_gate("How do I read an environment variable?", idf, "en")
+    assert not how_to.is_about("os — OS routines", os_page)  # 3 of 400: not by its share
+    assert how_to.answering(pages) == "os"  # three strong quotes against two
+    assert how_to.answering({"time": time_page, "again": time_page}) is None  # a tie
+    assert how_to.answering({"io": pages["io"]}) is None  # no page with two
+    concept = question_gate("What is an environment variable?", idf, "en")
+    assert concept.answering(pages) is None  # only a how-to is answered by one function

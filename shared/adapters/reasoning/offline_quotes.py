@@ -157,7 +157,13 @@ def _citable(
             return False
         return urlsplit(url).netloc in home or whole.is_about(title, said)
 
-    return {s.n for s in material.sources if about(s.url, s.title)}
+    citable = {s.n for s in material.sources if about(s.url, s.title)}
+    if citable:
+        return citable
+    # a how-to whose answer is one function of a long page: the page that answers it best
+    read = {s.url: said for s in material.sources if s.url in quotes and (said := sentences(s.url))}
+    best = question.answering(read)
+    return {s.n for s in material.sources if s.url == best}
 
 
 def _fresh_items(

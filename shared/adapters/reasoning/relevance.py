@@ -56,6 +56,14 @@ ABOUT_SHARE = 0.08
 # managers). Set on the tune half (3 in 4: precision 0.83; 4 in 5: 0.87, more recall)
 PASSAGE_QUOTES = 4
 PASSAGE = 5
+# A how-to in everyday words ("How do I read an environment variable?") is answered by one
+# function of a long page ("os": 488 sentences, four on environment variables), too few for
+# the page share. When no page read is about it, the one page with the most sentences that
+# each carry ANSWER_SHARE of the question (at least ANSWER_QUOTES, and more than any
+# other page) is. Set on the tune half of bench/labels.json
+ANSWER_QUOTES = 2
+ANSWER_SHARE = 0.6
+HOW_TO = re.compile(r"^\s*how\s+(?:do|can|could|should)\s+(?:i|we|you|one)\b|^\s*how\s+to\b", re.I)
 TITLE_MIN_WEIGHT = 1.15  # a title word this distinctive says what the document is about;
 # the words many titles share ("statement" 1.08, "expression" 1.12 over the reference and
 # the standard library) weigh less; "special" (1.19) names "Special method names". Set on
@@ -205,6 +213,21 @@ class Gate:
         hits = full
         k = PASSAGE_QUOTES - 1
         return any(hits[i + k] - hits[i] < PASSAGE for i in range(len(hits) - k))
+
+    def answering(self, pages: Mapping[str, Iterable[str]]) -> str | None:
+        """The page (key of ``pages``) that answers a how-to best (see ANSWER_QUOTES), or
+        None: not a how-to, no page with enough such sentences, or two pages tie."""
+        if not HOW_TO.match(self.query):
+            return None
+        counts = {
+            k: sum(self.share(s) >= ANSWER_SHARE for s in set(said)) for k, said in pages.items()
+        }
+        ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+        if not ranked or ranked[0][1] < ANSWER_QUOTES:
+            return None
+        if len(ranked) > 1 and ranked[1][1] == ranked[0][1]:
+            return None
+        return ranked[0][0]
 
     def _naming_words(self) -> set[str]:
         named = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
