@@ -85,7 +85,7 @@ def own_collections(svc: Services, principal: Principal) -> list[Collection]:
     """The caller's own collections, newest first: what a name given by the caller means
     (the built-in corpus is not loaded to answer)."""
     mine = []
-    for folder in svc.collection_files.session_ids():
+    for folder in svc.collection_files.folders():
         collection = _load(svc, folder)
         if collection is not None and collection.owner == principal.owner:
             mine.append(collection)
@@ -268,7 +268,7 @@ async def purge_expired_collections(
     days = svc.settings.session_retention_days
     cutoff = now - timedelta(days=days) if days else None
     purged = []
-    for folder in await asyncio.to_thread(svc.collection_files.session_ids):
+    for folder in await asyncio.to_thread(svc.collection_files.folders):
         try:
             if await asyncio.to_thread(svc.collection_files.exists, folder, DELETING):
                 await purge_collection(svc, instances, folder)

@@ -153,7 +153,7 @@ async def sweep_orphan_files(svc: Services) -> list[str]:
     folder that fails is logged and left for the next run.
     """
     swept = []
-    for session_id in await asyncio.to_thread(svc.memory.session_ids):
+    for session_id in await asyncio.to_thread(svc.memory.folders):
         if session_id.startswith(names.WATCH_ID_PREFIX):
             continue  # a watch's folder: it has no session document (shared/usecases/watches.py)
         try:

@@ -110,8 +110,9 @@ def read(svc: Services, watch_id: str) -> WatchRecord | None:
 
 
 def list_for(svc: Services, principal: Principal) -> list[WatchRecord]:
-    """``principal``'s watches, newest first (a scan of the watch folders)."""
-    found = [read(svc, i) for i in svc.memory.session_ids() if i.startswith(PREFIX)]
+    """``principal``'s watches, newest first (a scan of the watch folders, found by their
+    prefix among the sessions')."""
+    found = [read(svc, i) for i in svc.memory.folders(PREFIX)]
     mine = [w for w in found if w and w.owner == principal.owner and w.status != "deleted"]
     return sorted(mine, key=lambda w: w.created_at, reverse=True)
 

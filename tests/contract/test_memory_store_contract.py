@@ -301,15 +301,22 @@ def test_delete_session_removes_every_file_of_that_session_only(memory: MemorySt
     assert memory.delete_session("never-written") == 0
 
 
-def test_session_ids_are_the_sessions_with_files(memory: MemoryStore) -> None:
-    assert memory.session_ids() == []
+def test_folders_are_those_with_files_and_a_prefix_lists_only_its_own(
+    memory: MemoryStore,
+) -> None:
+    assert memory.folders() == []
     memory.write("sess-b", "agents/agent_1.md", "# Agent", "text/markdown")
     memory.write("sess-a", "main.md", "plan", "text/markdown")
     memory.append("sess-a", "supervisor.md", "e1", "review")
+    memory.write("watch-1", "watch.json", "{}", "application/json")
+    memory.write("watchful", "main.md", "a session named so", "text/markdown")
 
-    assert memory.session_ids() == ["sess-a", "sess-b"]
+    assert memory.folders() == ["sess-a", "sess-b", "watch-1", "watchful"]
+    assert memory.folders("watch-") == ["watch-1"]
+    assert memory.folders("sess-") == ["sess-a", "sess-b"]
+    assert memory.folders("nothing-") == []
     memory.delete_session("sess-a")
-    assert memory.session_ids() == ["sess-b"]
+    assert memory.folders() == ["sess-b", "watch-1", "watchful"]
 
 
 def test_delete_file_removes_that_file_only_and_a_repeat_is_a_no_op(memory: MemoryStore) -> None:

@@ -90,6 +90,6 @@ def test_originals_live_in_their_own_blob_container_and_go_with_the_collection(
     assert svc.collection_files.read(collection.id, f"originals/{added.record.id}") == (
         b"# A\n\nkept in a blob"
     )
-    assert svc.memory.session_ids() == []  # nothing in the sessions' container
+    assert svc.memory.folders() == []  # nothing in the sessions' container
     uc.delete_collection(svc, collection.id)
     assert list(service.get_container_client(container).list_blobs(collection.id)) == []

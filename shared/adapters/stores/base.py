@@ -238,8 +238,10 @@ class MemoryStore(Protocol):
         """Remove every file of the session; returns how many there were (0 when none)."""
         ...
 
-    def session_ids(self) -> list[str]:
-        """The ids of the sessions that have files, sorted (to sweep files of deleted sessions)."""
+    def folders(self, prefix: str = "") -> list[str]:
+        """The folders that have files and whose names start with ``prefix``, sorted (to sweep
+        the files of deleted sessions, to list collections or watches). Listed by the prefix in
+        the store: finding the watches does not walk every session's folder."""
         ...
 
     def ping(self) -> None: ...

@@ -165,10 +165,11 @@ class BlobMemoryStore:
                 pass  # removed by a concurrent delete
         return len(names)
 
-    def session_ids(self) -> list[str]:
+    def folders(self, prefix: str = "") -> list[str]:
         """The top-level prefixes, listed with a delimiter (one entry per folder, not per blob)."""
-        with self._call("list", "/"):
-            prefixes = [item.name for item in self._container.walk_blobs(delimiter="/")]
+        with self._call("list", f"{prefix}*/"):
+            listed = self._container.walk_blobs(name_starts_with=prefix or None, delimiter="/")
+            prefixes = [item.name for item in listed]
         ids = (p.removesuffix("/") for p in prefixes if p.endswith("/"))
         return sorted(i for i in ids if SESSION_ID_RE.match(i))
 

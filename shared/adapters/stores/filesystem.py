@@ -26,6 +26,7 @@ has no place on disk and is ignored.
 from __future__ import annotations
 
 import errno
+import glob
 import os
 import shutil
 import tempfile
@@ -141,9 +142,11 @@ class FilesystemMemoryStore:
                     raise TransientError(f"memory folder {session_id}: {exc}") from exc
         return count
 
-    def session_ids(self) -> list[str]:
+    def folders(self, prefix: str = "") -> list[str]:
         return sorted(
-            p.name for p in self.root.iterdir() if p.is_dir() and SESSION_ID_RE.match(p.name)
+            p.name
+            for p in self.root.glob(f"{glob.escape(prefix)}*")
+            if p.is_dir() and SESSION_ID_RE.match(p.name)
         )
 
     def ping(self) -> None:
