@@ -165,3 +165,17 @@ PROFILES: Final[list[Profile]] = [
         ["Überblicke", "Referenzdokumentation"],
     ),
 ]
+
+# The citation gate's everyday words (see ``en``). Frame words: none yet (the corpus is
+# English: a German word it never saw weighs nothing anyway).
+GATE_FRAME: Final[str] = ""
+GATE_QUALIFIERS: Final[str] = """teuer teure teuren aufwendig aufwendige mehrere verschiedene
+    effizient schnell einfach richtig korrekt"""
+GATE_IDIOMS: Final[tuple[str, ...]] = (
+    r"zur\s+gleichen\s+zeit",
+    r"auf\s+einmal",
+    r"zur\s+laufzeit",
+    r"einer\s+nach\s+dem\s+anderen",
+    r"wie\s+oft",
+)
+GATE_HOW_TO: Final[str] = r"^\s*wie\s+(?:kann|könnte|sollte|soll)\s+(?:ich|man|wir)\b"

@@ -164,3 +164,18 @@ PROFILES: Final[list[Profile]] = [
         ["panoramas generales", "documentación de referencia"],
     ),
 ]
+
+# The citation gate's everyday words (see ``en``). Frame words: none yet (the corpus is
+# English: a Spanish word it never saw weighs nothing anyway).
+GATE_FRAME: Final[str] = ""
+GATE_QUALIFIERS: Final[str] = """costoso costosa caro cara varios varias eficiente
+    eficientemente rápidamente fácilmente simplemente correctamente"""
+GATE_IDIOMS: Final[tuple[str, ...]] = (
+    r"al\s+mismo\s+tiempo",
+    r"a\s+la\s+vez",
+    r"de\s+una\s+vez",
+    r"en\s+tiempo\s+de\s+ejecución",
+    r"uno\s+por\s+uno",
+    r"con\s+qué\s+frecuencia",
+)
+GATE_HOW_TO: Final[str] = r"^\s*¿?\s*cómo\s+(?:puedo|podemos|se\s+puede|debo|hago)\b"

@@ -168,3 +168,18 @@ PROFILES: Final[list[Profile]] = [
         ["vues d'ensemble", "documentation de référence"],
     ),
 ]
+
+# The citation gate's everyday words (see ``en``). Frame words: none yet (the corpus is
+# English: a French word it never saw weighs nothing anyway).
+GATE_FRAME: Final[str] = ""
+GATE_QUALIFIERS: Final[str] = """coûteux coûteuse plusieurs divers diverses efficace
+    efficacement rapidement facilement simplement correctement"""
+GATE_IDIOMS: Final[tuple[str, ...]] = (
+    r"en\s+même\s+temps",
+    r"à\s+la\s+fois",
+    r"d['’]un\s+coup",
+    r"à\s+l['’]exécution",
+    r"un\s+par\s+un",
+    r"à\s+quelle\s+fréquence",
+)
+GATE_HOW_TO: Final[str] = r"^\s*comment\s+(?:puis-je|peut-on|faire|dois-je)\b"

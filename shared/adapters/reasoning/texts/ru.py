@@ -150,3 +150,18 @@ PROFILES: Final[list[Profile]] = [
         ["обзоры", "справочная документация"],
     ),
 ]
+
+# The citation gate's everyday words (see ``en``). Frame words: none yet (the corpus is
+# English: a Russian word it never saw weighs nothing anyway).
+GATE_FRAME: Final[str] = ""
+GATE_QUALIFIERS: Final[str] = """дорогой дорогая дорогостоящий дорогостоящая несколько
+    различные эффективно эффективный быстро легко просто правильно корректно"""
+GATE_IDIOMS: Final[tuple[str, ...]] = (
+    r"в\s+то\s+же\s+время",
+    r"одновременно",
+    r"за\s+один\s+раз",
+    r"во\s+время\s+выполнения",
+    r"по\s+одному",
+    r"как\s+часто",
+)
+GATE_HOW_TO: Final[str] = r"^\s*как\s+(?:мне|можно|нужно)\b"

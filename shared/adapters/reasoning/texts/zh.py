@@ -116,3 +116,11 @@ PROFILES: Final[list[Profile]] = [
     ("比较分析师", "替代方案与权衡", "并列比较各个选项", ["参考文档", "评测"]),
     ("综合者", "主题之间的联系", "跨来源归纳总结", ["概述", "参考文档"]),
 ]
+
+# The citation gate's everyday words (see ``en``). Chinese is not written with spaces
+# between words, so a list of single words would not match how the gate splits a
+# question; left empty until the gate segments Chinese.
+GATE_FRAME: Final[str] = ""
+GATE_QUALIFIERS: Final[str] = ""
+GATE_IDIOMS: Final[tuple[str, ...]] = ()
+GATE_HOW_TO: Final[str] = r"^\s*(?:如何|怎么|怎样|怎麼)"
