@@ -31,6 +31,9 @@ TEXTS: Final[dict[str, str]] = {
     "summary_uncited": "Zu „{query}“ wurden {read} Quellen gelesen, aber keine enthielt eine "
     "Passage zur Frage selbst, die dieser extraktive Motor zitieren konnte; daher zitiert "
     "dieser Bericht keine.",
+    "summary_near": "Die Quellen kommen der Frage nur nahe: keine der {read} zu „{query}“ "
+    "gelesenen Quellen behandelt sie, daher stammen die folgenden Passagen aus der "
+    "nächstliegenden ({title}) und beantworten sie womöglich nur teilweise.",
     "summary_empty": "Zu „{query}“ konnte keine Quelle gelesen werden, daher enthält dieser "
     "Bericht keine Ergebnisse.",
     "conclusion_covered": "Am besten belegt sind: {topics}.",

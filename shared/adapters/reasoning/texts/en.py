@@ -30,6 +30,9 @@ TEXTS: Final[dict[str, str]] = {
     "summary_uncited": "{read} sources were read for “{query}”, but none had a passage about "
     "the question itself that this extractive engine could quote, so this report cites "
     "none.",
+    "summary_near": "The sources only come near the question: none of the {read} sources "
+    "read for “{query}” is about it, so the passages below are from the nearest one "
+    "({title}) and may answer it only in part.",
     "summary_empty": "No source could be read for “{query}”, so this report has no findings.",
     "conclusion_covered": "The evidence is strongest on: {topics}.",
     "conclusion_thin": "No section rests on more than one source.",
