@@ -12,8 +12,10 @@ Keys are corpus paths: ``with`` is ``corpus://python-reference/with``,
 ``stdlib/functools`` is ``corpus://python-stdlib/functools``. Per half the bench
 prints precision (cited sources that are relevant or accepted), recall (relevant
 documents cited out of those labelled, at most ``RECALL_CAP`` per question), the
-mean number of on-topic sources per report, and the share of reports that cite
-nothing although their labels list relevant documents.
+mean number of on-topic sources per report, the share of reports that cite
+nothing although their labels list relevant documents, and the share that quote the
+nearest page read, flagged as only coming near the question (their citations count
+for precision and recall like any others).
 
 ``python -m bench.precision [--half tune|report]`` runs it alone (a minute per half).
 """
@@ -28,6 +30,7 @@ from pathlib import Path
 
 from bench.results import Row, verdict
 from bench.scenarios import Bench, offline_settings, remove_temp_dirs, temp_dir
+from shared.adapters.reasoning.offline_near import is_near
 
 LABELS = Path(__file__).with_name("labels.json")
 HALVES = ("tune", "report")
@@ -51,10 +54,14 @@ class Score:
     relevant_cited: int = 0
     relevant_available: int = 0
     empty: int = 0
+    near: int = 0  # reports quoting the nearest page, flagged (``offline_near``)
     questions: int = 0
 
-    def add(self, label: Labelled, keys: list[str]) -> None:
+    def add(self, label: Labelled, keys: list[str], near: bool = False) -> None:
+        """``near``: the report says its sources only come near the question; its
+        citations count like any others, and it does not cite nothing."""
         self.questions += 1
+        self.near += near
         self.cited += len(keys)
         self.on_topic += sum(1 for k in keys if k in label.accepted)
         self.relevant_cited += min(len(label.relevant.intersection(keys)), RECALL_CAP)
@@ -86,9 +93,11 @@ def labelled(half: str) -> list[Labelled]:
     return out
 
 
-def cited_keys(data_dir: Path, session_id: str) -> list[str]:
+def cited_keys(data_dir: Path, session_id: str) -> tuple[list[str], bool]:
+    """The corpus keys a report cites, and whether it only quotes the nearest page."""
     report = json.loads((data_dir / "memory" / session_id / "report.json").read_text())
-    return [s["url"].removeprefix("corpus://") for s in report["sources"]]
+    keys = [s["url"].removeprefix("corpus://") for s in report["sources"]]
+    return keys, is_near(report["executive_summary"])
 
 
 def measure(half: str) -> tuple[Score, list[str]]:
@@ -100,13 +109,15 @@ def measure(half: str) -> tuple[Score, list[str]]:
     try:
         for label in labelled(half):
             session_id, _, view = bench.run("deep_research", label.question, OPTIONS)
-            keys = cited_keys(data_dir, session_id) if view["status"] == "completed" else []
-            score.add(label, keys)
+            done = view["status"] == "completed"
+            keys, near = cited_keys(data_dir, session_id) if done else ([], False)
+            score.add(label, keys, near)
             off = [k.split("/", 1)[1] for k in keys if k not in label.accepted]
             missed = [k.split("/", 1)[1] for k in label.relevant if k not in keys]
             on = len(keys) - len(off)
+            flag = " (nearest page, flagged)" if near else ""
             lines.append(
-                f"{on}/{len(keys)} on topic, off: {off}, missed: {missed} — {label.question}"
+                f"{on}/{len(keys)} on topic{flag}, off: {off}, missed: {missed} — {label.question}"
             )
     finally:
         bench.close()
@@ -126,6 +137,7 @@ def rows(half: str, score: Score) -> list[Row]:
 
     on_topic = score.on_topic / score.questions if score.questions else 0.0
     empty = score.empty / score.questions if score.questions else 0.0
+    near = score.near / score.questions if score.questions else 0.0
     return [
         (
             f"{name}: precision (cited sources on topic)",
@@ -150,6 +162,12 @@ def rows(half: str, score: Score) -> list[Row]:
             f"{empty:.2f} ({score.empty}/{score.questions})",
             target("0"),
             met(score.empty == 0),
+        ),
+        (
+            f"{name}: reports quoting the nearest page, flagged (counted above)",
+            f"{near:.2f} ({score.near}/{score.questions})",
+            "",
+            "—",
         ),
     ]
 

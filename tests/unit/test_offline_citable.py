@@ -29,20 +29,37 @@ TITLES = {
 FILLER = [f"Filler sentence number {i} about files." for i in range(80)]
 
 
-def _cited(urls: list[str]) -> set[str]:
-    """The URLs a report over pages ``urls`` (each quoted once) cites."""
-    material = ReportMaterial(
-        context=ResearchContext(session_id="s", query="How does the with statement work?"),
+def _material(query: str, topic: str, said: dict[str, list[str]], titles: dict[str, str]):
+    """A report's material: one finding on ``topic`` quoting ``said`` (URL -> its quotes),
+    the sources numbered in the order of ``titles`` (URL -> title)."""
+    return ReportMaterial(
+        context=ResearchContext(session_id="s", query=query),
         findings=[
             Finding(
                 agent_id=1,
-                topic="How it works: context managers",
+                topic=topic,
                 topic_id=1,
-                summary=QUOTES[urls[0]],
-                key_findings=[KeyFinding(text=QUOTES[u], source_urls=[u]) for u in urls],
+                summary=next(iter(said.values()))[0],
+                key_findings=[
+                    KeyFinding(text=s, source_urls=[u]) for u, ss in said.items() for s in ss
+                ],
             )
         ],
-        sources=[Source(n=n, url=u, title=TITLES[u]) for n, u in enumerate(urls, 1)],
+        sources=[Source(n=n, url=u, title=t) for n, (u, t) in enumerate(titles.items(), 1)],
+    )
+
+
+def _numbers(sections) -> set[int]:
+    return {n for _, items in sections for _, ns in items for n in ns}
+
+
+def _cited(urls: list[str]) -> set[str]:
+    """The URLs a report over pages ``urls`` (each quoted once) cites."""
+    material = _material(
+        "How does the with statement work?",
+        "How it works: context managers",
+        {u: [QUOTES[u]] for u in urls},
+        {u: TITLES[u] for u in urls},
     )
     whole = {u: [QUOTES[u], *FILLER[:5]] for u in (WITH, WITH_MODULE)}  # the rest: in passing
 
@@ -50,7 +67,7 @@ def _cited(urls: list[str]) -> set[str]:
         return whole.get(url, [*FILLER[:40], QUOTES[url], *FILLER[40:]])
 
     sections, _ = topic_sections(material, IDF, sentences)
-    numbers = {n for _, items in sections for _, ns in items for n in ns}
+    numbers = _numbers(sections)
     return {s.url for s in material.sources if s.n in numbers}
 
 
@@ -77,24 +94,12 @@ def test_a_how_to_no_page_is_about_cites_the_page_that_answers_it_best():
         os_url: ["Get an environment variable.", "Change or add an environment variable."],
         time_url: ["The TZ environment variable sets the zone."],
     }
-    material = ReportMaterial(
-        context=ResearchContext(session_id="s", query="How do I read an environment variable?"),
-        findings=[
-            Finding(
-                agent_id=1,
-                topic="How it works: os",
-                topic_id=1,
-                summary="s",
-                key_findings=[
-                    KeyFinding(text=s, source_urls=[u]) for u, ss in said.items() for s in ss
-                ],
-            )
-        ],
-        sources=[
-            Source(n=1, url=time_url, title="time — Time access"),
-            Source(n=2, url=os_url, title="os — OS routines"),
-        ],
+    material = _material(
+        "How do I read an environment variable?",
+        "How it works: os",
+        said,
+        {time_url: "time — Time access", os_url: "os — OS routines"},
     )
     long = {u: [*FILLER, *ss, *FILLER] for u, ss in said.items()}  # too few for the share
     sections, _ = topic_sections(material, idf, long.get)
-    assert {n for _, items in sections for _, ns in items for n in ns} == {2}
+    assert _numbers(sections) == {2}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from shared.adapters.reasoning.offline_near import near_summary, nearest_section
 from shared.adapters.reasoning.offline_quotes import (
     Cited,
     Sentences,
@@ -55,6 +56,9 @@ def write_report(
     context = material.context
     t = texts_for(context.language)
     sections, gaps = topic_sections(material, idf, sentences)
+    near = None if sections or not material.sources else nearest_section(material, idf)
+    if near:  # nothing about the question: the nearest page's passages, flagged
+        sections = [near]
     subject = subject_of(context.query)
     # before sentences move to the summary and conclusion: what each section rests on
     support = {heading: _sources_of(items) for heading, items in sections}
@@ -66,14 +70,15 @@ def write_report(
         | {n for _, ns in summary_lead + closing for n in ns}
     )
     titles = [s.title for s in material.sources if s.n in cited]
-    if sections:  # the sections are about the subject and the pages cited: no open question
+    if sections and not near:  # they are about the subject and the pages cited: not open
         gaps = [g for g in gaps if not names_only_subject(g, context, titles)]
-    confidence = _confidence(support, gaps + material.gaps)
+    confidence = "low" if near else _confidence(support, gaps + material.gaps)
     # nothing cited: say whether nothing was read, or what was read had nothing to quote
     empty = "summary_uncited" if material.sources else "summary_empty"
     summary = t["summary_intro" if sections else empty].format(
         query=context.query, sources=len(cited), topics=len(sections), read=len(material.sources)
     )
+    summary = near_summary(material, near[0]) if near else summary
     conclusion = [cite(s, ns) for s, ns in closing]
     conclusion.append(_strongest(support, t))
     conclusion.append(

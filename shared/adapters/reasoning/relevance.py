@@ -39,6 +39,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from shared.adapters.reasoning.gate_words import gate_words
 from shared.adapters.reasoning.question_shape import subject_of
 from shared.tools import lexical
 
@@ -64,7 +65,6 @@ PASSAGE = 5
 # nothing; 0.55: 3, precision 0.83 both)
 ANSWER_QUOTES = 2
 ANSWER_SHARE = 0.55
-HOW_TO = re.compile(r"^\s*how\s+(?:do|can|could|should)\s+(?:i|we|you|one)\b|^\s*how\s+to\b", re.I)
 TITLE_MIN_WEIGHT = 1.15  # a title word this distinctive says what the document is about;
 # the words many titles share ("statement" 1.08, "expression" 1.12 over the reference and
 # the standard library) weigh less; "special" (1.19) names "Special method names". Set on
@@ -73,25 +73,8 @@ TITLE_MIN_WEIGHT = 1.15  # a title word this distinctive says what the document 
 # about it, not because it is the question's subject: its weight is capped.
 MAX_WEIGHT = 2.0
 CORPUS_LANGUAGE = "en"  # the default corpus, and the idf the gate weighs words by
-# words that frame a question rather than name its subject
-_FRAME_TEXT = """decide decides determine determines differ differs difference differences
-    including include includes like evaluated happen happens mean means matter matters
-    handled behave behaves relate relates related compare compared best way ways possible
-    together exactly actually really internally affect affects affected"""
-# ... and everyday words that say how much or how well, not what: "cache the results of an
-# expensive function" is about caching (the corpus hardly says "expensive": it weighed the most)
-_QUALIFIER_TEXT = """expensive costly several various efficiently efficient quickly easily
-    simply properly correctly"""
-FRAME_WORDS = frozenset(
-    lexical.normalize_token(w) for w in f"{_FRAME_TEXT} {_QUALIFIER_TEXT}".split()
-)
-# everyday phrases that say when or how, not what: "iterate over two lists at the same time"
-# is not about the time module, "check the type at run time" not about running
-IDIOMS = re.compile(
-    r"\b(?:at\s+the\s+same\s+time|at\s+a\s+time|at\s+once|at\s+run[\s-]?time|"
-    r"one\s+by\s+one|in\s+one\s+go|how\s+often)\b",
-    re.I,
-)
+# The words that weigh nothing (frame words, qualifiers), the idioms removed before weighing
+# and the how-to pattern are each language's own: ``gate_words``, from ``texts/<lang>.py``.
 # keywords that are everyday English words too ("work in Python", "regular expressions with
 # the re module", "for each", "if so"): the construct only where the question marks it as
 # one (``_keywords``): followed by a noun that names one ("the with statement", "for and
@@ -129,6 +112,7 @@ class Gate:
     weights: Weights
     minimum: float = QUOTE_MIN
     concepts: tuple[frozenset[str], ...] = ()
+    language: str = CORPUS_LANGUAGE
 
     def light(self) -> bool:
         """Whether the question's words weigh too little to say much on their own."""
@@ -178,7 +162,8 @@ class Gate:
 
     def with_words(self, text: str, idf: Mapping[str, float]) -> Gate:
         """This gate, with ``text``'s Latin-script words added (a topic's title)."""
-        return replace(self, weights={**self.weights, **carried_weights(text, idf)})
+        added = carried_weights(text, idf, self.language)
+        return replace(self, weights={**self.weights, **added})
 
     def names(self, title: str) -> bool:
         """Whether a document's title names the subject: a distinctive subject word, or a
@@ -218,7 +203,8 @@ class Gate:
     def answering(self, pages: Mapping[str, Iterable[str]]) -> str | None:
         """The page (key of ``pages``) that answers a how-to best (see ANSWER_QUOTES), or
         None: not a how-to, no page with enough such sentences, or two pages tie."""
-        if not HOW_TO.match(self.query):
+        how_to = gate_words(self.language, CORPUS_LANGUAGE).how_to
+        if how_to is None or not how_to.match(self.query):
             return None
         counts = {
             k: sum(self.share(s) >= ANSWER_SHARE for s in set(said)) for k, said in pages.items()
@@ -248,36 +234,47 @@ def module_title(title: str) -> str:
 def question_gate(query: str, idf: Mapping[str, float], language: str) -> Gate:
     """The question's subject words, weighed, and its parts that name a subject alone."""
     if foreign_to_corpus(language):
-        return Gate(query, carried_weights(query, idf))
-    weights = subject_weights(query, idf)
-    parts = [subject_weights(part, idf) for part in _CONJUNCTION.split(query)]
+        return Gate(query, carried_weights(query, idf, language), language=language)
+    weights = subject_weights(query, idf, language)
+    parts = [subject_weights(part, idf, language) for part in _CONJUNCTION.split(query)]
     concepts = tuple(frozenset(part) for part in parts if sum(part.values()) >= CONCEPT_MIN_WEIGHT)
-    return Gate(query, weights, concepts=concepts)
+    return Gate(query, weights, concepts=concepts, language=language)
 
 
-def subject_weights(text: str, idf: Mapping[str, float]) -> Weights:
+def subject_weights(
+    text: str, idf: Mapping[str, float], language: str = CORPUS_LANGUAGE
+) -> Weights:
     """The words of ``text`` that name what it asks about, each with its (capped) idf:
     content words and the Python keywords it names ("for" loops, the "with" statement),
     less framing words. A word in every document ("Python" in the Python reference)
     weighs nothing; one the corpus never saw weighs the most."""
-    text = IDIOMS.sub(" ", text)
-    return _weighed([*lexical.content_tokens(text), *_keywords(text)], idf, MAX_WEIGHT)
+    words = gate_words(language, CORPUS_LANGUAGE)
+    text = words.idioms.sub(" ", text) if words.idioms else text
+    tokens = [*lexical.content_tokens(text), *_keywords(text)]
+    return _weighed(tokens, idf, MAX_WEIGHT, words.nothing)
 
 
-def carried_weights(text: str, idf: Mapping[str, float]) -> Weights:
+def carried_weights(
+    text: str, idf: Mapping[str, float], language: str = CORPUS_LANGUAGE
+) -> Weights:
     """For text in another language than the corpus: the words the corpus knows that carry
     over (keywords, identifiers, English terms); the rest is not translated."""
+    said = gate_words(language, CORPUS_LANGUAGE)
+    text = said.idioms.sub(" ", text) if said.idioms else text
     latin = " ".join(lexical.latin_words(text))
     # "with-Block": the noun names the keyword's construct, it is not a subject of its own
     words = [w for w in lexical.content_tokens(latin) if w not in _NOUNS]
-    return _weighed([*words, *_keywords(text)], idf, 0.0)
+    return _weighed([*words, *_keywords(text)], idf, 0.0, said.nothing)
 
 
-def _weighed(words: list[str], idf: Mapping[str, float], unknown: float) -> Weights:
+def _weighed(
+    words: list[str], idf: Mapping[str, float], unknown: float, nothing: frozenset[str]
+) -> Weights:
+    """``nothing``: the frame words and qualifiers of the question's language."""
     weights: Weights = {}
     for w in words:
         weight = min(idf.get(w, unknown), MAX_WEIGHT)
-        if w not in FRAME_WORDS and weight > 0:
+        if w not in nothing and weight > 0:
             weights[stem(w)] = max(weight, weights.get(stem(w), 0.0))
     return weights
 

@@ -10,6 +10,7 @@ Languages without texts fall back to English.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Final
 
 from shared.adapters.reasoning.texts import Profile, de, en, es, fr, ru, zh
@@ -50,6 +51,11 @@ DECOMPOSITIONS: Final[dict[str, list[str]]] = {
 def texts_for(language: str) -> dict[str, str]:
     """The template dictionary for ``language`` (English when we have none)."""
     return TEXTS.get((language or "en").split("-")[0].lower(), TEXTS["en"])
+
+
+def texts_module(language: str) -> ModuleType:
+    """The texts module of ``language`` (English when we have none): its word lists."""
+    return _LANGUAGES.get((language or "en").split("-")[0].lower(), en)
 
 
 def profiles_for(language: str) -> list[Profile]:

@@ -31,6 +31,9 @@ TEXTS: Final[dict[str, str]] = {
     "summary_uncited": "Zu „{query}“ wurden {read} Quellen gelesen, aber keine enthielt eine "
     "Passage zur Frage selbst, die dieser extraktive Motor zitieren konnte; daher zitiert "
     "dieser Bericht keine.",
+    "summary_near": "Die Quellen kommen der Frage nur nahe: keine der {read} zu „{query}“ "
+    "gelesenen Quellen behandelt sie, daher stammen die folgenden Passagen aus der "
+    "nächstliegenden ({title}) und beantworten sie womöglich nur teilweise.",
     "summary_empty": "Zu „{query}“ konnte keine Quelle gelesen werden, daher enthält dieser "
     "Bericht keine Ergebnisse.",
     "conclusion_covered": "Am besten belegt sind: {topics}.",
@@ -165,3 +168,17 @@ PROFILES: Final[list[Profile]] = [
         ["Überblicke", "Referenzdokumentation"],
     ),
 ]
+
+# The citation gate's everyday words (see ``en``). Frame words: none yet (the corpus is
+# English: a German word it never saw weighs nothing anyway).
+GATE_FRAME: Final[str] = ""
+GATE_QUALIFIERS: Final[str] = """teuer teure teuren aufwendig aufwendige mehrere verschiedene
+    effizient schnell einfach richtig korrekt"""
+GATE_IDIOMS: Final[tuple[str, ...]] = (
+    r"zur\s+gleichen\s+zeit",
+    r"auf\s+einmal",
+    r"zur\s+laufzeit",
+    r"einer\s+nach\s+dem\s+anderen",
+    r"wie\s+oft",
+)
+GATE_HOW_TO: Final[str] = r"^\s*wie\s+(?:kann|könnte|sollte|soll)\s+(?:ich|man|wir)\b"

@@ -30,6 +30,9 @@ TEXTS: Final[dict[str, str]] = {
     "summary_uncited": "{read} sources were read for “{query}”, but none had a passage about "
     "the question itself that this extractive engine could quote, so this report cites "
     "none.",
+    "summary_near": "The sources only come near the question: none of the {read} sources "
+    "read for “{query}” is about it, so the passages below are from the nearest one "
+    "({title}) and may answer it only in part.",
     "summary_empty": "No source could be read for “{query}”, so this report has no findings.",
     "conclusion_covered": "The evidence is strongest on: {topics}.",
     "conclusion_thin": "No section rests on more than one source.",
@@ -159,3 +162,28 @@ PROFILES: Final[list[Profile]] = [
         ["overviews", "reference documentation"],
     ),
 ]
+
+# The citation gate's everyday words (``relevance``, assembled by ``gate_words``), kept
+# with the rest of the wording because each language says them its own way.
+# Words that frame a question rather than name its subject.
+GATE_FRAME: Final[str] = """decide decides determine determines differ differs difference
+    differences including include includes like evaluated happen happens mean means matter
+    matters handled behave behaves relate relates related compare compared best way ways
+    possible together exactly actually really internally affect affects affected"""
+# Everyday words that say how much or how well, not what: "cache the results of an expensive
+# function" is about caching (the corpus hardly says "expensive": it weighed the most).
+GATE_QUALIFIERS: Final[str] = """expensive costly several various efficiently efficient
+    quickly easily simply properly correctly"""
+# Phrases that say when or how, not what: "iterate over two lists at the same time" is not
+# about the time module, "check the type at run time" not about running.
+GATE_IDIOMS: Final[tuple[str, ...]] = (
+    r"at\s+the\s+same\s+time",
+    r"at\s+a\s+time",
+    r"at\s+once",
+    r"at\s+run[\s-]?time",
+    r"one\s+by\s+one",
+    r"in\s+one\s+go",
+    r"how\s+often",
+)
+# How a question asking how to do something begins ("How do I ...", "How to ...").
+GATE_HOW_TO: Final[str] = r"^\s*how\s+(?:do|can|could|should)\s+(?:i|we|you|one)\b|^\s*how\s+to\b"

@@ -31,6 +31,9 @@ TEXTS: Final[dict[str, str]] = {
     "summary_uncited": "Se leyeron {read} fuentes para «{query}», pero ninguna tenía un pasaje "
     "sobre la pregunta misma que este motor extractivo pudiera citar, así que este informe "
     "no cita ninguna.",
+    "summary_near": "Las fuentes solo se acercan a la pregunta: ninguna de las {read} "
+    "fuentes leídas para «{query}» trata de ella, así que los pasajes siguientes son de la "
+    "más cercana ({title}) y quizá solo la respondan en parte.",
     "summary_empty": "No se pudo leer ninguna fuente para «{query}», así que este informe "
     "no tiene hallazgos.",
     "conclusion_covered": "La evidencia es más sólida en: {topics}.",
@@ -164,3 +167,18 @@ PROFILES: Final[list[Profile]] = [
         ["panoramas generales", "documentación de referencia"],
     ),
 ]
+
+# The citation gate's everyday words (see ``en``). Frame words: none yet (the corpus is
+# English: a Spanish word it never saw weighs nothing anyway).
+GATE_FRAME: Final[str] = ""
+GATE_QUALIFIERS: Final[str] = """costoso costosa caro cara varios varias eficiente
+    eficientemente rápidamente fácilmente simplemente correctamente"""
+GATE_IDIOMS: Final[tuple[str, ...]] = (
+    r"al\s+mismo\s+tiempo",
+    r"a\s+la\s+vez",
+    r"de\s+una\s+vez",
+    r"en\s+tiempo\s+de\s+ejecución",
+    r"uno\s+por\s+uno",
+    r"con\s+qué\s+frecuencia",
+)
+GATE_HOW_TO: Final[str] = r"^\s*¿?\s*cómo\s+(?:puedo|podemos|se\s+puede|debo|hago)\b"

@@ -32,6 +32,9 @@ TEXTS: Final[dict[str, str]] = {
     "summary_uncited": "{read} sources ont été lues pour « {query} », mais aucune ne contenait "
     "de passage sur la question elle-même que ce moteur extractif pouvait citer : ce "
     "rapport n'en cite aucune.",
+    "summary_near": "Les sources ne font qu'approcher la question : aucune des {read} "
+    "sources lues pour « {query} » n'en traite, les passages ci-dessous viennent donc de la "
+    "plus proche ({title}) et n'y répondent peut-être qu'en partie.",
     "summary_empty": "Aucune source n'a pu être lue pour « {query} », ce rapport ne contient "
     "donc aucun résultat.",
     "conclusion_covered": "Les éléments les plus solides portent sur : {topics}.",
@@ -168,3 +171,18 @@ PROFILES: Final[list[Profile]] = [
         ["vues d'ensemble", "documentation de référence"],
     ),
 ]
+
+# The citation gate's everyday words (see ``en``). Frame words: none yet (the corpus is
+# English: a French word it never saw weighs nothing anyway).
+GATE_FRAME: Final[str] = ""
+GATE_QUALIFIERS: Final[str] = """coûteux coûteuse plusieurs divers diverses efficace
+    efficacement rapidement facilement simplement correctement"""
+GATE_IDIOMS: Final[tuple[str, ...]] = (
+    r"en\s+même\s+temps",
+    r"à\s+la\s+fois",
+    r"d['’]un\s+coup",
+    r"à\s+l['’]exécution",
+    r"un\s+par\s+un",
+    r"à\s+quelle\s+fréquence",
+)
+GATE_HOW_TO: Final[str] = r"^\s*comment\s+(?:puis-je|peut-on|faire|dois-je)\b"

@@ -27,6 +27,8 @@ TEXTS: Final[dict[str, str]] = {
     "summary_intro": "本报告基于 {sources} 个来源、围绕 {topics} 个主题回答“{query}”。",
     "summary_uncited": "已为“{query}”读取 {read} 个来源，但其中没有可供本抽取式引擎引用的、"
     "关于该问题本身的段落，因此本报告未引用任何来源。",
+    "summary_near": "来源只与问题相近：为“{query}”读取的 {read} 个来源都不是关于该问题本身的，"
+    "因此以下段落取自最接近的来源（{title}），可能只部分回答了问题。",
     "summary_empty": "未能读取关于“{query}”的任何来源，因此本报告没有结论。",
     "conclusion_covered": "证据最充分的方面：{topics}。",
     "conclusion_thin": "没有任何章节依据超过一个来源。",
@@ -116,3 +118,11 @@ PROFILES: Final[list[Profile]] = [
     ("比较分析师", "替代方案与权衡", "并列比较各个选项", ["参考文档", "评测"]),
     ("综合者", "主题之间的联系", "跨来源归纳总结", ["概述", "参考文档"]),
 ]
+
+# The citation gate's everyday words (see ``en``). Chinese is not written with spaces
+# between words, so a list of single words would not match how the gate splits a
+# question; left empty until the gate segments Chinese.
+GATE_FRAME: Final[str] = ""
+GATE_QUALIFIERS: Final[str] = ""
+GATE_IDIOMS: Final[tuple[str, ...]] = ()
+GATE_HOW_TO: Final[str] = r"^\s*(?:如何|怎么|怎样|怎麼)"

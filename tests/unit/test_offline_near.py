@@ -1,0 +1,70 @@
+"""A report no read page is about quotes the page that comes nearest, and says so
+(``offline_near``), instead of citing nothing."""
+
+from __future__ import annotations
+
+from shared.adapters.reasoning.offline_near import is_near
+from shared.adapters.reasoning.offline_report import write_report
+from shared.core.report_models import ReportMaterial
+from shared.core.research_models import Finding, KeyFinding, ResearchContext
+from shared.core.source_models import Source
+
+IDF = {"flatten": 2.0, "list": 0.6, "nest": 1.5, "chain": 1.8}
+QUESTION = "How can I flatten a list of lists?"
+NEAR = "corpus://library/itertools"
+PASSING = "corpus://reference/lists"
+
+
+def _report(said: dict[str, list[str]], language: str = "en"):
+    """The report over one finding quoting ``said`` (URL -> quotes), each page read once
+    (its sources numbered in that order); no corpus text to judge pages by."""
+    material = ReportMaterial(
+        context=ResearchContext(session_id="s", query=QUESTION, language=language),
+        findings=[
+            Finding(
+                agent_id=1,
+                topic="How it works: lists",
+                topic_id=1,
+                summary="s",
+                key_findings=[
+                    KeyFinding(text=t, source_urls=[u]) for u, ts in said.items() for t in ts
+                ],
+            )
+        ],
+        sources=[Source(n=n, url=u, title=u.rsplit("/", 1)[1]) for n, u in enumerate(said, 1)],
+    )
+    return write_report(material, "offline", lambda *_: [], IDF)
+
+
+def test_a_report_no_page_is_about_quotes_the_nearest_page_flagged():
+    # one passage a page is not enough to make it about the question (two are needed)
+    report = _report(
+        {
+            PASSING: ["A list can hold other lists."],
+            NEAR: ["Chain the inner iterables to flatten a nested list."],
+        }
+    )
+    assert [s.url for s in report.sources] == [NEAR]  # the page carrying most of the question
+    assert report.confidence_level == "low"
+    assert is_near(report.executive_summary)
+    assert "itertools" in report.executive_summary  # the reader is told which page it is
+    text = " ".join([report.executive_summary, *(s.content for s in report.sections)])
+    assert "flatten a nested list [2]" in text
+    # the topics stay open: the nearest page does not answer them
+    assert "How it works: lists" in text
+
+
+def test_a_word_in_common_is_not_near_enough_to_quote():
+    # "list" carries a fifth of the question: below the gate's floor, nothing is quoted
+    report = _report({PASSING: ["A list can hold other lists."]})
+    assert not report.sources
+    assert report.executive_summary.startswith("1 sources were read for")
+    assert not is_near(report.executive_summary)
+
+
+def test_the_flag_is_in_the_reports_language():
+    said = {NEAR: ["Chain the inner iterables to flatten a nested list."]}
+    report = _report(said, "de")
+    assert is_near(report.executive_summary, "de")
+    assert not is_near(report.executive_summary, "en")
+    assert report.executive_summary.startswith("Die Quellen kommen der Frage nur nahe")
