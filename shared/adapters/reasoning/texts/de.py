@@ -39,8 +39,7 @@ TEXTS: Final[dict[str, str]] = {
     "conclusion_covered": "Am besten belegt sind: {topics}.",
     "conclusion_thin": "Kein Abschnitt stützt sich auf mehr als eine Quelle.",
     "sources_count": "{n} Quellen",
-    "conclusion_confidence": "Die Gesamtkonfidenz ist {confidence}, gestützt auf {sources} "
-    "zitierte Quellen.",
+    "conclusion_confidence": "Die Gesamtkonfidenz ist {confidence}; zitierte Quellen: {sources}.",
     "conclusion_gaps": "Noch offene Aspekte: {gaps}.",
     "open_questions_body": "Diese Aspekte wurden von den gelesenen Quellen nicht abgedeckt: "
     "{gaps}.",
@@ -50,8 +49,7 @@ TEXTS: Final[dict[str, str]] = {
     "({documents} Dokumente) geschrieben, ohne Sprachmodell: Jeder Satz der Abschnitte ist "
     "ein Zitat aus einer angegebenen Quelle in deren Sprache, und keine Aussage wurde über "
     "diese Quellen hinaus geprüft.",
-    "limitations_thin": "Es lagen nur {findings} Rechercheergebnisse vor, die Abdeckung ist "
-    "daher lückenhaft.",
+    "limitations_thin": "Die Abdeckung ist lückenhaft: verfügbare Rechercheergebnisse: {findings}.",
     "clarification_timed_out": "Die Rückfragen blieben unbeantwortet, daher hat die Recherche "
     "ihren Standardumfang verwendet.",
     "method_body": "Die Quellen wurden mit BM25 gerankt, die Sätze mit Maximal Marginal "

@@ -37,8 +37,7 @@ TEXTS: Final[dict[str, str]] = {
     "conclusion_covered": "The evidence is strongest on: {topics}.",
     "conclusion_thin": "No section rests on more than one source.",
     "sources_count": "{n} sources",
-    "conclusion_confidence": "Overall confidence is {confidence}, based on {sources} "
-    "cited sources.",
+    "conclusion_confidence": "Overall confidence is {confidence}; cited sources: {sources}.",
     "conclusion_gaps": "Aspects still open: {gaps}.",
     "open_questions_body": "These aspects were not covered by the sources read: {gaps}.",
     "open_questions_none": "The sources read covered every planned topic; the follow-up "
@@ -46,7 +45,7 @@ TEXTS: Final[dict[str, str]] = {
     "engine_note": "Written offline by the extractive engine over the local corpus "
     "“{corpus}” ({documents} documents), without a language model: every sentence is "
     "quoted from a cited source, and no claim was checked beyond those sources.",
-    "limitations_thin": "Only {findings} research findings were available, so coverage is thin.",
+    "limitations_thin": "Coverage is thin: research findings available: {findings}.",
     "clarification_timed_out": "The clarifying questions went unanswered, so the research "
     "used its own default scope.",
     "method_body": "Sources were ranked with BM25, sentences were selected by Maximal "

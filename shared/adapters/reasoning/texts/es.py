@@ -39,8 +39,7 @@ TEXTS: Final[dict[str, str]] = {
     "conclusion_covered": "La evidencia es más sólida en: {topics}.",
     "conclusion_thin": "Ninguna sección se apoya en más de una fuente.",
     "sources_count": "{n} fuentes",
-    "conclusion_confidence": "La confianza global es {confidence}, según {sources} fuentes "
-    "citadas.",
+    "conclusion_confidence": "La confianza global es {confidence}; fuentes citadas: {sources}.",
     "conclusion_gaps": "Aspectos aún abiertos: {gaps}.",
     "open_questions_body": "Las fuentes leídas no cubrieron estos aspectos: {gaps}.",
     "open_questions_none": "Las fuentes leídas cubrieron todos los temas previstos; las "
@@ -49,8 +48,8 @@ TEXTS: Final[dict[str, str]] = {
     "«{corpus}» ({documents} documentos), sin modelo de lenguaje: cada frase de las "
     "secciones es una cita de una fuente indicada, en su idioma, y ninguna afirmación se "
     "comprobó más allá de esas fuentes.",
-    "limitations_thin": "Solo había {findings} hallazgos de investigación, así que la "
-    "cobertura es escasa.",
+    "limitations_thin": "La cobertura es escasa: hallazgos de investigación disponibles: "
+    "{findings}.",
     "clarification_timed_out": "Las preguntas aclaratorias quedaron sin respuesta, así que "
     "la investigación usó su alcance predeterminado.",
     "method_body": "Las fuentes se ordenaron con BM25, las frases se eligieron con Maximal "

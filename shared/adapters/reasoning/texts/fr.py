@@ -40,8 +40,7 @@ TEXTS: Final[dict[str, str]] = {
     "conclusion_covered": "Les éléments les plus solides portent sur : {topics}.",
     "conclusion_thin": "Aucune section ne repose sur plus d'une source.",
     "sources_count": "{n} sources",
-    "conclusion_confidence": "La confiance globale est {confidence}, d'après {sources} "
-    "sources citées.",
+    "conclusion_confidence": "La confiance globale est {confidence} ; sources citées : {sources}.",
     "conclusion_gaps": "Aspects encore ouverts : {gaps}.",
     "open_questions_body": "Ces aspects n'ont pas été couverts par les sources lues : {gaps}.",
     "open_questions_none": "Les sources lues couvrent chaque thème prévu ; les questions "
@@ -50,8 +49,8 @@ TEXTS: Final[dict[str, str]] = {
     "« {corpus} » ({documents} documents), sans modèle de langage : chaque phrase des "
     "sections est une citation d'une source indiquée, dans sa langue, et aucune affirmation "
     "n'a été vérifiée au-delà de ces sources.",
-    "limitations_thin": "Seuls {findings} résultats de recherche étaient disponibles, la "
-    "couverture est donc mince.",
+    "limitations_thin": "La couverture est mince : résultats de recherche disponibles : "
+    "{findings}.",
     "clarification_timed_out": "Les questions de clarification sont restées sans réponse, "
     "la recherche a donc utilisé son périmètre par défaut.",
     "method_body": "Les sources ont été classées avec BM25, les phrases choisies par Maximal "
