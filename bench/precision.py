@@ -15,7 +15,8 @@ documents cited out of those labelled, at most ``RECALL_CAP`` per question), the
 mean number of on-topic sources per report, the share of reports that cite
 nothing although their labels list relevant documents, and the share that quote the
 nearest page read, flagged as only coming near the question (their citations count
-for precision and recall like any others).
+for precision and recall like any others). The tune half is also totalled per part
+(``PARTS``: the first 50 questions and the probe set), so a change is judged on each.
 
 ``python -m bench.precision [--half tune|report]`` runs it alone (a minute per half).
 """
