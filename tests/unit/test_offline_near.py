@@ -15,11 +15,11 @@ NEAR = "corpus://library/itertools"
 PASSING = "corpus://reference/lists"
 
 
-def _report(said: dict[str, list[str]], language: str = "en"):
+def _report(said: dict[str, list[str]], language: str = "en", question: str = QUESTION):
     """The report over one finding quoting ``said`` (URL -> quotes), each page read once
     (its sources numbered in that order); no corpus text to judge pages by."""
     material = ReportMaterial(
-        context=ResearchContext(session_id="s", query=QUESTION, language=language),
+        context=ResearchContext(session_id="s", query=question, language=language),
         findings=[
             Finding(
                 agent_id=1,
@@ -52,6 +52,28 @@ def test_a_report_no_page_is_about_quotes_the_nearest_page_flagged():
     assert "flatten a nested list [2]" in text
     # the topics stay open: the nearest page does not answer them
     assert "How it works: lists" in text
+
+
+def test_one_strong_passage_on_the_page_read_first_is_nearer_than_weaker_ones_found_later():
+    question = "How can I flatten a nested list?"  # flatten 2.0, nest 1.5, list 0.6
+    first = "corpus://reference/expressions"
+    strong = "Nested lists flatten into one list with a comprehension."  # all of it
+    weak = [  # "nested" alone: 0.43 each, more of the question together than ``strong``
+        "The inner iterables of a nested structure.",
+        "Nested iterables can be consumed lazily.",
+        "Each nested iterable is consumed once.",
+    ]
+    report = _report({first: [strong], NEAR: weak}, question=question)
+    assert [s.url for s in report.sources] == [first]
+    assert is_near(report.executive_summary)
+    # two pages with a strong passage: the one read first (the searches rank it higher),
+    # though the other's passages carry more together
+    second = "Nested lists are flattened by chaining their items."
+    report = _report({NEAR: [second], first: [strong, weak[0]]}, question=question)
+    assert [s.url for s in report.sources] == [NEAR]
+    # no strong passage anywhere: the page whose passages carry the most, wherever read
+    report = _report({first: weak[:1], NEAR: weak[1:]}, question=question)
+    assert [s.url for s in report.sources] == [NEAR]
 
 
 def test_a_word_in_common_is_not_near_enough_to_quote():

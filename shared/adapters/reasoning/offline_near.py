@@ -5,10 +5,17 @@ An everyday question ("How can I flatten a list of lists?") shares few words wit
 reference text, so the citation gate (``relevance``) may pass no page although the pages
 read hold the answer. A report that then cites nothing leaves the reader with less than
 the research found; one that quotes the nearest page as if it answered would claim too
-much. So the report quotes the read page whose passages carry the most of the question's
-weight, at most ``NEAR_ITEMS`` of them, says in its summary that the sources only come
+much. So the report quotes the read page that comes nearest, at most ``NEAR_ITEMS`` of
+its passages, says in its summary that the sources only come
 near the question, and its confidence is low. The reader can check the claim: the
 passages and their page are cited.
+
+The nearest page is the first one read (the searches rank it highest) that has a passage
+carrying the share the gate asks of a quote (``relevance.QUOTE_MIN``); when none has, the
+one whose passages together carry the most of the question. Several weak passages on a
+page the searches found later ("write many lines" on ``sqlite3`` for a question on
+``if __name__ == "__main__"``) are further from it than one strong passage on the page
+ranked first ("'__main__' is the name of the scope in which top-level code executes").
 """
 
 from __future__ import annotations
@@ -32,8 +39,8 @@ NEAR_SHARE = relevance.QUOTE_FLOOR
 def nearest_section(
     material: ReportMaterial, idf: Mapping[str, float]
 ) -> tuple[str, list[Cited]] | None:
-    """The heading (the page's title) and best passages of the read page whose quotes
-    carry the most of the question's weight, or None when no quote carries NEAR_SHARE."""
+    """The heading (the page's title) and best passages of the nearest read page (see the
+    module docstring), or None when no quote carries NEAR_SHARE."""
     context = material.context
     gate = relevance.question_gate(context.query, idf, context.language)
     numbers = {s.url: s.n for s in material.sources}
@@ -52,7 +59,9 @@ def nearest_section(
         best = sorted((s for s, _ in shares[n]), reverse=True)[:NEAR_ITEMS]
         return (-sum(best), n)
 
-    n = min(shares, key=strength)
+    # sources are numbered in the order they were read: the searches' order
+    strong = [n for n in shares if max(s for s, _ in shares[n]) >= relevance.QUOTE_MIN]
+    n = min(strong) if strong else min(shares, key=strength)
     texts = list(dict.fromkeys(t for _, t in sorted(shares[n], key=lambda p: -p[0])))
     title = next(s.title for s in material.sources if s.n == n)
     return title or texts_for(context.language)["deep_search_heading"], [
