@@ -3,7 +3,7 @@
 The modes spec reads the top 4 URLs once, after the iterations; the search flow reads
 the top ``DEEP_SEARCH_SCRAPE_TOP_N`` after every round, so that the completeness check
 judges pages rather than snippets and the next round searches what they lack. This
-runs both over the twelve labelled questions of ``bench.precision`` (default corpus,
+runs both over the first twelve questions of the labelled tune half (default corpus,
 offline reasoner, the same use-case steps the activities call) and prints, per mode
 and strategy: pages read (each one summary call with a model), how many of them are
 on-topic, the share of the question's topics the last check finds covered, and the
@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bench.precision import ON_TOPIC
+from bench.precision import Labelled, labelled
 from bench.scenarios import offline_settings, temp_dir
 from shared.bootstrap import AppServices
 from shared.core.completeness_payloads import CompletenessIn, CompletenessOut
 from shared.core.limits import SCRAPE_TOP_N
-from shared.core.payloads import FollowUpIn, PlanQueriesIn, ScrapeIn, SelectSourcesIn, WebSearchIn
+from shared.core.payloads import FollowUpIn, PlanQueriesIn, ScrapeIn, SelectSourcesIn
+from shared.core.session_search import SessionSearchIn
 from shared.core.source_models import PageSummary, SearchResult
 from shared.usecases.research.completeness import evaluate_completeness
 from shared.usecases.research.search_steps import (
@@ -36,6 +37,8 @@ from shared.usecases.research.search_steps import (
 MODES = {"search": (2, (4, 8)), "deep_search": (6, (8, 16))}
 PER_ROUND = SCRAPE_TOP_N.default  # pages read after each round
 SID = "bench"
+# the twelve questions the gate was first set on: the first of the labelled tune half
+QUESTIONS = 12
 
 
 @dataclass
@@ -47,10 +50,10 @@ class Tally:
     runs: int = 0
     rows: list[str] = field(default_factory=list)
 
-    def add(self, query: str, urls: list[str], review: CompletenessOut | None) -> None:
+    def add(self, label: Labelled, urls: list[str], review: CompletenessOut | None) -> None:
         self.runs += 1
         self.pages += len(urls)
-        self.on_topic += sum(u.rsplit("/", 1)[-1] in ON_TOPIC[query] for u in urls)
+        self.on_topic += sum(u.removeprefix("corpus://") in label.accepted for u in urls)
         if review is not None and review.topics:
             self.topic_share += review.covered / len(review.topics)
             self.content_ok += review.content_ok
@@ -68,7 +71,7 @@ class Run:
 
     def search(self) -> list[list[SearchResult]]:
         self.searched += self.queries
-        found = [web_search(self.svc, WebSearchIn(query=q)).results for q in self.queries]
+        found = [web_search(self.svc, SessionSearchIn(query=q)).results for q in self.queries]
         return found
 
     def select(self, lists: list[list[SearchResult]], seen: list[str], top_n: int):
@@ -159,10 +162,11 @@ def main() -> None:
     for mode, (rounds, once_pages) in MODES.items():
         tallies = {f"after each round, {PER_ROUND}": Tally()}
         tallies |= {f"once, {pages}": Tally() for pages in once_pages}
-        for query in ON_TOPIC:
-            tallies[f"after each round, {PER_ROUND}"].add(query, *per_round(svc, query, rounds))
+        for label in labelled("tune")[:QUESTIONS]:
+            query = label.question
+            tallies[f"after each round, {PER_ROUND}"].add(label, *per_round(svc, query, rounds))
             for pages in once_pages:
-                tallies[f"once, {pages}"].add(query, *once_after(svc, query, rounds, pages))
+                tallies[f"once, {pages}"].add(label, *once_after(svc, query, rounds, pages))
         for name, t in tallies.items():
             print(
                 f"| {mode} | {name} | {t.pages / t.runs:.1f} | {t.on_topic / t.runs:.1f} | "
