@@ -122,7 +122,7 @@ def measure(half: str) -> tuple[Score, list[str]]:
                 if start <= i and (end is None or i < end):
                     part.add(label, keys, near)
             off = [k.split("/", 1)[1] for k in keys if k not in label.accepted]
-            missed = [k.split("/", 1)[1] for k in label.relevant if k not in keys]
+            missed = sorted(k.split("/", 1)[1] for k in label.relevant if k not in keys)
             on = len(keys) - len(off)
             flag = " (nearest page, flagged)" if near else ""
             lines.append(

@@ -99,6 +99,12 @@ def test_a_noun_after_an_article_does_not_end_the_subject(question, subject):
     assert subject_of(question) == subject
 
 
+def test_a_long_subject_is_not_cut_after_an_article():
+    question = "Why do all the functions I create in a loop return the value from the last one?"
+    assert subject_of(question) == "all the functions I create in a loop return"  # not "… the"
+    assert subject_of("How do I keep a list sorted?") == "keep a list sorted"  # short: whole
+
+
 @pytest.mark.parametrize(
     ("question", "sides"),
     [

@@ -169,6 +169,9 @@ def query_type_of(query: str) -> str:
     return next((kind for kind, pattern in QUERY_TYPE_PATTERNS if pattern.search(query)), "open")
 
 
+_ARTICLES = frozenset({"the", "a", "an"})  # as concepts_of drops them
+
+
 def subject_of(query: str, max_words: int = 10) -> str:
     """The question with its interrogative frame removed: "How do X work in Python?" -> "X",
     "How does the import statement find modules?" -> "the import statement"."""
@@ -180,7 +183,11 @@ def subject_of(query: str, max_words: int = 10) -> str:
     for pattern in (_PLACE_RE, _TAIL_RE, _PLACE_RE):
         core = pattern.sub("", core)
     core = core.strip(" ,;:?!.\"'«»“”„")
-    words = (core or text).split()[:max_words]
+    words = (core or text).split()
+    if len(words) > max_words:  # never cut after an article: "... return the"
+        words = words[:max_words]
+        while len(words) > 1 and words[-1].lower() in _ARTICLES:
+            words.pop()
     return " ".join(words).rstrip(",;:")
 
 
