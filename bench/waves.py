@@ -1,0 +1,100 @@
+"""Memory against finished sessions: waves of the load scenario on one devhost.
+
+The issue asks that memory "must not grow with the number of finished sessions".
+One wave cannot show that: its end RSS is the working set's high-water mark, kept
+by the allocators. Waves of the same size, one after another on the same devhost,
+can: after each (every session finished and checked, a garbage collection) the
+resident memory of devhost and its worker processes is read again, and the growth
+between the last two waves, spread over the sessions that finished in between, is
+what a finished session leaves behind. Early waves still fill caches sized by the
+corpus, not by the sessions (pages, passages, the SQLite page cache), so the last
+waves are the ones that say whether it is flat.
+
+``--trace`` (one worker process only: everything runs in this process) also takes a
+``tracemalloc`` snapshot after each wave and prints what grew most between the last
+two, by traceback: where to look if it does grow. Tracing slows the run several times.
+"""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bench.worker_usage import rss_mb
+
+TRACE_FRAMES = 8
+
+
+class Wave(Protocol):
+    """What a wave reports (``bench.load.LoadResult``)."""
+
+    sessions: int
+    seconds: float
+    problems: list[str]
+    rss_peak_mb: float
+
+    def quantile_ms(self, q: int) -> float: ...
+
+
+@dataclass
+class Waves:
+    sessions: int  # per wave
+    results: list[Wave] = field(default_factory=list)
+    rss_mb: list[float] = field(default_factory=list)  # after each wave, checked and collected
+    grew: list[str] = field(default_factory=list)  # tracemalloc: the largest growths, last waves
+
+    @property
+    def kb_per_session(self) -> float:
+        """RSS growth between the last two waves per session finished in between."""
+        if len(self.rss_mb) < 2:
+            return 0.0
+        return (self.rss_mb[-1] - self.rss_mb[-2]) * 1024 / self.sessions
+
+    def lines(self) -> list[str]:
+        out = []
+        for k, (r, mb) in enumerate(zip(self.results, self.rss_mb, strict=True), 1):
+            out.append(
+                f"wave {k}: {r.sessions} sessions, {len(r.problems)} problems, {r.seconds:.1f} s, "
+                f"status p95 {r.quantile_ms(95):.0f} ms, peak {r.rss_peak_mb:.0f} MB, "
+                f"after {mb:.0f} MB ({k * r.sessions} finished)"
+            )
+        out.append(f"growth between the last two waves: {self.kb_per_session:.1f} KB per session")
+        return out + self.grew
+
+
+def run_waves(
+    wave: Callable[[], Wave], waves: int, sessions: int, pids: list[int], trace: bool
+) -> Waves:
+    """``waves`` runs of ``wave`` (``sessions`` sessions on one devhost whose worker
+    processes are ``pids``), one after another."""
+    if trace:
+        assert not pids, "--trace sees this process only: run it with one worker process"
+        tracemalloc.start(TRACE_FRAMES)
+    out, snapshots = Waves(sessions), []
+    try:
+        for _ in range(waves):
+            out.results.append(wave())
+            gc.collect()
+            out.rss_mb.append(rss_mb(pids))
+            if trace:
+                snapshots = [*snapshots[-1:], tracemalloc.take_snapshot()]
+    finally:
+        if trace:
+            tracemalloc.stop()
+    if len(snapshots) == 2:
+        out.grew = _largest_growth(*snapshots)
+    return out
+
+
+def _largest_growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot) -> list[str]:
+    """The ten tracebacks that grew most between two snapshots, newest frame last."""
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__)]
+    diff = after.filter_traces(ignore).compare_to(before.filter_traces(ignore), "traceback")
+    lines = ["grew most between the last two waves (tracemalloc, by traceback):"]
+    for stat in sorted(diff, key=lambda s: -s.size_diff)[:10]:
+        lines.append(f"  {stat.size_diff / 1024:+.1f} KB in {stat.count_diff:+d} blocks")
+        lines += [f"    {frame.filename}:{frame.lineno}" for frame in stat.traceback]
+    return lines
