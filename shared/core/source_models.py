@@ -43,6 +43,10 @@ class Page(BaseModel):
     # cached with it: passage selection reads them on every use. None for a
     # page stored before they were kept (it is split when read).
     sentences: list[str] | None = None
+    # Their content tokens, when the page comes from the built-in collection (whose file
+    # stores them): passage selection builds its model without tokenizing the page.
+    # None for any other page (its sentences are tokenized when ranked).
+    sentence_tokens: list[list[str]] | None = None
     # When this copy was fetched (the page cache sets it): a follow-up research reuses
     # a page only while it is fresh. None for a page stored before it was kept.
     fetched_at: datetime | None = None

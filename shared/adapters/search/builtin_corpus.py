@@ -247,7 +247,13 @@ class BuiltinCorpus:
 
 
 def _page(doc: BuiltinDocument) -> Page:
-    return Page(url=doc.url, title=doc.title, text=doc.text, sentences=list(doc.sentences))
+    return Page(
+        url=doc.url,
+        title=doc.title,
+        text=doc.text,
+        sentences=list(doc.sentences),
+        sentence_tokens=doc.sentence_tokens,
+    )
 
 
 def _mentions(doc: BuiltinDocument, patterns: list[str]) -> int:
