@@ -18,6 +18,7 @@ two, by traceback: where to look if it does grow. Tracing slows the run several 
 from __future__ import annotations
 
 import gc
+import statistics
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -53,6 +54,17 @@ class Waves:
             return 0.0
         return (self.rss_mb[-1] - self.rss_mb[-2]) * 1024 / self.sessions
 
+    @property
+    def kb_per_session_fit(self) -> float | None:
+        """The slope of RSS against sessions finished over every wave but the first (which
+        fills the caches the corpus sizes), least squares: one wave's allocator noise (a few
+        MB either way) weighs less than in the last two alone. None under three waves."""
+        if len(self.rss_mb) < 3:
+            return None
+        finished = [k * self.sessions for k in range(2, len(self.rss_mb) + 1)]
+        slope, _ = statistics.linear_regression(finished, self.rss_mb[1:])
+        return slope * 1024
+
     def lines(self) -> list[str]:
         out = []
         for k, (r, mb) in enumerate(zip(self.results, self.rss_mb, strict=True), 1):
@@ -62,6 +74,11 @@ class Waves:
                 f"after {mb:.0f} MB ({k * r.sessions} finished)"
             )
         out.append(f"growth between the last two waves: {self.kb_per_session:.1f} KB per session")
+        if self.kb_per_session_fit is not None:
+            out.append(
+                f"growth over waves 2-{len(self.rss_mb)} (least squares): "
+                f"{self.kb_per_session_fit:.1f} KB per session"
+            )
         return out + self.grew
 
 
