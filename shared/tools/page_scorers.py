@@ -23,10 +23,9 @@ _lock = threading.Lock()
 _kept: OrderedDict[tuple[str, ...], Bm25Scorer] = OrderedDict()
 
 
-def page_scorer(
-    sentences: Sequence[str], tokens: Sequence[Sequence[str]] | None = None
-) -> Bm25Scorer:
-    """The model of one page's ``sentences``, from their ``tokens`` when the page has them."""
+def page_scorer(sentences: Sequence[str], tokens: Sequence[str] | None = None) -> Bm25Scorer:
+    """The model of one page's ``sentences``, from their ``tokens`` when the page has them
+    (``Page.sentence_tokens``: each sentence's tokens joined by spaces)."""
     key = tuple(sentences)
     with _lock:
         scorer = _kept.get(key)
@@ -34,7 +33,10 @@ def page_scorer(
             _kept.move_to_end(key)
             return scorer
     # built outside the lock: two threads may build the same model, never a wrong one
-    scorer = Bm25Scorer(tokens if tokens is not None else [tokenized(s) for s in key])
+    if tokens is not None:
+        scorer = Bm25Scorer([joined.split() for joined in tokens])
+    else:
+        scorer = Bm25Scorer([tokenized(s) for s in key])
     with _lock:
         _kept[key] = scorer
         while len(_kept) > KEPT:

@@ -63,7 +63,8 @@ def test_a_page_read_from_the_collection_carries_its_sentences_stored_tokens():
     page = CollectionReader(corpus.index, ["python-docs"]).fetch(WITH)
     cached = Page.model_validate_json(page.model_dump_json())
     assert cached.sentences and cached.sentence_tokens
-    assert cached.sentence_tokens == [lexical.content_tokens(s) for s in cached.sentences]
+    stored = [" ".join(lexical.content_tokens(s)) for s in cached.sentences]
+    assert cached.sentence_tokens == stored  # each sentence's tokens, joined by spaces
     # reversed: sentences no earlier test ranked, so no model of them is kept yet
     sentences, tokens = cached.sentences[::-1], cached.sentence_tokens[::-1]
     lexical.tokenized.cache_clear()  # a new page for this worker: nothing tokenized yet

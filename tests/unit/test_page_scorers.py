@@ -14,7 +14,7 @@ def test_a_page_ranked_again_reuses_its_model_and_a_page_with_tokens_tokenizes_n
     sentences = _page(-1)
     tokens = [lexical.content_tokens(s) for s in sentences]
     lexical.tokenized.cache_clear()
-    scorer = page_scorer(sentences, tokens)
+    scorer = page_scorer(sentences, [" ".join(t) for t in tokens])  # as a page carries them
     assert lexical.tokenized.cache_info().misses == 0
     assert page_scorer(list(sentences)) is scorer  # a new list of the same sentences
     query = lexical.content_tokens("context manager")

@@ -185,10 +185,15 @@ def page_tokens(chunks: list[Chunk], sentences: list[str] | None) -> list[list[s
     return list(islice(stored, len(sentences)))
 
 
+def joined(tokens: list[list[str]] | None) -> list[str] | None:
+    """``Page.sentence_tokens``: each sentence's tokens as one string."""
+    return None if tokens is None else [" ".join(group) for group in tokens]
+
+
 def _page(url: str, chunks: list[Chunk], title: str, final_url: str | None = None) -> Page:
     """What a reader gets of ``chunks``: their text, its sentences and their tokens."""
     text, sentences = page_text(chunks)
-    tokens = page_tokens(chunks, sentences)
+    tokens = joined(page_tokens(chunks, sentences))
     return Page(
         url=url,
         final_url=final_url,

@@ -25,6 +25,7 @@ from shared.adapters.documents.collection_search import (
     CollectionSearch,
     boosted,
     corpus_address,
+    joined,
 )
 from shared.adapters.search import builtin_store
 from shared.adapters.search.base import FocusDocument
@@ -252,7 +253,7 @@ def _page(doc: BuiltinDocument) -> Page:
         title=doc.title,
         text=doc.text,
         sentences=list(doc.sentences),
-        sentence_tokens=doc.sentence_tokens,
+        sentence_tokens=joined(doc.sentence_tokens),
     )
 
 

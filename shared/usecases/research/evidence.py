@@ -35,7 +35,7 @@ def relevant_passages(
     query: str,
     max_chars: int,
     sentences: Sequence[str] | None = None,
-    tokens: Sequence[Sequence[str]] | None = None,
+    tokens: Sequence[str] | None = None,
 ) -> str:
     """The sentences of ``text`` most relevant to ``query``, in page order, within ``max_chars``.
 
