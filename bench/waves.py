@@ -10,9 +10,10 @@ what a finished session leaves behind. Early waves still fill caches sized by th
 corpus, not by the sessions (pages, passages, the SQLite page cache), so the last
 waves are the ones that say whether it is flat.
 
-``--trace`` (one worker process only: everything runs in this process) also takes a
-``tracemalloc`` snapshot after each wave and prints what grew most between the last
-two, by traceback: where to look if it does grow. Tracing slows the run several times.
+``--trace`` (one worker process only: everything runs in this process) traces the
+allocations of the last wave alone (``tracemalloc`` started after the wave before it)
+and prints, by traceback, what it allocated that is still alive once it has finished:
+where to look if memory does grow. Tracing slows that wave several times.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Protocol
 
 from bench.worker_usage import rss_mb
 
-TRACE_FRAMES = 8
+TRACE_FRAMES = 6
 
 
 class Wave(Protocol):
@@ -87,20 +88,20 @@ def run_waves(
 ) -> Waves:
     """``waves`` runs of ``wave`` (``sessions`` sessions on one devhost whose worker
     processes are ``pids``), one after another."""
-    if trace:
-        assert not pids, "--trace sees this process only: run it with one worker process"
-        tracemalloc.start(TRACE_FRAMES)
+    assert not (trace and pids), "--trace sees this process only: use one worker process"
     out, snapshots = Waves(sessions), []
     try:
-        for _ in range(waves):
+        for k in range(waves):
+            if trace and k == waves - 1:
+                tracemalloc.start(TRACE_FRAMES)
+                snapshots.append(tracemalloc.take_snapshot())
             out.results.append(wave())
             gc.collect()
             out.rss_mb.append(rss_mb(pids))
-            if trace:
-                snapshots = [*snapshots[-1:], tracemalloc.take_snapshot()]
+        if snapshots:
+            snapshots.append(tracemalloc.take_snapshot())
     finally:
-        if trace:
-            tracemalloc.stop()
+        tracemalloc.stop()
     if len(snapshots) == 2:
         out.grew = _largest_growth(*snapshots)
     return out
@@ -110,7 +111,7 @@ def _largest_growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot) -
     """The ten tracebacks that grew most between two snapshots, newest frame last."""
     ignore = [tracemalloc.Filter(False, tracemalloc.__file__)]
     diff = after.filter_traces(ignore).compare_to(before.filter_traces(ignore), "traceback")
-    lines = ["grew most between the last two waves (tracemalloc, by traceback):"]
+    lines = ["allocated in the last wave and still alive (tracemalloc, by traceback):"]
     for stat in sorted(diff, key=lambda s: -s.size_diff)[:10]:
         lines.append(f"  {stat.size_diff / 1024:+.1f} KB in {stat.count_diff:+d} blocks")
         lines += [f"    {frame.filename}:{frame.lineno}" for frame in stat.traceback]
