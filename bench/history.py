@@ -145,6 +145,18 @@ def activity_phase_span(engine: Engine, instance_id: str, name: str) -> float:
     return max(done) - min(sched.values()) if sched and done else 0.0
 
 
+def phase_floor(chain: Chain, span: float, name: str, latency: float) -> float:
+    """The phase's span had every ``name`` task on the chain done nothing but its model calls.
+
+    The fan-out's counterpart of the overhead floor: each such task's time beyond
+    ``calls × latency`` (its own CPU, its dispatch, the GIL it waited for) is taken off
+    the span; what is left is the model calls and the engine between the tasks. With one
+    agent every researcher is on the chain, with four only the one that finished last.
+    """
+    beyond = sum(seconds - calls * latency for task, seconds, calls in chain.steps if task == name)
+    return span - beyond
+
+
 def activity_seconds(engine: Engine, instance_id: str) -> float:
     """Seconds its activities ran (scheduled → completed), sub-orchestrations included:
     over the session's wall time, the activity slots a session holds on average."""

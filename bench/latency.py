@@ -145,14 +145,19 @@ def slowest(chain: history.Chain, top: int = 4) -> str:
     )
 
 
-def fanout_run(llm: LatencyLLM, agents: int, processes: int = 1) -> tuple[float, float]:
-    """(researcher phase span, whole session wall) of one run with ``agents`` agents."""
+def fanout_run(llm: LatencyLLM, agents: int, processes: int = 1) -> tuple[float, float, float]:
+    """(researcher phase span, that span at its floor, whole session wall) of one run with
+    ``agents`` agents; the floor is ``history.phase_floor``."""
     bench = Bench(llm_settings(temp_dir(), llm.base_url, functions_worker_process_count=processes))
+    llm.reset()
     try:
         sid, wall, view = bench.run("deep_research", options={**FANOUT_CAPS, "num_agents": agents})
-        assert bench.host.engine is not None and view["status"] == "completed"
-        assert bench.host.engine.stats["activity:run_researcher"] == FANOUT_TODOS
-        return history.activity_phase_span(bench.host.engine, sid, "run_researcher"), wall
+        engine = bench.host.engine
+        assert engine is not None and view["status"] == "completed"
+        assert engine.stats["activity:run_researcher"] == FANOUT_TODOS
+        span = history.activity_phase_span(engine, sid, "run_researcher")
+        chain = history.critical_chain(engine, sid, llm.intervals())
+        return span, history.phase_floor(chain, span, "run_researcher", LATENCY), wall
     finally:
         bench.close()
 
@@ -166,7 +171,7 @@ def bench_fanout(llm: LatencyLLM, processes: int = 1) -> list[Row]:
         ),
         key=lambda pair: pair[0][0] / pair[1][0],
     )
-    (span1, wall1), (span4, wall4) = pairs[len(pairs) // 2]
+    (span1, floor1, wall1), (span4, floor4, wall4) = pairs[len(pairs) // 2]
     low, high = (p[0][0] / p[1][0] for p in (pairs[0], pairs[-1]))
     speedup = span1 / span4
     return [
@@ -175,6 +180,15 @@ def bench_fanout(llm: LatencyLLM, processes: int = 1) -> list[Row]:
             f"{speedup:.2f}× (range {low:.2f}–{high:.2f}; {span1:.1f} s → {span4:.1f} s)",
             f"≥ {FANOUT_TARGET}×",
             verdict(speedup >= FANOUT_TARGET),
+        ),
+        (
+            "  floor: the speedup with no work in run_researcher but its model calls (same runs)",
+            f"{floor1 / floor4:.2f}× ({floor1:.2f} s → {floor4:.2f} s; researchers on the chain "
+            f"beyond their calls {span1 - floor1:.2f} s → {span4 - floor4:.2f} s)"
+            if floor4 > 0
+            else "n/a",
+            "",
+            "—",
         ),
         (
             "fan-out speedup, whole session, 4 vs 1 agent (same run)",

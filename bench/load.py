@@ -39,7 +39,9 @@ from dataclasses import dataclass, field
 import httpx
 
 from bench.scenarios import FAST_CAPS, QUERY, Bench, offline_settings, temp_dir
+from bench.waves import run_waves
 from bench.worker_usage import process_cpu, rss_mb
+from devhost import history as h
 from devhost.history import EventType
 from shared.core import names
 
@@ -112,6 +114,8 @@ def run_load(bench: Bench, n: int, options: dict) -> LoadResult:
     chats = [f"load-{run}-{i}" for i in range(n)]
     client_cpu = _ClientCpu()
     pids = bench.host.engine.worker_pids()  # empty: activities run in this process
+    since = h.iso(h.utcnow())  # earlier waves' instances are not this run's to check
+    completions = bench.host.engine.stats[f"activity:{names.COMPLETE_SESSION}"]
     gc.collect()
     rss = _RssSampler(pids).start()
     cpu_before = process_cpu(pids)
@@ -138,8 +142,8 @@ def run_load(bench: Bench, n: int, options: dict) -> LoadResult:
     gc.collect()
     result = LoadResult(n, seconds, latencies, cpu_seconds=cpu)
     result.rss_start_mb, result.rss_peak_mb, result.rss_end_mb = rss.stop()
-    result.problems = _check(bench, dict(zip(ids, chats, strict=True)))
-    count_actions(bench, set(ids), result)
+    result.problems = _check(bench, dict(zip(ids, chats, strict=True)), since, completions)
+    count_actions(bench, set(ids), result, since)
     return result
 
 
@@ -199,11 +203,14 @@ class _RssSampler:
         return self.start_mb, max(self.peak_mb, end), end
 
 
-def count_actions(bench: Bench, session_ids: set[str], result: LoadResult) -> None:
-    """Durable actions, episodes and activities of the sessions' instance trees."""
+def count_actions(
+    bench: Bench, session_ids: set[str], result: LoadResult, since: str | None = None
+) -> None:
+    """Durable actions, episodes and activities of the sessions' instance trees (created
+    ``since``, when given)."""
     engine = bench.host.engine
     assert engine is not None
-    for inst in engine.store.query():
+    for inst in engine.store.query(created_from=since):
         root = inst.id.split(names.INSTANCE_SEPARATOR, 1)[0]
         if inst.id not in session_ids and root not in session_ids:
             continue
@@ -214,13 +221,17 @@ def count_actions(bench: Bench, session_ids: set[str], result: LoadResult) -> No
             result.activities += kind == EventType.TASK_SCHEDULED
 
 
-def _check(bench: Bench, chats_by_id: dict[str, str]) -> list[str]:
-    """Every way a session could be lost or doubled, as readable problems (empty: all fine)."""
+def _check(bench: Bench, chats_by_id: dict[str, str], since: str, completed: int) -> list[str]:
+    """Every way a session could be lost or doubled, as readable problems (empty: all fine).
+
+    Only instances created ``since`` the run started count, and ``complete_session`` runs
+    beyond the ``completed`` before it: a devhost may have served earlier waves."""
     engine = bench.host.engine
     assert engine is not None
     problems = []
     orchestrator = names.ORCHESTRATOR_BY_MODE["deep_research"]
-    tops = [i for i in engine.store.query() if i.parent_id is None and i.name == orchestrator]
+    created = engine.store.query(created_from=since)
+    tops = [i for i in created if i.parent_id is None and i.name == orchestrator]
     if sorted(i.id for i in tops) != sorted(chats_by_id):
         problems.append(f"{len(tops)} deep research instances for {len(chats_by_id)} sessions")
     for inst in tops:
@@ -232,20 +243,34 @@ def _check(bench: Bench, chats_by_id: dict[str, str]) -> list[str]:
         in_chat = bench.client.get(f"/api/chats/{chat_id}/sessions").json()["sessions"]
         if view["status"] != "completed" or len(in_chat) != 1:
             problems.append(f"{session_id}: {view['status']}, {len(in_chat)} sessions in its chat")
-    completions = engine.stats[f"activity:{names.COMPLETE_SESSION}"]
+    completions = engine.stats[f"activity:{names.COMPLETE_SESSION}"] - completed
     if completions != len(chats_by_id):
         problems.append(f"complete_session ran {completions} times for {len(chats_by_id)}")
     return problems
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bench.load [--sessions N] [--processes P]``: the load row alone, to iterate."""
+    """``python -m bench.load [--sessions N] [--processes P] [--waves W [--trace]]``: the load
+    row alone, to iterate; with ``--waves``, memory against finished sessions (bench.waves)."""
     parser = argparse.ArgumentParser(prog="python -m bench.load")
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--processes", type=int, default=1, help="FUNCTIONS_WORKER_PROCESS_COUNT")
+    parser.add_argument("--waves", type=int, default=0, help="waves of --sessions, one devhost")
+    parser.add_argument("--trace", action="store_true", help="with --waves: tracemalloc diff")
     args = parser.parse_args(argv)
     bench = Bench(offline_settings(temp_dir(), functions_worker_process_count=args.processes))
     try:
+        if args.waves:
+            assert bench.host.engine is not None
+            waves = run_waves(
+                lambda: run_load(bench, args.sessions, LOAD_CAPS),
+                args.waves,
+                args.sessions,
+                bench.host.engine.worker_pids(),
+                args.trace,
+            )
+            print("\n".join(waves.lines()))
+            return 0 if all(r.ok for r in waves.results) else 1
         r = run_load(bench, args.sessions, LOAD_CAPS)
     finally:
         bench.close()

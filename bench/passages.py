@@ -36,7 +36,7 @@ def per_use_ms() -> tuple[float, float, int]:
         split += time.perf_counter() - begun
         kept = with_sentences(page)  # done once, when the page is fetched
         begun = time.perf_counter()
-        relevant_passages(kept.text, QUERY, OBSERVATION_CHARS, kept.sentences)
+        relevant_passages(kept.text, QUERY, OBSERVATION_CHARS, kept.sentences, kept.sentence_tokens)
         cached += time.perf_counter() - begun
     return split * 1000 / len(pages), cached * 1000 / len(pages), len(pages)
 

@@ -110,7 +110,12 @@ METHODS = """## Methods
   runs differ only in the number of agents (1 vs 4), no supervisor reviews, deep
   search off. The researcher phase is the span from the first `run_researcher`
   scheduled to the last completed (from history timestamps). Three pairs of
-  runs; the median pair (by speedup) is reported with the range.
+  runs; the median pair (by speedup) is reported with the range. Its floor
+  row is the speedup of the same pair had each `run_researcher` on the
+  session's critical chain (all four with one agent, the last to finish with
+  four) done nothing but its model calls: each run's span less those
+  researchers' time beyond their calls × L, as the overhead floor does for
+  the whole chain.
 - **Cost**: LLM calls counted at the fake, tokens from the session's usage
   meter (the fake reports chars/4). The deep research bound is
   `shared.adapters.reasoning.call_budget.max_llm_calls(caps)`. Store operations are counted by

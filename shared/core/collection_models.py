@@ -77,6 +77,8 @@ class Chunk(BaseModel):
     # The chunk's prose sentences, split when it was indexed (the built-in collection keeps
     # them, so a page read from it is not split again per session); None: split when read.
     sentences: list[str] | None = Field(default=None, exclude=True)
+    # Their content tokens, stored beside them in the built-in collection's file; None elsewhere.
+    sentence_tokens: list[list[str]] | None = Field(default=None, exclude=True)
 
 
 class BuiltinCatalog(BaseModel):

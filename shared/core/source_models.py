@@ -43,6 +43,12 @@ class Page(BaseModel):
     # cached with it: passage selection reads them on every use. None for a
     # page stored before they were kept (it is split when read).
     sentences: list[str] | None = None
+    # Their content tokens, when the page comes from the built-in collection (whose file
+    # stores them): passage selection builds its model without tokenizing the page. One
+    # string per sentence, its tokens joined by spaces (a token holds none): reading the
+    # cached page back costs a string per sentence, not a list of strings (≈ 5× less).
+    # None for any other page (its sentences are tokenized when ranked).
+    sentence_tokens: list[str] | None = None
     # When this copy was fetched (the page cache sets it): a follow-up research reuses
     # a page only while it is fresh. None for a page stored before it was kept.
     fetched_at: datetime | None = None

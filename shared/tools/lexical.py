@@ -20,8 +20,6 @@ from functools import lru_cache
 import pysbd
 from rank_bm25 import BM25Okapi
 
-from shared.tools import known_tokens
-
 _STOPWORDS_TEXT = """a about above after again against all also am an and any are as at be
     because been
     before being below between both but by can could did do does doing down during each
@@ -255,25 +253,20 @@ def rank_sentences(
     k: int,
     *,
     tokens: Sequence[Sequence[str]] | None = None,
+    scorer: Bm25Scorer | None = None,
     diversity: float = 0.3,
 ) -> list[tuple[int, float]]:
     """Top ``k`` sentences for ``query`` as ``(index, bm25 score)``, MMR order, no duplicates.
 
     ``tokens`` may carry the sentences' precomputed ``content_tokens`` (the
-    corpus index stores them) to skip re-tokenizing large pages.
+    corpus index stores them) to skip re-tokenizing large pages; ``scorer``, their
+    model already built (``page_scorers`` keeps one per page).
     """
-    scorer = _sentence_scorer(tuple(sentences)) if tokens is None else Bm25Scorer(tokens)
+    if scorer is None:
+        scorer = Bm25Scorer(tokens if tokens is not None else [tokenized(s) for s in sentences])
     scores = scorer.scores(content_tokens(query))
     chosen = mmr_select(scores, scorer.token_sets, k, diversity=diversity)
     return [(i, scores[i]) for i in chosen]
-
-
-@lru_cache(maxsize=128)
-def _sentence_scorer(sentences: tuple[str, ...]) -> Bm25Scorer:
-    """One BM25 model per page's sentences: a session ranks a page for every step that
-    reads or cites it, and building the model was most of each ranking's cost."""
-    known = known_tokens.known  # the built-in collection's, as stored: no tokenizing
-    return Bm25Scorer([known(s) or tokenized(s) for s in sentences])
 
 
 # -- key phrases ------------------------------------------------------------------

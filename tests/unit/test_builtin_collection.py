@@ -22,6 +22,7 @@ from shared.core.config import Settings
 from shared.core.errors import ConflictError, PermanentError
 from shared.core.source_models import Page
 from shared.tools import lexical
+from shared.tools.page_scorers import page_scorer
 from tests.contract.conftest import shared_corpus
 
 WITH = "corpus://python-reference/with"
@@ -55,20 +56,24 @@ def test_a_page_read_through_the_collection_reader_carries_the_indexes_sentences
     assert corpus.document_sentences("https://example.org/with") is None
 
 
-def test_passages_of_a_page_read_from_the_collection_use_its_stored_tokens():
-    """A page comes back from the page cache as JSON (new strings): choosing its passages
-    looks its sentences' tokens up instead of tokenizing them, with the same picks."""
+def test_a_page_read_from_the_collection_carries_its_sentences_stored_tokens():
+    """The page cache keeps a page as JSON: its sentences' stored tokens come back with it,
+    and ranking its sentences tokenizes none of them, with the picks tokenizing gives."""
     corpus = shared_corpus()
     page = CollectionReader(corpus.index, ["python-docs"]).fetch(WITH)
-    sentences = list(reversed(Page.model_validate_json(page.model_dump_json()).sentences))
+    cached = Page.model_validate_json(page.model_dump_json())
+    assert cached.sentences and cached.sentence_tokens
+    stored = [" ".join(lexical.content_tokens(s)) for s in cached.sentences]
+    assert cached.sentence_tokens == stored  # each sentence's tokens, joined by spaces
+    # reversed: sentences no earlier test ranked, so no model of them is kept yet
+    sentences, tokens = cached.sentences[::-1], cached.sentence_tokens[::-1]
     lexical.tokenized.cache_clear()  # a new page for this worker: nothing tokenized yet
-    picks = lexical.rank_sentences("with statement context manager", sentences, 8)
+    scorer = page_scorer(sentences, tokens)
+    picks = lexical.rank_sentences("with statement context manager", sentences, 8, scorer=scorer)
     assert lexical.tokenized.cache_info().misses == 0
-    tokens = [lexical.content_tokens(s) for s in sentences]
-    assert picks == lexical.rank_sentences(
-        "with statement context manager", sentences, 8, tokens=tokens
-    )
+    assert picks == lexical.rank_sentences("with statement context manager", sentences, 8)
     assert len(picks) == 8
+    assert page_scorer(sentences) is scorer  # kept for the page's later uses
 
 
 def test_a_search_works_out_each_title_boost_once_per_title_and_heading_path():

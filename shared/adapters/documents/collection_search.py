@@ -21,6 +21,7 @@ import keyword
 import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache, partial
+from itertools import islice
 from urllib.parse import quote, unquote
 
 from shared.adapters.documents.base import Index
@@ -175,6 +176,34 @@ def page_text(chunks: list[Chunk]) -> tuple[str, list[str] | None]:
     return text, [s for c in kept for s in c.sentences or ()]
 
 
+def page_tokens(chunks: list[Chunk], sentences: list[str] | None) -> list[list[str]] | None:
+    """The stored tokens of ``sentences`` (``page_text``'s, the first chunks' sentences in
+    order), when every chunk kept its own (the built-in collection's); else None."""
+    if sentences is None or any(c.sentence_tokens is None for c in chunks):
+        return None
+    stored = (group for c in chunks for group in c.sentence_tokens or ())
+    return list(islice(stored, len(sentences)))
+
+
+def joined(tokens: list[list[str]] | None) -> list[str] | None:
+    """``Page.sentence_tokens``: each sentence's tokens as one string."""
+    return None if tokens is None else [" ".join(group) for group in tokens]
+
+
+def _page(url: str, chunks: list[Chunk], title: str, final_url: str | None = None) -> Page:
+    """What a reader gets of ``chunks``: their text, its sentences and their tokens."""
+    text, sentences = page_text(chunks)
+    tokens = joined(page_tokens(chunks, sentences))
+    return Page(
+        url=url,
+        final_url=final_url,
+        title=title,
+        text=text,
+        sentences=sentences,
+        sentence_tokens=tokens,
+    )
+
+
 def source_title(chunk: Chunk) -> str:
     """The document's title with where in it: "Runbook, p. 3" or "Notes › Storage"."""
     if chunk.page:
@@ -244,8 +273,7 @@ class CollectionReader:
             chunks = [c for c in chunks if c.page == int(page)]
         if not chunks:
             raise FetchRefused(f"no text at {url}")
-        text, sentences = page_text(chunks)
-        return Page(url=url, title=source_title(chunks[0]), text=text, sentences=sentences)
+        return _page(url, chunks, source_title(chunks[0]))
 
     def _read_corpus(self, url: str) -> Page:
         """A built-in document, whole: its title (not a section's) and its sentences."""
@@ -253,10 +281,5 @@ class CollectionReader:
         for collection_id in sorted(self._collections):
             chunks = self._index.document_chunks(collection_id, document_id)
             if chunks and chunks[0].origin.startswith(CORPUS_SCHEME):
-                text, sentences = page_text(chunks)
-                first = chunks[0]
-                title = first.title
-                return Page(
-                    url=url, final_url=first.origin, title=title, text=text, sentences=sentences
-                )
+                return _page(url, chunks, chunks[0].title, final_url=chunks[0].origin)
         raise NotFoundError(f"no such document in this research's collections: {url}")

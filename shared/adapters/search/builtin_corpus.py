@@ -25,6 +25,7 @@ from shared.adapters.documents.collection_search import (
     CollectionSearch,
     boosted,
     corpus_address,
+    joined,
 )
 from shared.adapters.search import builtin_store
 from shared.adapters.search.base import FocusDocument
@@ -247,7 +248,13 @@ class BuiltinCorpus:
 
 
 def _page(doc: BuiltinDocument) -> Page:
-    return Page(url=doc.url, title=doc.title, text=doc.text, sentences=list(doc.sentences))
+    return Page(
+        url=doc.url,
+        title=doc.title,
+        text=doc.text,
+        sentences=list(doc.sentences),
+        sentence_tokens=joined(doc.sentence_tokens),
+    )
 
 
 def _mentions(doc: BuiltinDocument, patterns: list[str]) -> int:

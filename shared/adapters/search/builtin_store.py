@@ -29,7 +29,11 @@ from pathlib import Path
 
 from shared.adapters.documents.base import ParsedDocument
 from shared.adapters.documents.chunking import chunk_document
-from shared.adapters.documents.collection_search import corpus_document_id, page_text
+from shared.adapters.documents.collection_search import (
+    corpus_document_id,
+    page_text,
+    page_tokens,
+)
 from shared.adapters.documents.fts import SqliteIndex
 from shared.adapters.search import corpus_sources
 from shared.adapters.search.builtin_index import BuiltinIndex
@@ -43,7 +47,7 @@ from shared.core.collection_models import (
 )
 from shared.core.config import Settings
 from shared.core.session_models import Owner
-from shared.tools import known_tokens, lexical
+from shared.tools import lexical
 
 BUILTIN_OWNER = "built-in"  # no principal has this id: the owner rules never match it
 CACHE_VERSION = (
@@ -143,7 +147,7 @@ def _open(settings: Settings, collection_id: str, path: Path) -> BuiltinCollecti
             (collection_id,),
         ).fetchall()
         idf = dict(db.execute("SELECT token, idf FROM corpus_idf").fetchall())
-    parts: dict[str, list[tuple[Chunk, list[list[str]]]]] = {}
+    parts: dict[str, list[Chunk]] = {}
     for chunk_id, document_id, ordinal, title, origin, heading, page, text, said, tokens in rows:
         chunk = Chunk(  # as the index reads it back (``SqliteIndex.document_chunks``)
             id=chunk_id,
@@ -156,14 +160,13 @@ def _open(settings: Settings, collection_id: str, path: Path) -> BuiltinCollecti
             page=None if page is None else int(page),
             text=text,
             sentences=json.loads(said),
+            sentence_tokens=json.loads(tokens),
         )
-        groups = json.loads(tokens)
-        known_tokens.remember(chunk.sentences or (), groups)  # passage selection reads them
-        parts.setdefault(document_id, []).append((chunk, groups))
-    for pairs in parts.values():
-        pairs.sort(key=lambda pair: pair[0].ordinal)  # stable; written in this order anyway
-    documents = [_document(pairs) for pairs in parts.values()]
-    chunks = {document_id: [c for c, _ in pairs] for document_id, pairs in parts.items()}
+        parts.setdefault(document_id, []).append(chunk)
+    for chunks_of in parts.values():
+        chunks_of.sort(key=lambda c: c.ordinal)  # stable; written in this order anyway
+    documents = [_document(chunks_of) for chunks_of in parts.values()]
+    chunks = parts
     store = SqliteIndex(path, read_only=True)
     return BuiltinCollection(
         collection_id=collection_id,
@@ -176,11 +179,10 @@ def _open(settings: Settings, collection_id: str, path: Path) -> BuiltinCollecti
     )
 
 
-def _document(pairs: list[tuple[Chunk, list[list[str]]]]) -> BuiltinDocument:
+def _document(chunks: list[Chunk]) -> BuiltinDocument:
     """A document exactly as the reader serves it (``page_text``), with its tokens."""
-    chunks = [chunk for chunk, _ in pairs]
     text, sentences = page_text(chunks)
-    tokens = [group for _, groups in pairs for group in groups][: len(sentences or ())]
+    tokens = page_tokens(chunks, sentences) or []
     first = chunks[0]
     titled = frozenset(lexical.content_tokens(first.title))
     words = {t for group in tokens for t in group} | titled

@@ -21,6 +21,7 @@ from shared.adapters.search.pipeline import normalize_url
 from shared.core.research_models import Finding, Observation
 from shared.core.source_models import Page, SourceExcerpt
 from shared.tools import lexical
+from shared.tools.page_scorers import page_scorer
 
 EXCERPT_CHARS = 1500  # per source of a finding; the writer's prompt shares its budget later
 OBSERVATION_CHARS = 700  # what a researcher sees of a page it just read
@@ -30,18 +31,24 @@ _CANDIDATES = 60
 
 
 def relevant_passages(
-    text: str, query: str, max_chars: int, sentences: Sequence[str] | None = None
+    text: str,
+    query: str,
+    max_chars: int,
+    sentences: Sequence[str] | None = None,
+    tokens: Sequence[str] | None = None,
 ) -> str:
     """The sentences of ``text`` most relevant to ``query``, in page order, within ``max_chars``.
 
     Non-adjacent sentences are joined by `` … ``. A page with no prose sentences
     (a table, a script the splitter does not know) gives its opening instead.
     ``sentences`` are ``text``'s own, when the caller has them (a cached page
-    keeps them): splitting is the costly part, done once per page.
+    keeps them): splitting is the costly part, done once per page. ``tokens`` are
+    theirs when the page has them (the built-in collection's): nothing is tokenized.
     """
     if sentences is None:
-        sentences = lexical.split_sentences(text)
-    ranked = [i for i, _ in lexical.rank_sentences(query, sentences, _CANDIDATES)]
+        sentences, tokens = lexical.split_sentences(text), None
+    scorer = page_scorer(sentences, tokens)
+    ranked = [i for i, _ in lexical.rank_sentences(query, sentences, _CANDIDATES, scorer=scorer)]
     chosen: list[int] = []
     size = 0
     for i in ranked:
@@ -74,7 +81,9 @@ def finding_excerpts(
             continue
         facts = [k.text for k in finding.key_findings if source.url in k.source_urls]
         query = " ".join([task, *facts])
-        text = relevant_passages(page.text, query, EXCERPT_CHARS, page.sentences)
+        text = relevant_passages(
+            page.text, query, EXCERPT_CHARS, page.sentences, page.sentence_tokens
+        )
         if text:
             excerpts.append(
                 SourceExcerpt(url=source.url, text=text, published=dates.get(source.url))
@@ -83,7 +92,9 @@ def finding_excerpts(
 
 
 def observation_passages(page: Page, task: str) -> str:
-    return relevant_passages(page.text, task, OBSERVATION_CHARS, page.sentences)
+    return relevant_passages(
+        page.text, task, OBSERVATION_CHARS, page.sentences, page.sentence_tokens
+    )
 
 
 def search_dates(observations: Iterable[Observation]) -> dict[str, str]:
