@@ -80,7 +80,7 @@ def test_a_report_whose_findings_lost_every_source_is_degraded_and_says_why(
     (warning,) = [w for w in view["warnings"] if "no sources" in w["message"]]
     assert warning["phase"] == "writing_report"
     read = re.search(
-        r"cite none of the (\d+) pages read \(the model cited pages it never read",
+        r"cite none of the pages read \((\d+); the model cited pages it never read",
         warning["message"],
     )
     assert read and int(read.group(1)) >= 1, warning

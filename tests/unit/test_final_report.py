@@ -386,8 +386,8 @@ def test_the_status_learns_why_a_report_has_no_sources_when_pages_were_read(svc)
     out = generate_final_report(svc, ReportIn(context=_context(language="ru")))
     assert out.basis == "findings" and out.source_count == 0
     assert out.unsourced == (
-        "the report has no sources: the findings cite none of the 2 pages read "
-        "(the model cited pages it never read, or none)"
+        "the report has no sources: the findings cite none of the pages read (2; "
+        "the model cited pages it never read, or none)"
     )
 
 
@@ -403,7 +403,7 @@ def test_the_status_learns_when_the_writer_cited_none_of_the_findings_sources(sv
     out = generate_final_report(svc, ReportIn(context=_context()))
     assert out.source_count == 0
     assert out.unsourced == (
-        "the report has no sources: it cites none of the 1 sources the findings rest on"
+        "the report has no sources: it cites none of the sources the findings rest on (1)"
     )
 
 

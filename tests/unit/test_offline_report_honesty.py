@@ -51,7 +51,8 @@ def test_a_report_citing_nothing_says_the_sources_read_had_nothing_to_quote():
     )
     assert not report.sources
     read = len(material.sources)
-    assert report.executive_summary.startswith(f"{read} sources were read for")
+    assert report.executive_summary.startswith("Sources read for")
+    assert f"”: {read}. None had a passage" in report.executive_summary
     assert "No source could be read" not in report.executive_summary
     empty = material.model_copy(update={"findings": unrelated, "sources": []})
     nothing = OfflineReasoner(shared_corpus()).write_report(empty)

@@ -298,7 +298,7 @@ def test_a_pdf_that_fails_for_good_leaves_the_report_and_says_so() -> None:
     assert "disk full" in flow.custom_status["message"]
 
 
-UNSOURCED = "the report has no sources: the findings cite none of the 4 pages read (…)"
+UNSOURCED = "the report has no sources: the findings cite none of the pages read (4; …)"
 
 
 def unsourced_report(name: str, request: Any) -> Any:

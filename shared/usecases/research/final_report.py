@@ -122,13 +122,13 @@ def unsourced_cause(
         return None
     if evidence.sources:
         n = len(evidence.sources)
-        return f"the report has no sources: it cites none of the {n} sources the findings rest on"
+        return f"the report has no sources: it cites none of the sources the findings rest on ({n})"
     read = pages_read(svc.memory, ctx.session_id)
     if not read:
         return "the report has no sources: no page could be read"
     return (
-        f"the report has no sources: the findings cite none of the {read} pages read "
-        "(the model cited pages it never read, or none)"
+        f"the report has no sources: the findings cite none of the pages read ({read}; "
+        "the model cited pages it never read, or none)"
     )
 
 

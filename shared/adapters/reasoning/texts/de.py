@@ -26,13 +26,13 @@ TEXTS: Final[dict[str, str]] = {
     "deep_search_heading": "Weitere Belege aus der Tiefensuche",
     "report_title": "{subject}: Recherchebericht",
     # report prose
-    "summary_intro": "Dieser Bericht beantwortet „{query}“ anhand von {sources} Quellen zu "
-    "{topics} Themen.",
-    "summary_uncited": "Zu „{query}“ wurden {read} Quellen gelesen, aber keine enthielt eine "
-    "Passage zur Frage selbst, die dieser extraktive Motor zitieren konnte; daher zitiert "
-    "dieser Bericht keine.",
-    "summary_near": "Die Quellen kommen der Frage nur nahe: keine der {read} zu „{query}“ "
-    "gelesenen Quellen behandelt sie, daher stammen die folgenden Passagen aus der "
+    "summary_intro": "Dieser Bericht beantwortet „{query}“ (zitierte Quellen: {sources}; Themen: "
+    "{topics}).",
+    "summary_uncited": "Zu „{query}“ gelesene Quellen: {read}. Keine enthielt eine Passage zur "
+    "Frage selbst, die dieser extraktive Motor zitieren konnte; daher zitiert dieser Bericht "
+    "keine.",
+    "summary_near": "Die Quellen kommen der Frage nur nahe: keine zu „{query}“ gelesene Quelle "
+    "({read} insgesamt) behandelt sie, daher stammen die folgenden Passagen aus der "
     "nächstliegenden ({title}) und beantworten sie womöglich nur teilweise.",
     "summary_empty": "Zu „{query}“ konnte keine Quelle gelesen werden, daher enthält dieser "
     "Bericht keine Ergebnisse.",

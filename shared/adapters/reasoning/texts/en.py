@@ -26,13 +26,12 @@ TEXTS: Final[dict[str, str]] = {
     "deep_search_heading": "Further evidence from the deep search",
     "report_title": "{subject}: research report",
     # report prose
-    "summary_intro": "This report answers “{query}” from {sources} sources across {topics} topics.",
-    "summary_uncited": "{read} sources were read for “{query}”, but none had a passage about "
-    "the question itself that this extractive engine could quote, so this report cites "
-    "none.",
-    "summary_near": "The sources only come near the question: none of the {read} sources "
-    "read for “{query}” is about it, so the passages below are from the nearest one "
-    "({title}) and may answer it only in part.",
+    "summary_intro": "This report answers “{query}” (cited sources: {sources}; topics: {topics}).",
+    "summary_uncited": "Sources read for “{query}”: {read}. None had a passage about the question "
+    "itself that this extractive engine could quote, so this report cites none.",
+    "summary_near": "The sources only come near the question: no source read for “{query}” ({read} "
+    "in all) is about it, so the passages below are from the nearest one ({title}) and may answer "
+    "it only in part.",
     "summary_empty": "No source could be read for “{query}”, so this report has no findings.",
     "conclusion_covered": "The evidence is strongest on: {topics}.",
     "conclusion_thin": "No section rests on more than one source.",

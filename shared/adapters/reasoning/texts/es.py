@@ -26,14 +26,14 @@ TEXTS: Final[dict[str, str]] = {
     "deep_search_heading": "Más evidencia de la búsqueda profunda",
     "report_title": "{subject}: informe de investigación",
     # report prose
-    "summary_intro": "Este informe responde a «{query}» con {sources} fuentes sobre "
-    "{topics} temas.",
-    "summary_uncited": "Se leyeron {read} fuentes para «{query}», pero ninguna tenía un pasaje "
-    "sobre la pregunta misma que este motor extractivo pudiera citar, así que este informe "
-    "no cita ninguna.",
-    "summary_near": "Las fuentes solo se acercan a la pregunta: ninguna de las {read} "
-    "fuentes leídas para «{query}» trata de ella, así que los pasajes siguientes son de la "
-    "más cercana ({title}) y quizá solo la respondan en parte.",
+    "summary_intro": "Este informe responde a «{query}» (fuentes citadas: {sources}; temas: "
+    "{topics}).",
+    "summary_uncited": "Fuentes leídas para «{query}»: {read}. Ninguna tenía un pasaje sobre la "
+    "pregunta misma que este motor extractivo pudiera citar, así que este informe no cita "
+    "ninguna.",
+    "summary_near": "Las fuentes solo se acercan a la pregunta: ninguna fuente leída para "
+    "«{query}» ({read} en total) trata de ella, así que los pasajes siguientes son de la más "
+    "cercana ({title}) y quizá solo la respondan en parte.",
     "summary_empty": "No se pudo leer ninguna fuente para «{query}», así que este informe "
     "no tiene hallazgos.",
     "conclusion_covered": "La evidencia es más sólida en: {topics}.",

@@ -27,14 +27,13 @@ TEXTS: Final[dict[str, str]] = {
     "deep_search_heading": "Éléments supplémentaires de la recherche approfondie",
     "report_title": "{subject} : rapport de recherche",
     # report prose
-    "summary_intro": "Ce rapport répond à « {query} » à partir de {sources} sources "
-    "réparties sur {topics} thèmes.",
-    "summary_uncited": "{read} sources ont été lues pour « {query} », mais aucune ne contenait "
-    "de passage sur la question elle-même que ce moteur extractif pouvait citer : ce "
-    "rapport n'en cite aucune.",
-    "summary_near": "Les sources ne font qu'approcher la question : aucune des {read} "
-    "sources lues pour « {query} » n'en traite, les passages ci-dessous viennent donc de la "
-    "plus proche ({title}) et n'y répondent peut-être qu'en partie.",
+    "summary_intro": "Ce rapport répond à « {query} » (sources citées : {sources} ; thèmes : "
+    "{topics}).",
+    "summary_uncited": "Sources lues pour « {query} » : {read}. Aucune ne contenait de passage sur "
+    "la question elle-même que ce moteur extractif pouvait citer : ce rapport n'en cite aucune.",
+    "summary_near": "Les sources ne font qu'approcher la question : aucune source lue pour « "
+    "{query} » ({read} en tout) n'en traite, les passages ci-dessous viennent donc de la plus "
+    "proche ({title}) et n'y répondent peut-être qu'en partie.",
     "summary_empty": "Aucune source n'a pu être lue pour « {query} », ce rapport ne contient "
     "donc aucun résultat.",
     "conclusion_covered": "Les éléments les plus solides portent sur : {topics}.",
