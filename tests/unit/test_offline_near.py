@@ -90,3 +90,22 @@ def test_the_flag_is_in_the_reports_language():
     assert is_near(report.executive_summary, "de")
     assert not is_near(report.executive_summary, "en")
     assert report.executive_summary.startswith("Die Quellen kommen der Frage nur nahe")
+
+
+def test_a_report_nothing_answers_lists_the_question_as_open_not_the_planners_guesses():
+    # the planner's other topics came from pages found off topic ("calls"): not the reader's
+    material = ReportMaterial(
+        context=ResearchContext(session_id="s", query=QUESTION, language="en"),
+        findings=[
+            Finding(agent_id=i, topic=topic, topic_id=i, summary="s", key_findings=[])
+            for i, topic in enumerate(
+                ["How it works: flatten a list of lists", "Examples: calls"], start=1
+            )
+        ],
+        sources=[Source(n=1, url=PASSING, title="lists")],
+    )
+    report = write_report(material, "offline", lambda *_: [], IDF)
+    assert not report.sources
+    (open_questions,) = [s.content for s in report.sections if s.heading == "Open questions"]
+    assert "How it works: flatten a list of lists" in open_questions
+    assert "calls" not in open_questions and "calls" not in report.conclusion

@@ -56,7 +56,8 @@ def write_report(
     context = material.context
     t = texts_for(context.language)
     sections, gaps = topic_sections(material, idf, sentences)
-    near = None if sections or not material.sources else nearest_section(material, idf)
+    answered = bool(sections)
+    near = None if answered or not material.sources else nearest_section(material, idf)
     if near:  # nothing about the question: the nearest page's passages, flagged
         sections = [near]
     subject = subject_of(context.query)
@@ -70,8 +71,10 @@ def write_report(
         | {n for _, ns in summary_lead + closing for n in ns}
     )
     titles = [s.title for s in material.sources if s.n in cited]
-    if sections and not near:  # they are about the subject and the pages cited: not open
+    if answered:  # the sections are about the subject and the pages cited: not open
         gaps = [g for g in gaps if not names_only_subject(g, context, titles)]
+    else:  # the question itself is open, not the planner's guesses from pages found off topic
+        gaps = [g for g in gaps if names_only_subject(g, context)] or gaps
     confidence = "low" if near else _confidence(support, gaps + material.gaps)
     # nothing cited: say whether nothing was read, or what was read had nothing to quote
     empty = "summary_uncited" if material.sources else "summary_empty"
