@@ -632,6 +632,23 @@ def test_an_approved_plan_cancels_the_timer_and_is_researched_as_planned() -> No
     assert flow.done and flow.output["status"] == "completed"
 
 
+def test_an_approval_raised_before_the_run_waits_for_it_is_not_lost() -> None:
+    # The API raises the event once the session shows the plan, which the activity below
+    # records; under load the event can reach the history before the orchestrator has
+    # opened its wait. The SDK defers it to that wait (and warns: pyproject.toml).
+    flow = research(**APPROVAL)
+    for _ in range(200):
+        shown = flow.next_activity()
+        if shown.name == names.UPDATE_SESSION and shown.input.get("plan_approval"):
+            break
+        flow.complete(shown.task_id, respond(shown.name or "", shown.input))
+    flow.raise_event(names.PLAN_EVENT, {"action": "approve"})
+    flow.complete(shown.task_id, respond(shown.name or "", shown.input))
+    flow.run_activities(reviewed("approved"))
+    assert names.RECORD_PLAN_REVIEW in flow.names_scheduled()
+    assert flow.done and flow.output["status"] == "completed", flow.error
+
+
 def test_an_edited_plan_is_what_the_agents_research() -> None:
     flow = waiting_for_the_plan()
     edited = ResearchPlan(
