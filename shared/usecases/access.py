@@ -25,7 +25,6 @@ Usage from any entry point::
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from typing import TYPE_CHECKING, Literal
 
@@ -33,6 +32,7 @@ from shared.adapters.identity import Principal
 from shared.adapters.stores.base import MemoryStore
 from shared.core.errors import NotFoundError
 from shared.core.session_models import ANONYMOUS_OWNER, Owner, SessionRecord
+from shared.usecases.owned_ids import owner_tag
 
 if TYPE_CHECKING:
     from shared.ports import Services
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 Action = Literal["read", "act"]
 audit = logging.getLogger("deepresearch.audit")
 CHAT_KEY_SEPARATOR = "."  # never in a chat id (api.schemas.ID_PATTERN), so keys cannot be forged
-OWNER_TAG_CHARS = 24  # 96 bits of a SHA-256: no two owners meet by accident
 OWNER_FILE = "owner.json"
 
 
@@ -52,8 +51,7 @@ def chat_key(owner: Owner, chat_id: str) -> str:
     """
     if owner == ANONYMOUS_OWNER:
         return chat_id
-    digest = hashlib.sha256(f"{owner.tenant}\n{owner.id}".encode()).hexdigest()
-    return f"{chat_id}{CHAT_KEY_SEPARATOR}{digest[:OWNER_TAG_CHARS]}"
+    return f"{chat_id}{CHAT_KEY_SEPARATOR}{owner_tag(owner)}"
 
 
 def public_chat_id(key: str) -> str:

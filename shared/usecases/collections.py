@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -28,6 +27,7 @@ from shared.core import names
 from shared.core.collection_models import Collection, DocumentRecord
 from shared.core.errors import ConflictError, InvalidInputError, NotFoundError
 from shared.core.session_models import Owner
+from shared.usecases import owned_ids
 from shared.usecases.access import Action, is_admin
 from shared.usecases.purge import Instances, stop_instance
 
@@ -59,7 +59,11 @@ def create_collection(svc: Services, principal: Principal, name: str) -> Collect
         raise ConflictError(f"you already have a collection named {name!r}")
     now = datetime.now(UTC)
     collection = Collection(
-        id=uuid.uuid4().hex, name=name, owner=principal.owner, created_at=now, updated_at=now
+        id=owned_ids.new_id(principal.owner),
+        name=name,
+        owner=principal.owner,
+        created_at=now,
+        updated_at=now,
     )
     save_collection(svc, collection)
     return collection
@@ -83,9 +87,10 @@ def list_collections(svc: Services, principal: Principal) -> list[Collection]:
 
 def own_collections(svc: Services, principal: Principal) -> list[Collection]:
     """The caller's own collections, newest first: what a name given by the caller means
-    (the built-in corpus is not loaded to answer)."""
+    (the built-in corpus is not loaded to answer). Only folders named for the caller
+    are read (``owned_ids``)."""
     mine = []
-    for folder in svc.collection_files.folders():
+    for folder in owned_ids.candidates(svc.collection_files.folders(), principal.owner):
         collection = _load(svc, folder)
         if collection is not None and collection.owner == principal.owner:
             mine.append(collection)

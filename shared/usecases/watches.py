@@ -12,7 +12,6 @@ are never closer than ``WATCH_MIN_INTERVAL_SECONDS``.
 from __future__ import annotations
 
 import itertools
-import uuid
 from datetime import UTC, datetime
 
 from croniter import croniter
@@ -24,6 +23,7 @@ from shared.core.errors import InvalidInputError, NotFoundError
 from shared.core.session_models import Mode
 from shared.core.watch_models import WatchRecord, WatchRun, WatchStatus
 from shared.ports import Services
+from shared.usecases import owned_ids
 
 WATCH = "watch.json"
 SCHEDULE = "schedule.json"
@@ -78,7 +78,7 @@ def create(
     now = datetime.now(UTC)
     every = check_every(every, svc.settings.watch_min_interval_seconds, now)
     record = WatchRecord(
-        id=f"{PREFIX}{uuid.uuid4().hex}",
+        id=owned_ids.new_id(principal.owner, PREFIX),
         owner=principal.owner,
         question=question,
         mode=mode,
@@ -110,9 +110,10 @@ def read(svc: Services, watch_id: str) -> WatchRecord | None:
 
 
 def list_for(svc: Services, principal: Principal) -> list[WatchRecord]:
-    """``principal``'s watches, newest first (a scan of the watch folders, found by their
-    prefix among the sessions')."""
-    found = [read(svc, i) for i in svc.memory.folders(PREFIX)]
+    """``principal``'s watches, newest first: only the watch folders named for them are
+    read (``owned_ids``), found by their prefix among the sessions'."""
+    names = owned_ids.candidates(svc.memory.folders(PREFIX), principal.owner, PREFIX)
+    found = [read(svc, i) for i in names]
     mine = [w for w in found if w and w.owner == principal.owner and w.status != "deleted"]
     return sorted(mine, key=lambda w: w.created_at, reverse=True)
 
