@@ -16,7 +16,8 @@ mean number of on-topic sources per report, the share of reports that cite
 nothing although their labels list relevant documents, and the share that quote the
 nearest page read, flagged as only coming near the question (their citations count
 for precision and recall like any others). The tune half is also totalled per part
-(``PARTS``: the first 50 questions and the probe set), so a change is judged on each.
+(``PARTS``: the first 50 questions, the probe set, the former held-out half), so a
+change is judged on each.
 
 ``python -m bench.precision [--half tune|report]`` runs it alone (a minute per half).
 """
@@ -40,9 +41,10 @@ RECALL_CAP = 5
 TARGETS = {"precision": 0.9, "recall": 0.6, "on_topic": 4.0, "empty": 0.0}
 OPTIONS = {"enable_clarifying_questions": False}
 # The tune half's parts, judged apart so a change tuned on one part shows what it does on
-# the other: the first 50 questions (the gate's rules were set on them) and the probe set
-# of 24 everyday questions appended last (see bench/README.md)
-PARTS = {"tune": (("first 50", 0, 50), ("probe 24", 50, None))}
+# the others: the first 50 questions (the gate's rules were set on them), the probe set of
+# 24 everyday questions, and the former held-out half of 26, appended last when a fresh
+# half replaced it (see bench/README.md)
+PARTS = {"tune": (("first 50", 0, 50), ("probe 24", 50, 74), ("former held-out 26", 74, None))}
 
 
 @dataclass(frozen=True)
