@@ -24,7 +24,7 @@ d. the same rule over both rankings' top 20 together: ranked by reciprocal rank 
    on the sum).
 
 The engine's own figures (``python -m bench.precision --half tune``) are printed beside them
-as recorded (``ENGINE``); ``--engine`` measures them again (a minute or more: 74 sessions).
+as recorded (``ENGINE``); ``--engine`` measures them again (74 sessions: 3-4 minutes here).
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ KS = (3, 4, 5, 6, 8)
 RRF_K = 60  # reciprocal rank fusion's constant (as shared/adapters/documents/vectors.py)
 BLENDS = (0.25, 0.5)  # the gate share's weight in the weighted sum (d)
 FLOORS = (0.8, 0.85, 0.9)  # precision floors at which the best settings are printed
-# bench.precision --half tune at 0dbdb0f: precision, recall@5, on-topic per report, empty
+# bench.precision --half tune at 0dbdb0f (--engine measured the same): precision, recall@5,
+# on-topic sources per report, reports citing nothing
 ENGINE = {
     "first 50": (0.83, 0.77, 2.5, 1),
     "probe 24": (0.73, 0.30, 0.8, 2),
