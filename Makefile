@@ -8,10 +8,11 @@ PYTEST_ARGS ?=
 .PHONY: setup demo test test-unit test-contract test-integration test-e2e lint format bench bench-record profile eval \
         serve serve-azure-local demo-azure-local infra-check system-deps node-deps clean
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt
+$(VENV)/.installed: requirements.txt requirements-dev.txt requirements-embed.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements-embed.txt
 	touch $@
 
 setup: $(VENV)/.installed
