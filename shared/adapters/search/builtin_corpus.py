@@ -27,7 +27,7 @@ from shared.adapters.documents.collection_search import (
     corpus_address,
     joined,
 )
-from shared.adapters.search import builtin_store
+from shared.adapters.search import builtin_store, corpus_vectors
 from shared.adapters.search.base import FocusDocument
 from shared.adapters.search.builtin_index import BuiltinIndex
 from shared.adapters.search.builtin_store import BuiltinCollection, BuiltinDocument
@@ -54,6 +54,7 @@ class BuiltinCorpus:
         self._scorers: dict[int, lexical.Bm25Scorer] = {}  # per document, over its sentences
         self._catalog: BuiltinCatalog | None = None
         self._ranked: dict[str, list[ChunkHit]] = {}  # by query
+        self._cosines: dict[str, dict[str, float]] = {}  # by query
 
     @property
     def data(self) -> BuiltinCollection:
@@ -171,6 +172,27 @@ class BuiltinCorpus:
     @property
     def idf(self) -> dict[str, float]:
         return self.data.idf
+
+    def document_cosines(self, query: str) -> dict[str, float] | None:
+        """Per document URL, its best chunk's cosine to ``query`` (``corpus_vectors``);
+        None when the collection has no vectors (the model is not installed)."""
+        data = self.data
+        if data.vectors is None or data.vector_owner is None:
+            return None
+        cosines = self._cosines.get(query)
+        if cosines is None:
+            from shared.tools import local_embeddings
+
+            asked = local_embeddings.encode([query])[0]
+            best = corpus_vectors.document_cosines(
+                data.vectors, data.vector_owner, len(data.documents), asked
+            )
+            if len(self._cosines) >= RANKINGS_KEPT:
+                self._cosines.clear()
+            cosines = self._cosines[query] = {
+                d.url: float(c) for d, c in zip(data.documents, best, strict=True)
+            }
+        return cosines
 
     # -- ranking documents whole, through the index --
 
