@@ -145,8 +145,12 @@ class BuiltinCorpus:
         patterns = [p for p in patterns if p.strip()]
         query_tokens = lexical.content_tokens(query)
         ranked = [i for i, _ in self._rank(query)[: max(k, 0) * 4 + 10]]
+        cosines = self.document_cosines(query)
+        if cosines is not None:  # by meaning and words together (``corpus_vectors.fused``)
+            lexical_urls = [data.documents[i].url for i in ranked]
+            ranked = [data.by_url[u] for u in corpus_vectors.fused(lexical_urls, cosines)]
         mentions = {i: _mentions(data.documents[i], patterns) for i in ranked}
-        order = sorted(ranked, key=lambda i: -mentions[i])  # stable: ranking order within
+        order = ranked if cosines is not None else sorted(ranked, key=lambda i: -mentions[i])
         out: list[FocusDocument] = []
         taken: list[str] = [query]
         for i in order[: max(k, 0)]:

