@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shared.adapters.reasoning.offline_quotes import Sentences
-from shared.adapters.search import corpus_vectors
 from shared.adapters.search.base import Corpus, FocusDocument
 
 # a best-passage cosine below 0.45 is mostly off topic: on/off-topic AUC 0.83, and 0.45 had
@@ -32,13 +31,11 @@ CITED = 5  # as the bench counts recall (5 per question): more cost precision on
 
 def chosen(corpus: Corpus, query: str) -> list[str] | None:
     """The URLs of the documents about ``query`` by meaning, best first; None without vectors."""
-    cosines = getattr(corpus, "document_cosines", lambda _q: None)(query)
-    if not cosines:
+    ranked = getattr(corpus, "by_meaning", lambda _q: None)(query)
+    if not ranked:
         return None
-    lexical = [p.url for p in corpus.best_documents(query, corpus_vectors.TOP)]
-    ranked = corpus_vectors.fused(lexical, cosines)
-    bar = max(TAU, max(cosines[u] for u in ranked) - DELTA)
-    return [u for u in ranked[:CITED] if cosines[u] >= bar] or ranked[:1]
+    bar = max(TAU, max(cosine for _, cosine in ranked) - DELTA)
+    return [u for u, cosine in ranked[:CITED] if cosine >= bar] or [ranked[0][0]]
 
 
 def about(corpus: Corpus, focus: Sequence[FocusDocument], query: str) -> list[FocusDocument] | None:

@@ -145,12 +145,11 @@ class BuiltinCorpus:
         patterns = [p for p in patterns if p.strip()]
         query_tokens = lexical.content_tokens(query)
         ranked = [i for i, _ in self._rank(query)[: max(k, 0) * 4 + 10]]
-        cosines = self.document_cosines(query)
-        if cosines is not None:  # by meaning and words together (``corpus_vectors.fused``)
-            lexical_urls = [data.documents[i].url for i in ranked]
-            ranked = [data.by_url[u] for u in corpus_vectors.fused(lexical_urls, cosines)]
+        meant = self.by_meaning(query)
+        if meant is not None:  # by meaning and words together (``corpus_vectors.fused``)
+            ranked = [data.by_url[u] for u, _ in meant]
         mentions = {i: _mentions(data.documents[i], patterns) for i in ranked}
-        order = ranked if cosines is not None else sorted(ranked, key=lambda i: -mentions[i])
+        order = ranked if meant is not None else sorted(ranked, key=lambda i: -mentions[i])
         out: list[FocusDocument] = []
         taken: list[str] = [query]
         for i in order[: max(k, 0)]:
@@ -176,6 +175,16 @@ class BuiltinCorpus:
     @property
     def idf(self) -> dict[str, float]:
         return self.data.idf
+
+    def by_meaning(self, query: str) -> list[tuple[str, float]] | None:
+        """The documents of both rankings, words and meaning, fused (``corpus_vectors``),
+        each with its best chunk's cosine to ``query``; None without vectors."""
+        cosines = self.document_cosines(query)
+        if cosines is None:
+            return None
+        docs = self.data.documents
+        lexical = [docs[i].url for i, _ in self._rank(query)[: corpus_vectors.TOP]]
+        return [(url, cosines[url]) for url in corpus_vectors.fused(lexical, cosines)]
 
     def document_cosines(self, query: str) -> dict[str, float] | None:
         """Per document URL, its best chunk's cosine to ``query`` (``corpus_vectors``);
