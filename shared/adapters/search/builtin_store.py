@@ -5,7 +5,8 @@ passages, never across a heading) into one SQLite file, ``DATA_DIR/corpus-cache/
 keyed by what the documents depend on (for the Python documentation: the interpreter's
 version and the module list; for a folder: its files) and ``CACHE_VERSION``. Beside the
 FTS5 table the file keeps each chunk's sentences with their content tokens (splitting the
-corpus into sentences is what takes seconds) and the corpus's idf, so a worker with the
+corpus into sentences is what takes seconds), the corpus's idf and, when the embedding
+model is installed, each chunk's vector (``corpus_vectors``; the key names the model), so a worker with the
 file on disk is ready in well under a second. The file is written under a temporary name
 and renamed, so a reader never opens a half-built one; once built it is only ever opened
 read-only (``SqliteIndex(read_only=True)``): it is the service's data, not a team's, so in
