@@ -135,7 +135,8 @@ class BuiltinCorpus:
         statement"; by default its multi-word candidate phrases). Documents that
         mention more of them come first, then in ranking order; the rest of the ranking
         follows. With vectors the order is the fused ranking of words and meaning
-        (``by_meaning``), which reaches pages that answer in other words. Planning anchors each topic in a different one of these, so agents
+        (``by_meaning``), which reaches pages that answer in other words. Planning
+        anchors each topic in a different one of these, so agents
         reach different documents instead of all reading the top two.
         """
         data = self.data

@@ -1,19 +1,20 @@
 """The built-in collection's file: its chunks in the SQLite FTS5 index, built once, read-only.
 
 The corpus (``corpus_sources``) is chunked like an upload (``chunking``: sections into
-passages, never across a heading) into one SQLite file, ``DATA_DIR/corpus-cache/<key>.sqlite3``,
-keyed by what the documents depend on (for the Python documentation: the interpreter's
-version and the module list; for a folder: its files) and ``CACHE_VERSION``. Beside the
-FTS5 table the file keeps each chunk's sentences with their content tokens (splitting the
-corpus into sentences is what takes seconds), the corpus's idf and, when the embedding
-model is installed, each chunk's vector (``corpus_vectors``; the key names the model), so a worker with the
-file on disk is ready in well under a second. The file is written under a temporary name
-and renamed, so a reader never opens a half-built one; once built it is only ever opened
-read-only (``SqliteIndex(read_only=True)``): it is the service's data, not a team's, so in
-Azure too it is this file, never a Cosmos container. Loading reads every chunk once, and
-the worker keeps them (``BuiltinIndex``): the file then only ranks. It is built where it is missing:
-in devhost's warm-up, but on Azure Functions (no start-up hook) by the first request
-that needs it, which pays the build.
+passages, never across a heading) into one SQLite file,
+``DATA_DIR/corpus-cache/<key>.sqlite3``, keyed by what the documents depend on (for the
+Python documentation: the interpreter's version and the module list; for a folder: its
+files) and ``CACHE_VERSION``. Beside the FTS5 table the file keeps each chunk's sentences
+with their content tokens (splitting the corpus into sentences is what takes seconds), the
+corpus's idf and, when the embedding model is installed, each chunk's vector
+(``corpus_vectors``; the key names the model), so a worker with the file on disk is ready in
+well under a second. The file is written under a temporary name and renamed, so a reader
+never opens a half-built one; once built it is only ever opened read-only
+(``SqliteIndex(read_only=True)``): it is the service's data, not a team's, so in Azure too
+it is this file, never a Cosmos container. Loading reads every chunk once, and the worker
+keeps them (``BuiltinIndex``): the file then only ranks. It is built where it is missing: in
+devhost's warm-up, but on Azure Functions (no start-up hook) by the first request that needs
+it, which pays the build.
 """
 
 from __future__ import annotations
