@@ -86,9 +86,12 @@ def topic_sections(
     gates = _gates(material, list(groups), idf)
     question = relevance.question_gate(material.context.query, idf, material.context.language)
     named = {s.url for s in material.sources if question.names(s.title)}
-    citable = {s.n for s in material.sources if s.url in meant}
-    citable = citable or _citable(material, groups, gates, question, sentences, named)
-    named |= {s.url for s in material.sources if s.n in citable and s.url in meant}
+    citable = _citable(material, groups, gates, question, sentences, named)
+    chosen = {s.n for s in material.sources if s.url in meant}
+    if chosen:  # the collection's documents by meaning; other pages (the web's, a team's) by words
+        others = {s.n for s in material.sources if s.n in citable and sentences(s.url) is None}
+        citable = chosen | others
+        named |= {s.url for s in material.sources if s.n in chosen}
     seen: list[frozenset[str]] = []
     sections, gaps = [], []
     for topic in sorted(groups, key=order.__getitem__):
