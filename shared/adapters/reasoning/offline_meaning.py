@@ -16,7 +16,7 @@ Constants measured by ``python -m bench.semantic`` on the labelled set's tune ha
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from shared.adapters.reasoning.offline_quotes import Sentences
 from shared.adapters.search.base import Corpus, FocusDocument
@@ -49,6 +49,15 @@ def about(corpus: Corpus, focus: Sequence[FocusDocument], query: str) -> list[Fo
 
 def report_inputs(corpus: Corpus, query: str) -> tuple[Sentences, frozenset[str]]:
     """What the report judges documents by: their sentences, and those chosen by meaning."""
-    from shared.adapters.reasoning.offline_research import corpus_sentences  # imports this
-
     return corpus_sentences(corpus), frozenset(chosen(corpus, query) or ())
+
+
+def corpus_sentences(corpus: Corpus) -> Callable[[str], tuple[str, ...] | None]:
+    """The sentences the corpus index keeps for a document's URL (None for any other page):
+    the report quotes from them without splitting the documents again."""
+
+    def sentences(url: str) -> tuple[str, ...] | None:
+        cached = corpus.document_sentences(url)
+        return tuple(cached[0]) if cached else None
+
+    return sentences

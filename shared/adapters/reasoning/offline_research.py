@@ -337,14 +337,3 @@ def write_finding(
         confidence=confidence,
         notes=[t["finding_notes"].format(pages=len(pages), findings=len(key_findings))],
     )
-
-
-def corpus_sentences(corpus: Corpus) -> Callable[[str], tuple[str, ...] | None]:
-    """The sentences the corpus index keeps for a document's URL (None for any other page):
-    the report quotes from them without splitting the documents again."""
-
-    def sentences(url: str) -> tuple[str, ...] | None:
-        cached = corpus.document_sentences(url)
-        return tuple(cached[0]) if cached else None
-
-    return sentences
