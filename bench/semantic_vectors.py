@@ -7,13 +7,18 @@ model reads 256 word pieces: a 1,200-character chunk is cut a little (about 200 
 The vectors are kept in ``VECTORS_DIR/vectors-<model>.npz`` by the digest of the text
 embedded, so the cold build is paid once per model, and a changed corpus embeds only its
 changed chunks.
+
+``python -m bench.semantic_vectors --ship`` writes the vectors the repository ships
+(``shared/adapters/search/corpus_vectors.npz``, float16) from the built-in collection as
+this machine builds it: run it when the corpus changes (a new Python, a module added).
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
-import re
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -21,13 +26,12 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.scenarios import offline_settings
+from shared.adapters.search import corpus_vectors
 from shared.adapters.search.builtin_corpus import BuiltinCorpus
 from shared.tools import local_embeddings
 
 VECTORS_DIR = Path(tempfile.gettempdir()) / "bench-semantic"
-# pydoc renders some defaults with their address ("<object object at 0x7f16dd6c4160>"), which
-# differs each time the corpus is built: left out, so a chunk's text, and its key, stay put
-ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
 
 @dataclass(frozen=True)
@@ -49,10 +53,8 @@ def chunk_texts(corpus: BuiltinCorpus) -> tuple[list[str], list[str], list[int],
         keys.append(doc.url.removeprefix("corpus://"))
         titles.append(doc.title)
         for chunk in corpus.index.document_chunks(data.collection_id, doc.document_id):
-            heading = " > ".join(chunk.heading_path)
             owner.append(i)
-            text = "\n".join(t for t in (doc.title, heading, chunk.text) if t)
-            texts.append(ADDRESS.sub("", text))
+            texts.append(corpus_vectors.chunk_text(doc.title, chunk.heading_path, chunk.text))
     return keys, titles, owner, texts
 
 
@@ -93,3 +95,26 @@ def document_cosines(vectors: ChunkVectors, question: np.ndarray) -> np.ndarray:
     best = np.full(len(vectors.keys), -1.0, dtype=np.float32)
     np.maximum.at(best, vectors.owner, per_chunk)
     return best
+
+
+def ship(data_dir: Path = VECTORS_DIR) -> int:
+    """Write the shipped vectors: the collection's own (built with the file there is, so only
+    the chunks it lacks are embedded now)."""
+    corpus = BuiltinCorpus(offline_settings(data_dir))
+    data = corpus.data
+    if data.vectors is None:
+        print("the embedding model is not installed: nothing to ship", file=sys.stderr)
+        return 1
+    _, _, _, texts = chunk_texts(corpus)
+    corpus_vectors.ship(texts, data.vectors)
+    size = corpus_vectors.SHIPPED.stat().st_size
+    print(f"{len(texts)} chunks written to {corpus_vectors.SHIPPED} ({size / 1e6:.2f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m bench.semantic_vectors")
+    parser.add_argument("--ship", action="store_true", help="write corpus_vectors.npz")
+    parser.add_argument("--data-dir", type=Path, default=VECTORS_DIR)
+    args = parser.parse_args()
+    sys.exit(ship(args.data_dir) if args.ship else parser.print_usage() or 0)

@@ -146,7 +146,7 @@ class _CountingCorpus:
 
 
 def test_planning_and_the_reports_sentences_look_documents_up_without_ranking_the_corpus():
-    from shared.adapters.reasoning import offline_research
+    from shared.adapters.reasoning import offline_meaning, offline_research
     from shared.core.research_models import QueryAnalysis, ResearchContext
 
     corpus = _CountingCorpus()
@@ -154,11 +154,11 @@ def test_planning_and_the_reports_sentences_look_documents_up_without_ranking_th
     context = ResearchContext(session_id="s", query=question, language="en")
     analysis = QueryAnalysis(query_type="how_to", complexity="moderate", key_concepts=["with"])
     plan = offline_research.plan(corpus, context, analysis, 5)
-    sentences = offline_research.corpus_sentences(corpus)(WITH)
+    sentences = offline_meaning.corpus_sentences(corpus)(WITH)
 
     assert plan.topics and corpus.rankings == []
     assert sentences == tuple(shared_corpus().document_sentences(WITH)[0])
-    assert offline_research.corpus_sentences(corpus)("https://example.org/") is None
+    assert offline_meaning.corpus_sentences(corpus)("https://example.org/") is None
 
 
 def test_a_page_with_one_passage_on_the_subject_ranks_below_the_pages_about_it():

@@ -103,3 +103,26 @@ def test_a_how_to_no_page_is_about_cites_the_page_that_answers_it_best():
     long = {u: [*FILLER, *ss, *FILLER] for u, ss in said.items()}  # too few for the share
     sections, _ = topic_sections(material, idf, long.get)
     assert _numbers(sections) == {2}
+
+
+def test_documents_chosen_by_meaning_are_cited_and_pages_outside_the_collection_still_by_words():
+    web = "https://example.org/with-guide"
+    urls = [WITH, COMPOUND, UNITTEST, web]
+    quotes = {**QUOTES, web: "Every with statement needs a context manager to call."}
+    titles = {**TITLES, web: "A guide to the with statement"}
+    material = _material(
+        "How does the with statement work?",
+        "How it works: context managers",
+        {u: [quotes[u]] for u in urls},
+        {u: titles[u] for u in urls},
+    )
+
+    def sentences(url: str) -> list[str] | None:  # the collection's documents only
+        return None if url == web else [quotes[url], *FILLER[:5]]
+
+    # by meaning, the unittest page is about the question and the compound page is not
+    meant = frozenset({WITH, UNITTEST})
+    sections, _ = topic_sections(material, IDF, sentences, meant)
+    numbers = _numbers(sections)
+    cited = {s.url for s in material.sources if s.n in numbers}
+    assert cited == {WITH, UNITTEST, web}

@@ -1,12 +1,11 @@
 """OfflineReasoner: the embedded, LLM-free mind (deterministic, extractive, no network).
 
-Every answer is built from sentences the sources wrote, chosen by BM25
-relevance and Maximal Marginal Relevance (``shared.tools.lexical``);
-the only prose of its own is the fixed wording in ``templates``. Decisions
-(clarify, plan, agent steps, supervision) follow simple, documented rules
-(``offline_research``), the report is assembled in ``offline_report``,
-so the same query over the same corpus always yields the same report. It is
-the default when no LLM endpoint is configured and what end-to-end tests run.
+Every answer is built from sentences the sources wrote, chosen by BM25 relevance and
+Maximal Marginal Relevance (``shared.tools.lexical``); the only prose of its own is the fixed
+wording in ``templates``. Decisions (clarify, plan, agent steps, supervision) follow simple,
+documented rules (``offline_research``), the report is assembled in ``offline_report``, so
+the same query over the same corpus always yields the same report. It is the default when
+no LLM endpoint is configured and what end-to-end tests run.
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from datetime import date
 
 from shared.adapters.reasoning import (
     offline_ask,
+    offline_meaning,
     offline_plan,
     offline_report,
     offline_research,
@@ -308,9 +308,9 @@ class OfflineReasoner(
         note = texts_for(material.context.language)["engine_note"].format(
             corpus=name, documents=documents
         )
-        sentences = offline_research.corpus_sentences(self.corpus)
+        sentences, meant = offline_meaning.report_inputs(self.corpus, material.context.query)
         report = offline_report.write_report(
-            material, note, self.follow_up_questions, self.corpus.idf, sentences
+            material, note, self.follow_up_questions, self.corpus.idf, sentences, meant
         )
         report_stream.offer_report(report)
         return report

@@ -62,12 +62,17 @@ def is_deep_search(finding: Finding) -> bool:
 
 
 def topic_sections(
-    material: ReportMaterial, idf: Mapping[str, float], sentences: Sentences = lambda _: None
+    material: ReportMaterial,
+    idf: Mapping[str, float],
+    sentences: Sentences = lambda _: None,
+    meant: frozenset[str] = frozenset(),
 ) -> tuple[list[tuple[str, list[Cited]]], list[str]]:
     """Cited, globally de-duplicated key findings about the question, grouped by topic
     (endorsed ones first), then the deep search's most relevant sentences; and the topics
     left empty. ``sentences`` gives a corpus document's whole text, which says better
-    than the quotes taken from it whether the document is about the question."""
+    than the quotes taken from it whether the document is about the question; ``meant``:
+    the documents about it by meaning (``offline_meaning``), cited with their quotes
+    instead, when the research read any of them."""
     language = material.context.language
     t = texts_for(language)
     endorsed = endorsed_sentences(material.primary)
@@ -82,6 +87,11 @@ def topic_sections(
     question = relevance.question_gate(material.context.query, idf, material.context.language)
     named = {s.url for s in material.sources if question.names(s.title)}
     citable = _citable(material, groups, gates, question, sentences, named)
+    chosen = {s.n for s in material.sources if s.url in meant}
+    if chosen:  # the collection's documents by meaning; other pages (the web's, a team's) by words
+        others = {s.n for s in material.sources if s.n in citable and sentences(s.url) is None}
+        citable = chosen | others
+        named |= {s.url for s in material.sources if s.n in chosen}
     seen: list[frozenset[str]] = []
     sections, gaps = [], []
     for topic in sorted(groups, key=order.__getitem__):

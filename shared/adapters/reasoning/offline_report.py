@@ -48,14 +48,16 @@ def write_report(
     follow_up_questions: FollowUps,
     idf: Mapping[str, float],
     sentences: Sentences = lambda _: None,
+    meant: frozenset[str] = frozenset(),
 ) -> FinalReport:
     """See module docstring. ``engine_note`` says how the report was made (it opens the
     Limitations); ``follow_up_questions(query, text, language)`` is the reasoner's fallback;
     ``idf`` weighs the question's words when deciding what a quote is about; ``sentences``
-    gives a corpus document's sentences, to judge a whole document by."""
+    gives a corpus document's sentences, to judge a whole document by; ``meant``: the URLs
+    of the documents about the question by meaning (``offline_meaning``)."""
     context = material.context
     t = texts_for(context.language)
-    sections, gaps = topic_sections(material, idf, sentences)
+    sections, gaps = topic_sections(material, idf, sentences, meant)
     answered = bool(sections)
     near = None if answered or not material.sources else nearest_section(material, idf)
     if near:  # nothing about the question: the nearest page's passages, flagged

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from shared.adapters.reasoning import relevance
+from shared.adapters.reasoning import offline_meaning, relevance
 from shared.adapters.reasoning.offline_text import leads
 from shared.adapters.reasoning.question_shape import (
     concepts_of,
@@ -109,8 +109,10 @@ def analyze(context: ResearchContext) -> QueryAnalysis:
 def _relevant(
     corpus: Corpus, focus: list[FocusDocument], context: ResearchContext
 ) -> list[FocusDocument]:
-    """The focus documents that are about the question (``relevance``): those whose title
-    names it first (the surest sign), then those with enough sentences about it."""
+    """The focus documents about the question: by meaning when the corpus has vectors, else
+    (``relevance``) those whose title names it first, then those with sentences about it."""
+    if (meant := offline_meaning.about(corpus, focus, context.query)) is not None:
+        return meant
     sentences = {}
     for doc in focus:
         cached = corpus.document_sentences(doc.url)
@@ -335,14 +337,3 @@ def write_finding(
         confidence=confidence,
         notes=[t["finding_notes"].format(pages=len(pages), findings=len(key_findings))],
     )
-
-
-def corpus_sentences(corpus: Corpus) -> Callable[[str], tuple[str, ...] | None]:
-    """The sentences the corpus index keeps for a document's URL (None for any other page):
-    the report quotes from them without splitting the documents again."""
-
-    def sentences(url: str) -> tuple[str, ...] | None:
-        cached = corpus.document_sentences(url)
-        return tuple(cached[0]) if cached else None
-
-    return sentences

@@ -27,7 +27,7 @@ from shared.adapters.documents.collection_search import (
     corpus_address,
     joined,
 )
-from shared.adapters.search import builtin_store
+from shared.adapters.search import builtin_store, corpus_vectors
 from shared.adapters.search.base import FocusDocument
 from shared.adapters.search.builtin_index import BuiltinIndex
 from shared.adapters.search.builtin_store import BuiltinCollection, BuiltinDocument
@@ -54,6 +54,7 @@ class BuiltinCorpus:
         self._scorers: dict[int, lexical.Bm25Scorer] = {}  # per document, over its sentences
         self._catalog: BuiltinCatalog | None = None
         self._ranked: dict[str, list[ChunkHit]] = {}  # by query
+        self._cosines: dict[str, dict[str, float]] = {}  # by query
 
     @property
     def data(self) -> BuiltinCollection:
@@ -133,7 +134,9 @@ class BuiltinCorpus:
         ``concepts`` are the question's noun phrases ("context managers", "with
         statement"; by default its multi-word candidate phrases). Documents that
         mention more of them come first, then in ranking order; the rest of the ranking
-        follows. Planning anchors each topic in a different one of these, so agents
+        follows. With vectors the order is the fused ranking of words and meaning
+        (``by_meaning``), which reaches pages that answer in other words. Planning
+        anchors each topic in a different one of these, so agents
         reach different documents instead of all reading the top two.
         """
         data = self.data
@@ -144,8 +147,11 @@ class BuiltinCorpus:
         patterns = [p for p in patterns if p.strip()]
         query_tokens = lexical.content_tokens(query)
         ranked = [i for i, _ in self._rank(query)[: max(k, 0) * 4 + 10]]
+        meant = self.by_meaning(query)
+        if meant is not None:  # by meaning and words together (``corpus_vectors.fused``)
+            ranked = [data.by_url[u] for u, _ in meant]
         mentions = {i: _mentions(data.documents[i], patterns) for i in ranked}
-        order = sorted(ranked, key=lambda i: -mentions[i])  # stable: ranking order within
+        order = ranked if meant is not None else sorted(ranked, key=lambda i: -mentions[i])
         out: list[FocusDocument] = []
         taken: list[str] = [query]
         for i in order[: max(k, 0)]:
@@ -171,6 +177,37 @@ class BuiltinCorpus:
     @property
     def idf(self) -> dict[str, float]:
         return self.data.idf
+
+    def by_meaning(self, query: str) -> list[tuple[str, float]] | None:
+        """The documents of both rankings, words and meaning, fused (``corpus_vectors``),
+        each with its best chunk's cosine to ``query``; None without vectors."""
+        cosines = self.document_cosines(query)
+        if cosines is None:
+            return None
+        docs = self.data.documents
+        lexical = [docs[i].url for i, _ in self._rank(query)[: corpus_vectors.TOP]]
+        return [(url, cosines[url]) for url in corpus_vectors.fused(lexical, cosines)]
+
+    def document_cosines(self, query: str) -> dict[str, float] | None:
+        """Per document URL, its best chunk's cosine to ``query`` (``corpus_vectors``);
+        None when the collection has no vectors (the model is not installed)."""
+        data = self.data
+        if data.vectors is None or data.vector_owner is None:
+            return None
+        cosines = self._cosines.get(query)
+        if cosines is None:
+            from shared.tools import local_embeddings
+
+            asked = local_embeddings.encode([query])[0]
+            best = corpus_vectors.document_cosines(
+                data.vectors, data.vector_owner, len(data.documents), asked
+            )
+            if len(self._cosines) >= RANKINGS_KEPT:
+                self._cosines.clear()
+            cosines = self._cosines[query] = {
+                d.url: float(c) for d, c in zip(data.documents, best, strict=True)
+            }
+        return cosines
 
     # -- ranking documents whole, through the index --
 

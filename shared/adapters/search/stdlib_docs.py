@@ -89,6 +89,9 @@ MODULES = [
     "zipfile",
 ]
 SYNOPSIS_CHARS = 90
+# pydoc renders some defaults with their address ("<object object at 0x7f16dd6c4160>"), which
+# differs each run: left out, so a chunk's text, and the key of its shipped vector, stay put
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 _GENERIC = re.compile(
     r"^(?:Initialize self|Implement |Return (?:repr|str|hash|self|getattr)|Create and return "
     r"a new object|Helper for pickle|See PEP 585|Call self as a function|Return state information)"
@@ -145,7 +148,7 @@ def _text(module: object) -> str:
         if block and block not in seen:
             seen.add(block)
             unique.append(block)
-    return "\n\n".join(unique)
+    return ADDRESS.sub("", "\n\n".join(unique))
 
 
 def _documented(module: object, name: str, member: object, names: list[str] | None) -> bool:

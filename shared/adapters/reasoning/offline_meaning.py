@@ -1,0 +1,63 @@
+"""Which documents the offline engine takes to be about the question, by meaning.
+
+When the built-in collection carries chunk vectors (``corpus_vectors``: the embedding model
+is installed), a document is about the question when it is among the first ``CITED`` of the
+fused ranking (words and meaning, ``corpus_vectors.fused``) and its best passage comes near
+enough in meaning: a cosine of at least ``TAU``, and at most ``DELTA`` below the best
+document's. When none is, the one ranked first is (the question has a nearest page; it is
+cited rather than nothing). These documents get the plan's topics (``offline_research``)
+and the report cites them (``offline_quotes``), even when their sentences share few words
+with the question ("flatten a list of lists" and ``itertools.chain``), where the lexical
+gate (``relevance``) would pass none. Without vectors the gate decides alone, as before.
+
+Constants measured by ``python -m bench.semantic`` on the labelled set's tune half (first
+50 and probe 24 questions); the report half was never read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from shared.adapters.reasoning.offline_quotes import Sentences
+from shared.adapters.search.base import Corpus, FocusDocument
+
+# a best-passage cosine below 0.45 is mostly off topic: on/off-topic AUC 0.83, and 0.45 had
+# the most on-topic documents per report at precision ≥ 0.85 in both tune parts
+TAU = 0.45
+# within 0.2 of the best document: further down, the page answers a neighbouring question
+DELTA = 0.2
+CITED = 5  # as the bench counts recall (5 per question): more cost precision on the tune half
+
+
+def chosen(corpus: Corpus, query: str) -> list[str] | None:
+    """The URLs of the documents about ``query`` by meaning, best first; None without vectors."""
+    ranked = getattr(corpus, "by_meaning", lambda _q: None)(query)
+    if not ranked:
+        return None
+    bar = max(TAU, max(cosine for _, cosine in ranked) - DELTA)
+    return [u for u, cosine in ranked[:CITED] if cosine >= bar] or [ranked[0][0]]
+
+
+def about(corpus: Corpus, focus: Sequence[FocusDocument], query: str) -> list[FocusDocument] | None:
+    """The focus documents about the question by meaning (None: decide by words)."""
+    urls = chosen(corpus, query)
+    if urls is None:
+        return None
+    by_url = {d.url: d for d in focus}
+    return [by_url[u] for u in urls if u in by_url]
+
+
+def report_inputs(corpus: Corpus, query: str) -> tuple[Sentences, frozenset[str]]:
+    """What the report judges documents by: their sentences, and those chosen by meaning."""
+    return corpus_sentences(corpus), frozenset(chosen(corpus, query) or ())
+
+
+def corpus_sentences(corpus: Corpus) -> Callable[[str], tuple[str, ...] | None]:
+    """The sentences the corpus index keeps for a document's URL (None for any other page):
+    the report quotes from them without splitting the documents again."""
+
+    def sentences(url: str) -> tuple[str, ...] | None:
+        cached = corpus.document_sentences(url)
+        return tuple(cached[0]) if cached else None
+
+    return sentences

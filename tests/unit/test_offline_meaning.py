@@ -1,0 +1,54 @@
+"""The offline engine's documents about the question, by meaning (``offline_meaning``): the
+page that answers an everyday question in other words is chosen, an unrelated one is not,
+and a corpus without vectors leaves the decision to the lexical gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shared.adapters.reasoning import offline_meaning
+from shared.adapters.search import corpus_vectors
+from shared.adapters.search.builtin_corpus import BuiltinCorpus
+from shared.core.config import Settings
+
+pytestmark = pytest.mark.skipif(not corpus_vectors.available(), reason="model not installed")
+
+PAGES = {
+    "chain.md": "# itertools — Functions creating iterators\n\nchain.from_iterable(iterable) "
+    "makes one iterator over the elements of each nested iterable in turn: a sequence of "
+    "sequences becomes one flat sequence.\n",
+    "bread.md": "# Baking bread\n\nKnead the dough for ten minutes, let it rise in a warm "
+    "place, then bake it until the crust sounds hollow.\n",
+    "tax.md": "# Filing taxes\n\nKeep every receipt of the year in one folder, and send the "
+    "form before the end of April to avoid the late fee.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> BuiltinCorpus:
+    root: Path = tmp_path_factory.mktemp("meaning")
+    (root / "docs").mkdir()
+    for name, text in PAGES.items():
+        (root / "docs" / name).write_text(text)
+    return BuiltinCorpus(Settings(data_dir=root / "data", local_corpus_path=str(root / "docs")))
+
+
+def test_the_page_that_answers_in_other_words_is_chosen_and_unrelated_ones_are_not(corpus):
+    chosen = offline_meaning.chosen(corpus, "How do I flatten nested lists?")
+    assert chosen is not None and [Path(u).name for u in chosen] == ["chain.md"]
+
+
+def test_a_question_no_page_comes_near_still_has_its_nearest_page(corpus):
+    chosen = offline_meaning.chosen(corpus, "Which planets have rings?")
+    assert chosen is not None and len(chosen) == 1  # quoted as the nearest page, not nothing
+
+
+def test_without_vectors_the_lexical_gate_decides():
+    class Words:  # a corpus that only matches words (another collection, no model)
+        def best_documents(self, query: str, k: int) -> list:
+            return []
+
+    assert offline_meaning.chosen(Words(), "flatten a list") is None
+    assert offline_meaning.about(Words(), [], "flatten a list") is None
