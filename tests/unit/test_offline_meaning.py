@@ -47,8 +47,8 @@ def test_a_question_no_page_comes_near_still_has_its_nearest_page(corpus):
 
 def test_without_vectors_the_lexical_gate_decides():
     class Words:  # a corpus that only matches words (another collection, no model)
-        def best_documents(self, query: str, k: int) -> list:
-            return []
+        def by_meaning(self, query: str) -> None:
+            return None
 
     assert offline_meaning.chosen(Words(), "flatten a list") is None
     assert offline_meaning.about(Words(), [], "flatten a list") is None

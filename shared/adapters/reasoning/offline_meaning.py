@@ -31,7 +31,7 @@ CITED = 5  # as the bench counts recall (5 per question): more cost precision on
 
 def chosen(corpus: Corpus, query: str) -> list[str] | None:
     """The URLs of the documents about ``query`` by meaning, best first; None without vectors."""
-    ranked = getattr(corpus, "by_meaning", lambda _q: None)(query)
+    ranked = corpus.by_meaning(query)
     if not ranked:
         return None
     bar = max(TAU, max(cosine for _, cosine in ranked) - DELTA)

@@ -77,3 +77,8 @@ class Corpus(SearchProvider, Protocol):
     ) -> list[FocusDocument]:
         """The ``k`` documents most about ``query``'s concepts, each with a phrase of its own."""
         ...
+
+    def by_meaning(self, query: str) -> list[tuple[str, float]] | None:
+        """Documents ranked by words and meaning together, each URL with its best passage's
+        cosine to ``query``; None when the corpus has no vectors (no embedding model)."""
+        ...
