@@ -133,7 +133,8 @@ def _fresh_watcher_after_fork() -> None:
     _watcher = _Watcher()  # the parent's thread does not exist in a forked child
 
 
-os.register_at_fork(after_in_child=_fresh_watcher_after_fork)
+if hasattr(os, "register_at_fork"):  # POSIX only; devhost's worker processes are spawned
+    os.register_at_fork(after_in_child=_fresh_watcher_after_fork)
 
 
 @contextmanager
