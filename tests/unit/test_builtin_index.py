@@ -7,6 +7,7 @@ beside it is never served from this memory, so its changes show at once.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -167,3 +168,44 @@ def test_threads_ranking_at_once_each_read_the_file_through_their_own_connection
         answers = list(pool.map(lambda _: index.search(["docs"], "hot water tea", 10), range(40)))
     assert all([(h.chunk.id, h.score) for h in hits] == expected for hits in answers)
     assert expected
+
+
+class HeldRanking(CountingSqliteIndex):
+    """Counts rankings; the first one waits until released, as a long ranking would."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, read_only=True)
+        self.entered, self.release = threading.Event(), threading.Event()
+
+    def ranked_chunk_ids(self, collection_ids, query, limit):
+        first = not self.entered.is_set()
+        self.entered.set()
+        if first:
+            assert self.release.wait(10)
+        return super().ranked_chunk_ids(collection_ids, query, limit)
+
+
+def test_researchers_searching_the_same_words_at_once_rank_them_once(tmp_path):
+    """Four researchers often search the same query together: the first ranks it, the
+    others wait for that ranking instead of spending the same CPU one after another."""
+    root = tmp_path / "handbook"
+    root.mkdir()
+    (root / "tea.md").write_text("# Tea\n\nGreen tea steeps in hot water.\n", encoding="utf-8")
+    (root / "coffee.md").write_text("# Coffee\n\nBrew coffee with hot water.\n", encoding="utf-8")
+    settings = Settings(data_dir=tmp_path / "data", local_corpus_path=root)
+    expected = BuiltinCorpus(settings).search("hot water", 5)
+    corpus = BuiltinCorpus(settings)
+    store = corpus.data.index.store = HeldRanking(builtin_store.cache_path(settings))
+    answers: list[list] = []
+    first = threading.Thread(target=lambda: answers.append(corpus.search("hot water", 5)))
+    first.start()
+    assert store.entered.wait(10)
+    second = threading.Thread(target=lambda: answers.append(corpus.search("hot water", 5)))
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # waiting for the first ranking, not ranking again
+    store.release.set()
+    first.join(10)
+    second.join(10)
+    assert store.calls["ranked_chunk_ids"] == 1
+    assert answers == [expected, expected] and expected

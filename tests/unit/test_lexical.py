@@ -115,3 +115,12 @@ def test_key_phrases_skip_the_query_words_and_prefer_repeated_phrases():
     phrases = lexical.key_phrases(texts, 3, exclude=["context manager"])
     assert phrases[0] == "runtime context"
     assert "context manager" not in phrases
+
+
+def test_normal_forms_are_cached_bounded_and_the_same_as_worked_out() -> None:
+    words = ["Managers", "__enter__", "libraries", "class", "status", "Iterators", "yield", "é"]
+    expected = [lexical.normalize_token.__wrapped__(w) for w in words]
+    assert expected == ["manager", "enter", "library", "class", "status", "iterator", "yield", "é"]
+    assert [lexical.normalize_token(w) for w in words] == expected
+    assert [lexical.normalize_token(w) for w in words] == expected  # from the cache
+    assert lexical.normalize_token.cache_info().maxsize == lexical.NORMALIZED_KEPT
