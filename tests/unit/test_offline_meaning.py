@@ -36,12 +36,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> BuiltinCorpus:
 
 
 def test_the_page_that_answers_in_other_words_is_chosen_and_unrelated_ones_are_not(corpus):
-    chosen = offline_meaning.chosen(corpus, "How do I flatten nested lists?")
+    chosen = offline_meaning.chosen(corpus, "How do I flatten nested lists?", "en")
     assert chosen is not None and [Path(u).name for u in chosen] == ["chain.md"]
 
 
 def test_a_question_no_page_comes_near_still_has_its_nearest_page(corpus):
-    chosen = offline_meaning.chosen(corpus, "Which planets have rings?")
+    chosen = offline_meaning.chosen(corpus, "Which planets have rings?", "en")
     assert chosen is not None and len(chosen) == 1  # quoted as the nearest page, not nothing
 
 
@@ -50,5 +50,11 @@ def test_without_vectors_the_lexical_gate_decides():
         def by_meaning(self, query: str) -> None:
             return None
 
-    assert offline_meaning.chosen(Words(), "flatten a list") is None
-    assert offline_meaning.about(Words(), [], "flatten a list") is None
+    assert offline_meaning.chosen(Words(), "flatten a list", "en") is None
+    assert offline_meaning.about(Words(), [], "flatten a list", "en") is None
+
+
+def test_a_question_in_another_language_is_judged_by_its_words(corpus):
+    # the model was trained on English: a German question's cosines say little
+    assert offline_meaning.chosen(corpus, "Wie glätte ich verschachtelte Listen?", "de") is None
+    assert offline_meaning.chosen(corpus, "How do I flatten nested lists?", "en-GB")

@@ -305,10 +305,9 @@ class OfflineReasoner(
 
     def write_report(self, material: ReportMaterial) -> FinalReport:
         name, documents = self.corpus.describe()
-        note = texts_for(material.context.language)["engine_note"].format(
-            corpus=name, documents=documents
-        )
-        sentences, meant = offline_meaning.report_inputs(self.corpus, material.context.query)
+        query, language = material.context.query, material.context.language
+        note = texts_for(language)["engine_note"].format(corpus=name, documents=documents)
+        sentences, meant = offline_meaning.report_inputs(self.corpus, query, language)
         report = offline_report.write_report(
             material, note, self.follow_up_questions, self.corpus.idf, sentences, meant
         )

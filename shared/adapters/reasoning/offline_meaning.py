@@ -8,7 +8,9 @@ document's. When none is, the one ranked first is (the question has a nearest pa
 cited rather than nothing). These documents get the plan's topics (``offline_research``)
 and the report cites them (``offline_quotes``), even when their sentences share few words
 with the question ("flatten a list of lists" and ``itertools.chain``), where the lexical
-gate (``relevance``) would pass none. Without vectors the gate decides alone, as before.
+gate (``relevance``) would pass none. Without vectors the gate decides alone, as before, and
+so it does for a question in another language than the corpus's: the model was trained on
+English, and such a question is judged by the words that carry over (``relevance``).
 
 Constants measured by ``python -m bench.semantic`` on the labelled set's tune half (first
 50 and probe 24 questions); the report half was never read.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.offline_quotes import Sentences
 from shared.adapters.search.base import Corpus, FocusDocument
 
@@ -29,27 +32,30 @@ DELTA = 0.2
 CITED = 5  # as the bench counts recall (5 per question): more cost precision on the tune half
 
 
-def chosen(corpus: Corpus, query: str) -> list[str] | None:
-    """The URLs of the documents about ``query`` by meaning, best first; None without vectors."""
-    ranked = corpus.by_meaning(query)
+def chosen(corpus: Corpus, query: str, language: str) -> list[str] | None:
+    """The URLs of the documents about ``query`` by meaning, best first; None without vectors
+    or for a question in another language than the corpus's."""
+    ranked = None if relevance.foreign_to_corpus(language) else corpus.by_meaning(query)
     if not ranked:
         return None
     bar = max(TAU, max(cosine for _, cosine in ranked) - DELTA)
     return [u for u, cosine in ranked[:CITED] if cosine >= bar] or [ranked[0][0]]
 
 
-def about(corpus: Corpus, focus: Sequence[FocusDocument], query: str) -> list[FocusDocument] | None:
+def about(
+    corpus: Corpus, focus: Sequence[FocusDocument], query: str, language: str
+) -> list[FocusDocument] | None:
     """The focus documents about the question by meaning (None: decide by words)."""
-    urls = chosen(corpus, query)
+    urls = chosen(corpus, query, language)
     if urls is None:
         return None
     by_url = {d.url: d for d in focus}
     return [by_url[u] for u in urls if u in by_url]
 
 
-def report_inputs(corpus: Corpus, query: str) -> tuple[Sentences, frozenset[str]]:
+def report_inputs(corpus: Corpus, query: str, language: str) -> tuple[Sentences, frozenset[str]]:
     """What the report judges documents by: their sentences, and those chosen by meaning."""
-    return corpus_sentences(corpus), frozenset(chosen(corpus, query) or ())
+    return corpus_sentences(corpus), frozenset(chosen(corpus, query, language) or ())
 
 
 def corpus_sentences(corpus: Corpus) -> Callable[[str], tuple[str, ...] | None]:

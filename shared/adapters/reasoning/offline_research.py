@@ -111,7 +111,7 @@ def _relevant(
 ) -> list[FocusDocument]:
     """The focus documents about the question: by meaning when the corpus has vectors, else
     (``relevance``) those whose title names it first, then those with sentences about it."""
-    if (meant := offline_meaning.about(corpus, focus, context.query)) is not None:
+    if (meant := offline_meaning.about(corpus, focus, context.query, context.language)) is not None:
         return meant
     sentences = {}
     for doc in focus:
