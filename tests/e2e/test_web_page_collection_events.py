@@ -20,7 +20,7 @@ from tests.e2e.serve_process import serving
 
 pytestmark = pytest.mark.e2e
 
-ONE_COLLECTION = re.compile(r"/api/collections/[0-9a-f]{32}$")
+ONE_COLLECTION = re.compile(r"/api/collections/[0-9a-f]{24}-[0-9a-f]{32}$")  # owner tag, uuid
 
 
 @pytest.fixture

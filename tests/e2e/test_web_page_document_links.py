@@ -25,7 +25,8 @@ PAGES = [  # as in test_collection_research.py: page 3 answers the question
     "Primary loop maintenance log. The coolant pump seal was replaced in March 2021 after a"
     " leak in the primary loop. The loop was flushed afterwards. Pressure tests passed in April.",
 ]
-CITED_PAGE_3 = re.compile(r"^/api/collections/[0-9a-f]+/documents/[0-9a-f]+#page=3$")
+COLLECTION = r"[0-9a-f]{24}-[0-9a-f]{32}"  # its owner's tag, a uuid
+CITED_PAGE_3 = re.compile(rf"^/api/collections/{COLLECTION}/documents/[0-9a-f]+#page=3$")
 QUESTION = "When was the coolant pump seal replaced after the leak?"
 
 
