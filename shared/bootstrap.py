@@ -36,6 +36,7 @@ class AppServices:
         self.settings = settings
         self._lock = threading.RLock()
         telemetry.configure(settings)  # the first services of the process install the exporter
+        one_blas_thread()
 
     @cached_property
     def sessions(self) -> SessionStore:
@@ -242,6 +243,20 @@ class AppServices:
         # of the process; now ~15 ms (bench.profile). Reference counting still frees them.
         gc.collect()
         gc.freeze()
+
+
+def one_blas_thread() -> None:
+    """numpy's BLAS (OpenBLAS) runs one thread in this process.
+
+    A worker's concurrency is its activities. BLAS threads (one per core) spin-wait after each
+    matrix product beside them: with the embedding model's products (a question's vector, the
+    built-in collection's cosines), two worker processes spent 0.86 CPU-s per offline session
+    against 0.37 with one BLAS thread, and took twice as long (``bench.load``, 150 sessions).
+    numpy is imported first: the limit applies to the libraries loaded."""
+    import numpy  # noqa: F401
+    from threadpoolctl import ThreadpoolController
+
+    ThreadpoolController().limit(limits=1, user_api="blas")
 
 
 _services: AppServices | None = None
