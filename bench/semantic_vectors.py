@@ -91,10 +91,9 @@ def chunk_vectors(corpus: BuiltinCorpus, folder: Path = VECTORS_DIR) -> ChunkVec
 
 def document_cosines(vectors: ChunkVectors, question: np.ndarray) -> np.ndarray:
     """Per document, its best chunk's cosine to the question's unit vector."""
-    per_chunk = vectors.vectors @ question
-    best = np.full(len(vectors.keys), -1.0, dtype=np.float32)
-    np.maximum.at(best, vectors.owner, per_chunk)
-    return best
+    return corpus_vectors.document_cosines(
+        vectors.vectors, vectors.owner, len(vectors.keys), question
+    )
 
 
 def ship(data_dir: Path = VECTORS_DIR) -> int:
