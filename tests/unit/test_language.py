@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from shared.tools.language import detect_language
+
+LABELS = Path(__file__).parents[2] / "bench" / "labels.json"
 
 
 @pytest.mark.parametrize(
@@ -16,10 +21,38 @@ from shared.tools.language import detect_language
         ("上下文管理器是如何工作的", "zh"),
         ("python", "en"),  # one word carries no language signal
         ("", "en"),
+        # identifiers swayed the former detector (langdetect): Spanish, French, English
+        ("How do I use contextvars to keep per-request values in asyncio code?", "en"),
+        ("How do I implement a priority queue in Python?", "en"),
+        ("Comment fonctionne le bloc with en Python ?", "fr"),
+        ("Was ist eine environment variable?", "de"),
+        # short questions
+        ("What does super() do?", "en"),
+        ("Is Python pass by reference?", "en"),
+        ("Explain Python decorators", "en"),
+        ("list vs tuple", "en"),  # no language stands out: the default
+        ("Warum ist Python langsam?", "de"),
+        ("¿Cómo leo un archivo?", "es"),
+        ("Comment marche asyncio ?", "fr"),
+        ("Come funziona yield?", "it"),
+        ("Wat is een generator?", "nl"),
     ],
 )
 def test_detects_the_query_language(text: str, language: str):
     assert detect_language(text) == language
+
+
+def test_an_unclear_question_keeps_the_callers_default():
+    assert detect_language("list vs tuple", default="de") == "de"
+    assert detect_language("asyncio", default="fr") == "fr"
+
+
+def test_every_labelled_question_is_read_as_english():
+    """The bench's questions are English: a report in another language is a wrong answer."""
+    halves = json.loads(LABELS.read_text(encoding="utf-8"))
+    questions = [item["q"] for half in halves.values() for item in half]
+    assert len(questions) >= 100
+    assert [q for q in questions if detect_language(q) != "en"] == []
 
 
 def test_detection_is_deterministic():
