@@ -15,7 +15,11 @@ documents cited out of those labelled, at most ``RECALL_CAP`` per question), the
 mean number of on-topic sources per report, the share of reports that cite
 nothing although their labels list relevant documents, and the share that quote the
 nearest page read, flagged as only coming near the question (their citations count
-for precision and recall like any others). The tune half is also totalled per part
+for precision and recall like any others). Beside on-topic sources it prints their
+ceiling (``ceiling``): the on-topic documents among the first ``CITED`` and
+``2 × CITED`` candidates of the ranking the engine chooses from, words and meaning
+fused (``BuiltinCorpus.by_meaning``), i.e. what a perfect judge of those candidates
+could cite. The tune half is also totalled per part
 (``PARTS``: the first 50 questions, the probe set, the former held-out half), so a
 change is judged on each.
 
@@ -32,7 +36,10 @@ from pathlib import Path
 
 from bench.results import Row, verdict
 from bench.scenarios import Bench, offline_settings, remove_temp_dirs, temp_dir
+from shared.adapters.reasoning.offline_meaning import CITED
 from shared.adapters.reasoning.offline_near import is_near
+from shared.adapters.search.base import Corpus
+from shared.bootstrap import services
 
 LABELS = Path(__file__).with_name("labels.json")
 HALVES = ("tune", "report")
@@ -63,6 +70,8 @@ class Score:
     empty: int = 0
     near: int = 0  # reports quoting the nearest page, flagged (``offline_near``)
     questions: int = 0
+    # on-topic documents among the ranking's first CITED and 2 × CITED (None: no vectors)
+    ceiling: list[int] | None = None
 
     def add(self, label: Labelled, keys: list[str], near: bool = False) -> None:
         """``near``: the report says its sources only come near the question; its
@@ -74,6 +83,13 @@ class Score:
         self.relevant_cited += min(len(label.relevant.intersection(keys)), RECALL_CAP)
         self.relevant_available += min(len(label.relevant), RECALL_CAP)
         self.empty += not keys and bool(label.relevant)
+
+    def add_ceiling(self, label: Labelled, ranked: list[str] | None) -> None:
+        """``ranked``: the corpus keys the engine chooses cited documents from, best first."""
+        if ranked is None:
+            return
+        found = [sum(k in label.accepted for k in ranked[:n]) for n in (CITED, 2 * CITED)]
+        self.ceiling = [a + b for a, b in zip(self.ceiling or [0, 0], found, strict=True)]
 
     @property
     def precision(self) -> float:
@@ -107,6 +123,13 @@ def cited_keys(data_dir: Path, session_id: str) -> tuple[list[str], bool]:
     return keys, is_near(report["executive_summary"])
 
 
+def candidates(corpus: Corpus, question: str) -> list[str] | None:
+    """The keys of the documents the engine's rule by meaning chooses from (``offline_meaning``),
+    best first; None when the collection has no vectors."""
+    ranked = corpus.by_meaning(question)
+    return None if ranked is None else [u.removeprefix("corpus://") for u, _ in ranked]
+
+
 def measure(half: str) -> tuple[Score, list[str]]:
     """The half's score and one line per question, then one line per part (``PARTS``)."""
     data_dir = temp_dir()
@@ -119,10 +142,13 @@ def measure(half: str) -> tuple[Score, list[str]]:
             session_id, _, view = bench.run("deep_research", label.question, OPTIONS)
             done = view["status"] == "completed"
             keys, near = cited_keys(data_dir, session_id) if done else ([], False)
+            ranked = candidates(services().corpus, label.question)
             score.add(label, keys, near)
+            score.add_ceiling(label, ranked)
             for _, start, end, part in parts:
                 if start <= i and (end is None or i < end):
                     part.add(label, keys, near)
+                    part.add_ceiling(label, ranked)
             off = [k.split("/", 1)[1] for k in keys if k not in label.accepted]
             missed = sorted(k.split("/", 1)[1] for k in label.relevant if k not in keys)
             on = len(keys) - len(off)
@@ -141,9 +167,20 @@ def part_line(name: str, score: Score) -> str:
     return (
         f"{name}: precision {score.precision:.2f} ({score.on_topic}/{score.cited}), "
         f"recall {score.recall:.2f} ({score.relevant_cited}/{score.relevant_available}), "
-        f"on-topic {score.on_topic / n:.1f}, citing nothing {score.empty}/{score.questions}, "
+        f"on-topic {score.on_topic / n:.1f} (ceiling {ceiling(score)}), "
+        f"citing nothing {score.empty}/{score.questions}, "
         f"nearest page {score.near}/{score.questions}"
     )
+
+
+def ceiling(score: Score) -> str:
+    """The on-topic documents a perfect judge could cite from the ranking's first CITED and
+    2 × CITED candidates, per report."""
+    if score.ceiling is None:
+        return "n/a: no vectors"
+    n = score.questions or 1
+    first, second = (found / n for found in score.ceiling)
+    return f"{first:.1f} of the first {CITED}, {second:.1f} of {2 * CITED}"
 
 
 def rows(half: str, score: Score) -> list[Row]:
@@ -178,6 +215,12 @@ def rows(half: str, score: Score) -> list[Row]:
             f"{on_topic:.1f}",
             target(f"≥ {TARGETS['on_topic']:.0f}"),
             met(on_topic >= TARGETS["on_topic"]),
+        ),
+        (
+            f"{name}:   ceiling: on-topic candidates a perfect judge could cite (mean)",
+            ceiling(score),
+            "",
+            "—",
         ),
         (
             f"{name}: reports citing nothing though relevant documents exist",

@@ -7,7 +7,7 @@ make the held-out half partly tuned on.
 
 from __future__ import annotations
 
-from bench.precision import HALVES, labelled
+from bench.precision import CITED, HALVES, Labelled, Score, ceiling, labelled
 from tests.contract.conftest import shared_corpus
 
 
@@ -24,3 +24,16 @@ def test_the_held_out_half_shares_no_question_with_the_tuning_half():
     tune, report = ({item.question for item in labelled(half)} for half in HALVES)
     assert len(report) >= 18
     assert not tune & report
+
+
+def test_the_ceiling_counts_on_topic_candidates_a_perfect_judge_could_cite():
+    """The ceiling row: on-topic documents among the first CITED and 2 × CITED candidates."""
+    label = Labelled("q", frozenset({"a"}), frozenset({"a", "b", "f"}))
+    score = Score()
+    score.add_ceiling(label, ["x", "a", "y", "z", "w", "f", "b"])
+    score.add_ceiling(label, None)  # no vectors: nothing to count
+    score.add(label, ["a"])
+    score.add(label, [])
+    assert score.ceiling == [1, 3]
+    assert ceiling(score) == f"0.5 of the first {CITED}, 1.5 of {2 * CITED}"
+    assert ceiling(Score()) == "n/a: no vectors"
