@@ -17,7 +17,7 @@ from bench.latency import LATENCY
 from bench.results import Row, verdict
 from bench.scenarios import QUERY, offline_settings, temp_dir
 from shared.adapters.search.builtin_corpus import BuiltinCorpus
-from shared.tools import lexical
+from shared.tools import sentence_split
 from shared.usecases.research.evidence import OBSERVATION_CHARS, relevant_passages
 from shared.usecases.research.page_cache import with_sentences
 
@@ -30,7 +30,7 @@ def per_use_ms() -> tuple[float, float, int]:
     pages = BuiltinCorpus(offline_settings(temp_dir())).documents()[:PAGES]
     split = cached = 0.0
     for page in pages:
-        lexical.split_sentences.cache_clear()  # a worker that never split this page
+        sentence_split.split_sentences.cache_clear()  # a worker that never split this page
         begun = time.perf_counter()
         relevant_passages(page.text, QUERY, OBSERVATION_CHARS)
         split += time.perf_counter() - begun

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import pysbd
 
-from shared.tools import lexical
+from shared.tools import sentence_split
 
 DOCUMENTS = 60  # the largest topics: long prose, the pages whose splitting costs most
 
@@ -48,7 +48,7 @@ SPLITTERS = {"pysbd": _pysbd, "blingfire": _blingfire, "syntok": _syntok}
 
 def main() -> None:
     texts = sorted(pydoc_data.topics.topics.values(), key=len)[-DOCUMENTS:]
-    paragraphs = [p for text in texts for p in lexical.paragraphs(text)]
+    paragraphs = [p for text in texts for p in sentence_split.paragraphs(text)]
     chars = sum(map(len, paragraphs))
     reference: list[list[str]] = []
     for name, make in SPLITTERS.items():

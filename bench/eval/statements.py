@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from shared.adapters.report.citations import CITATION_RE, cited_numbers
 from shared.core.report_models import FinalReport
-from shared.tools.lexical import segment
+from shared.tools.sentence_split import segment
 
 _MARKUP = re.compile(r"[*_`>#]+")
 _SPACE = re.compile(r"\s+")

@@ -1,23 +1,17 @@
-"""Lexical text tools: tokens, sentences, BM25, MMR, key phrases.
+"""Lexical text tools: tokens, BM25, MMR, key phrases (sentences: ``sentence_split``).
 
 Pure, deterministic functions shared by the local corpus (search), the
-offline reasoner and compression; they know nothing of either. Sentence
-splitting uses ``pysbd`` (rule-based, maintained, handles abbreviations) on
-paragraphs first, so code blocks and grammar rules that documentation pages
-interleave with prose never become "sentences".
-Splitting is the slow part (a few ms per paragraph), hence the cache.
+offline reasoner and compression; they know nothing of either.
 """
 
 from __future__ import annotations
 
 import math
 import re
-import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-import pysbd
 from rank_bm25 import BM25Okapi
 
 _STOPWORDS_TEXT = """a about above after again against all also am an and any are as at be
@@ -42,16 +36,6 @@ STOPWORDS: frozenset[str] = frozenset(_STOPWORDS_TEXT.split())
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
 _LATIN_WORD_RE = re.compile(r"(?<!\w)[A-Za-z_][A-Za-z0-9_]*(?!\w)")
 _PHRASE_BREAK_RE = re.compile(r"[^\w\s]|\s{2,}", re.UNICODE)
-_CODE_HINT_RE = re.compile(r"::=|^\s*(>>>|\.\.\.|\$ )|[{};]\s*$", re.MULTILINE)
-_CODE_LINE_RE = re.compile(
-    r"^\s*(?:def|class|if|elif|else|for|while|try|except|finally|with|async)\b.*:\s*$"
-    r"|^\s*(?:return|import|raise|pass|yield|await)\b|\w\s*=\s*\S|[{}\[\]]\s*$"
-)
-_ENUMERATOR_RE = re.compile(r"^\(?\d{1,2}[.)]\s+")
-_SUPPORTED_SPLIT_LANGUAGES = frozenset(pysbd.languages.LANGUAGE_CODES)
-
-MIN_SENTENCE_WORDS = 5
-MAX_SENTENCE_WORDS = 80
 
 
 NORMALIZED_KEPT = 1 << 16  # distinct words whose normal form is kept (the corpus has ~30k)
@@ -86,75 +70,6 @@ def latin_words(text: str) -> list[str]:
 def content_tokens(text: str) -> list[str]:
     """Tokens without stopwords and one-letter noise; what "topic overlap" is measured on."""
     return [t for t in tokenize(text) if len(t) > 1 and t not in STOPWORDS and not t.isdigit()]
-
-
-# -- sentences ------------------------------------------------------------------
-
-
-def _is_code(paragraph: str) -> bool:
-    if _CODE_HINT_RE.search(paragraph):
-        return True
-    lines = [line for line in paragraph.splitlines() if line.strip()]
-    if len(lines) >= 2 and sum(bool(_CODE_LINE_RE.search(x)) for x in lines) * 2 >= len(lines):
-        return True
-    visible = [c for c in paragraph if not c.isspace()]
-    if not visible:
-        return True
-    symbols = sum(1 for c in visible if not c.isalnum() and c not in ".,;:'\"()-–—’“”!?«»")
-    return symbols / len(visible) > 0.12
-
-
-def paragraphs(text: str) -> list[str]:
-    """Prose paragraphs of ``text`` with their line breaks joined; code-like blocks dropped."""
-    out = []
-    for block in re.split(r"\n\s*\n", text):
-        if not block.strip() or _is_code(block):
-            continue
-        out.append(" ".join(block.split()))
-    return out
-
-
-_THREAD = threading.local()
-
-
-def _segmenter(language: str) -> pysbd.Segmenter:
-    """One per thread and language: a Segmenter keeps the text it is splitting on itself
-    (``original_text``, read back to find each sentence), so two threads sharing one (the
-    activities of a host) got each other's text, and dropped sentences, at random."""
-    segmenters: dict[str, pysbd.Segmenter] = _THREAD.__dict__.setdefault("segmenters", {})
-    if language not in segmenters:
-        segmenters[language] = pysbd.Segmenter(language=language, clean=False)
-    return segmenters[language]
-
-
-def _acceptable(sentence: str) -> bool:
-    words = sentence.split()
-    if not MIN_SENTENCE_WORDS <= len(words) <= MAX_SENTENCE_WORDS:
-        return False
-    letters = sum(c.isalpha() for c in sentence)
-    return letters / len(sentence) > 0.6 and sentence[-1] in '.!?…)"”»'
-
-
-def segment(text: str, language: str = "en") -> list[str]:
-    """Every sentence of prose ``text`` as pysbd splits it, unfiltered: for text that is
-    known to be prose with citation markers (a synthesized answer), which the
-    code-block heuristics of :func:`split_sentences` would misread."""
-    lang = language if language in _SUPPORTED_SPLIT_LANGUAGES else "en"
-    return [s.strip() for s in _segmenter(lang).segment(" ".join(text.split())) if s.strip()]
-
-
-@lru_cache(maxsize=512)
-def split_sentences(text: str, language: str = "en") -> tuple[str, ...]:
-    """Prose sentences of ``text`` (cached: pages are split again and again during a run)."""
-    lang = language if language in _SUPPORTED_SPLIT_LANGUAGES else "en"
-    segmenter = _segmenter(lang)
-    sentences: list[str] = []
-    for paragraph in paragraphs(text):
-        for raw in segmenter.segment(paragraph):
-            sentence = _ENUMERATOR_RE.sub("", raw.strip())
-            if sentence and _acceptable(sentence):
-                sentences.append(sentence)
-    return tuple(sentences)
 
 
 # -- scoring and selection --------------------------------------------------------

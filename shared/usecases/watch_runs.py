@@ -29,7 +29,7 @@ from shared.core.errors import ConflictError, NotFoundError, QuotaExceeded
 from shared.core.session_models import SessionRecord, SessionStatus, StartInput
 from shared.core.watch_models import WatchChanges, WatchRun, WatchRunRef, WatchStep, WatchTick
 from shared.ports import Services
-from shared.tools import lexical
+from shared.tools import sentence_split
 from shared.tools.language import detect_language
 from shared.usecases import quotas, watches
 from shared.usecases.access import chat_key, public_chat_id, write_owner_file
@@ -148,7 +148,7 @@ def _evidence(svc: Services, session: SessionRecord) -> Evidence:
         return set(), {}
     claims = {}
     for text in texts:
-        for sentence in lexical.segment(text):
+        for sentence in sentence_split.segment(text):
             if cited_numbers(sentence):
                 plain = " ".join(CITATION_RE.sub("", sentence).split())
                 claims.setdefault(sentence_key(plain), plain)

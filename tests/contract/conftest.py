@@ -22,7 +22,7 @@ from shared.core.config import Settings
 from shared.core.report_models import ReportMaterial
 from shared.core.research_models import Finding, KeyFinding, ResearchContext
 from shared.core.source_models import Page, PageSummary, Source
-from shared.tools import lexical
+from shared.tools import sentence_split
 
 DEFAULT_QUESTION = "How do context managers and the with statement work in Python?"
 FIXTURE_URLS = (
@@ -87,7 +87,7 @@ def fixture_pages() -> list[Page]:
 def fixture_summaries() -> list[PageSummary]:
     out = []
     for page in fixture_pages():
-        sentences = list(lexical.split_sentences(page.text))[:4]
+        sentences = list(sentence_split.split_sentences(page.text))[:4]
         out.append(
             PageSummary(
                 url=page.url,
@@ -117,7 +117,7 @@ def fixture_findings(language: str = "en") -> list[Finding]:
     for i, topic in enumerate(TOPICS[language], start=1):
         keys = []
         for page in (pages[(i - 1) % 3], pages[i % 3]):
-            for sentence in list(lexical.split_sentences(page.text))[i : i + 3]:
+            for sentence in list(sentence_split.split_sentences(page.text))[i : i + 3]:
                 keys.append(KeyFinding(text=sentence, source_urls=[page.url]))
         findings.append(
             Finding(

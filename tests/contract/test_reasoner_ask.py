@@ -10,14 +10,14 @@ from __future__ import annotations
 import re
 
 from shared.core.ask_models import Passage
-from shared.tools import lexical
+from shared.tools import sentence_split
 from tests.contract.conftest import fixture_pages
 
 
 def _passages() -> list[Passage]:
     out = []
     for n, page in enumerate(fixture_pages(), start=1):
-        sentences = list(lexical.split_sentences(page.text))
+        sentences = list(sentence_split.split_sentences(page.text))
         out += [
             Passage(n=n, url=page.url, text=" ".join(sentences[i : i + 3]))
             for i in range(0, len(sentences), 3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from shared.tools import lexical
+from shared.tools import lexical, sentence_split
 
 DOC = """The "with" statement
 ********************
@@ -22,7 +22,7 @@ operation, with methods defined by a context manager. It guarantees cleanup.
 
 
 def test_split_sentences_keeps_prose_and_drops_code_and_grammar():
-    sentences = lexical.split_sentences(DOC)
+    sentences = sentence_split.split_sentences(DOC)
     assert sentences[0].startswith('The "with" statement is used to wrap the execution')
     assert "e.g. a file operation" in sentences[0]  # an abbreviation does not end a sentence
     assert not any("::=" in s or ">>>" in s or "f.read" in s for s in sentences)

@@ -1,7 +1,7 @@
 """A page is split into sentences once, when it is fetched, and its passages read the cache.
 
 Splitting is counted through the public splitter's own cache statistics
-(``lexical.split_sentences.cache_info``): every call, hit or miss, counts.
+(``sentence_split.split_sentences.cache_info``): every call, hit or miss, counts.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from shared.adapters.stores.filesystem import FilesystemMemoryStore
 from shared.core.source_models import Page
-from shared.tools import lexical
+from shared.tools import sentence_split
 from shared.usecases.research.evidence import observation_passages, relevant_passages
 from shared.usecases.research.page_cache import cached_page, fetch_cached, page_name
 
@@ -36,7 +36,7 @@ class OnePageFetcher:
 
 
 def splits() -> int:
-    info = lexical.split_sentences.cache_info()
+    info = sentence_split.split_sentences.cache_info()
     return info.hits + info.misses
 
 
@@ -45,7 +45,7 @@ def test_a_fetched_page_is_stored_with_its_sentences(tmp_path: Path):
 
     page = fetch_cached(memory, fetcher, "s1", URL)
 
-    assert page.sentences == list(lexical.split_sentences(TEXT))
+    assert page.sentences == list(sentence_split.split_sentences(TEXT))
     stored = Page.model_validate_json(memory.read("s1", page_name(URL)))
     assert stored.sentences == page.sentences
 
@@ -73,4 +73,4 @@ def test_a_page_stored_before_sentences_were_kept_still_reads(tmp_path: Path):
 
     page = cached_page(memory, "s1", URL)
 
-    assert page is not None and page.sentences == list(lexical.split_sentences(TEXT))
+    assert page is not None and page.sentences == list(sentence_split.split_sentences(TEXT))

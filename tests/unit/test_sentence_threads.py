@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 
-from shared.tools import lexical
+from shared.tools import sentence_split
 
 THREADS = 4
 ROUNDS = 150
@@ -31,7 +31,7 @@ def test_every_thread_gets_the_sentences_of_its_own_text():
     def split(thread: int) -> None:
         start.wait()
         for i in range(ROUNDS):
-            sentences = lexical.split_sentences(_text(thread, i))
+            sentences = sentence_split.split_sentences(_text(thread, i))
             if len(sentences) != 3 or any(f"thread {thread}" not in s.lower() for s in sentences):
                 wrong.append((thread, i))
 

@@ -52,6 +52,7 @@ from shared.core.session_models import ChatMessage
 from shared.core.source_models import Page, PageSummary, Source, TimeRange
 from shared.tools import lexical, text_stream
 from shared.tools.language import detect_language
+from shared.tools.sentence_split import split_sentences
 
 _PRONOUN_TEXT = (
     "it this that they them its these those he she him her "
@@ -76,7 +77,7 @@ class OfflineReasoner(
         """Usable sentences of a page with their content tokens (corpus cache first)."""
         cached = self.corpus.sentences_of(page) if page.url.startswith("corpus://") else None
         if cached is None:
-            sentences = lexical.split_sentences(page.text, script_language(page.text))
+            sentences = split_sentences(page.text, script_language(page.text))
             tokens = [lexical.content_tokens(s) for s in sentences]
         else:
             sentences, tokens = cached
@@ -222,7 +223,7 @@ class OfflineReasoner(
         t = texts_for(language)
         pool: list[tuple[str, int]] = []
         for n, summary in enumerate(summaries, start=1):
-            sentences = summary.relevant_sentences or lexical.split_sentences(summary.summary)
+            sentences = summary.relevant_sentences or split_sentences(summary.summary)
             pool.extend((s, n) for s in sentences if not CITATION_RE.search(s))
         ranked = lexical.rank_sentences(query, [s for s, _ in pool], len(pool))
         ranked = ranked or leads([n for _, n in pool])

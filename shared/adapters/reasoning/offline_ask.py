@@ -19,7 +19,7 @@ from collections import defaultdict
 from shared.adapters.reasoning import relevance
 from shared.adapters.report.citations import CITATION_RE, sentence_key
 from shared.core.ask_models import Passage, SourcedAnswer
-from shared.tools import lexical
+from shared.tools import lexical, sentence_split
 
 MAX_QUOTES = 3  # sentences in an offline answer
 NOT_IN_SOURCES = {
@@ -76,7 +76,7 @@ def _sentences(passages: list[Passage]) -> list[tuple[int, str]]:
     """Each passage's sentences with the source number they came from, citations removed."""
     out = []
     for passage in passages:
-        for sentence in lexical.split_sentences(CITATION_RE.sub("", passage.text)):
+        for sentence in sentence_split.split_sentences(CITATION_RE.sub("", passage.text)):
             text = " ".join(sentence.split())
             if text:
                 out.append((passage.n, text))

@@ -31,7 +31,7 @@ from shared.core.completeness_models import (
     TopicCompleteness,
 )
 from shared.core.source_models import PageSummary
-from shared.tools import lexical
+from shared.tools.sentence_split import split_sentences
 
 TOPICS = 4  # the spec's patterns name four topics per question shape
 SHALLOW_SCORE = 0.3
@@ -113,7 +113,7 @@ def evaluate(
     pool = [
         (sentence, n)
         for n, summary in enumerate(summaries, start=1)
-        for sentence in summary.relevant_sentences or lexical.split_sentences(summary.summary)
+        for sentence in summary.relevant_sentences or split_sentences(summary.summary)
     ]
     gate = relevance.question_gate(query, idf, language).calibrated(s for s, _ in pool)
     admitted = [(s, n) for s, n in pool if gate.admits(s)]

@@ -20,13 +20,13 @@ from shared.adapters.reasoning.offline_text import script_language
 from shared.core.ask_models import Passage
 from shared.core.coverage_models import Coverage, verified
 from shared.core.limits import COVERAGE_MAX_QUOTES
-from shared.tools import lexical
+from shared.tools import sentence_split
 from shared.tools.sub_questions import sub_questions
 
 
 def judge(topic: str, passages: list[Passage], language: str, idf: Mapping[str, float]) -> Coverage:
     sentences = [
-        s for p in passages for s in lexical.split_sentences(p.text, script_language(p.text))
+        s for p in passages for s in sentence_split.split_sentences(p.text, script_language(p.text))
     ]
     evidence: list[str] = []
     missing: list[str] = []

@@ -25,7 +25,7 @@ from shared.adapters.reasoning.templates import texts_for, topic_heading
 from shared.adapters.report.citations import CITATION_RE, sentence_key
 from shared.core.report_models import ReportMaterial
 from shared.core.research_models import Finding, KeyFinding, ResearchContext
-from shared.tools import lexical
+from shared.tools import lexical, sentence_split
 
 MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")
 # main.md's plan lines (memory_files.topic_line): "- **Title**: why (Priority: high, ...)"
@@ -48,7 +48,7 @@ def endorsed_sentences(primary: str) -> set[str]:
         line = line.strip().removeprefix("- ").strip()
         if not line or line.startswith(("#", "**", "<!--")):
             continue
-        keys.update(sentence_key(s) for s in lexical.split_sentences(line))
+        keys.update(sentence_key(s) for s in sentence_split.split_sentences(line))
     return keys
 
 

@@ -51,7 +51,7 @@ from shared.core.collection_models import (
 )
 from shared.core.config import Settings
 from shared.core.session_models import Owner
-from shared.tools import lexical
+from shared.tools import lexical, sentence_split
 
 BUILTIN_OWNER = "built-in"  # no principal has this id: the owner rules never match it
 CACHE_VERSION = (
@@ -133,7 +133,7 @@ def _build(settings: Settings, collection_id: str, path: Path) -> None:
             index.replace_document(collection_id, document_id, chunks)
             rows = []
             for chunk in chunks:
-                sentences = lexical.split_sentences(chunk.text, "en")
+                sentences = sentence_split.split_sentences(chunk.text, "en")
                 tokens = [lexical.content_tokens(s) for s in sentences]
                 rows.append((chunk.id, json.dumps(sentences), json.dumps(tokens)))
                 said = corpus_vectors.chunk_text(doc.title, chunk.heading_path, chunk.text)

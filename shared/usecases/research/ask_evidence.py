@@ -24,7 +24,7 @@ from shared.core.report_models import FinalReport, SynthesizedAnswer
 from shared.core.session_models import Mode, SessionRecord
 from shared.core.source_models import Source
 from shared.ports import Services
-from shared.tools import lexical
+from shared.tools import lexical, sentence_split
 from shared.usecases.research.compress import COMPRESSED, Compressed
 from shared.usecases.research.evidence import GAP
 from shared.usecases.research.final_report import REPORT_JSON
@@ -80,7 +80,7 @@ def _report_passages(texts: list[str], sources: list[Source]) -> list[Passage]:
     urls = {s.n: s.url for s in sources}
     out = []
     for text in texts:
-        for sentence in lexical.segment(text):
+        for sentence in sentence_split.segment(text):
             cited = sorted(n for n in cited_numbers(sentence) if n in urls)
             plain = " ".join(CITATION_RE.sub("", sentence).split())
             if cited and plain:

@@ -35,7 +35,7 @@ from shared.core.report_models import SynthesizedAnswer
 from shared.core.research_models import Finding, KeyFinding
 from shared.core.source_models import Source, SourceExcerpt
 from shared.ports import Services
-from shared.tools import lexical
+from shared.tools import sentence_split
 from shared.usecases.research.evidence import finding_excerpts, merge_excerpts
 from shared.usecases.research.page_cache import cached_page
 from shared.usecases.research.supervisor import load_finding
@@ -62,7 +62,7 @@ def deep_search_finding(answer: SynthesizedAnswer) -> Finding:
     urls = {s.n: s.url for s in answer.sources}
     key_findings = []
     for paragraph in answer.answer.split("\n\n"):
-        for sentence in lexical.segment(paragraph, answer.language):
+        for sentence in sentence_split.segment(paragraph, answer.language):
             cited = sorted(n for n in cited_numbers(sentence) if n in urls)
             text = re.sub(r"\s+([.!?…])", r"\1", CITATION_RE.sub("", sentence)).strip()
             text = " ".join(text.split())

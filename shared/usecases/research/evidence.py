@@ -20,7 +20,7 @@ from shared.adapters.reasoning.context_budget import truncate
 from shared.adapters.search.pipeline import normalize_url
 from shared.core.research_models import Finding, Observation
 from shared.core.source_models import Page, SourceExcerpt
-from shared.tools import lexical
+from shared.tools import lexical, sentence_split
 from shared.tools.page_scorers import page_scorer
 
 EXCERPT_CHARS = 1500  # per source of a finding; the writer's prompt shares its budget later
@@ -46,7 +46,7 @@ def relevant_passages(
     theirs when the page has them (the built-in collection's): nothing is tokenized.
     """
     if sentences is None:
-        sentences, tokens = lexical.split_sentences(text), None
+        sentences, tokens = sentence_split.split_sentences(text), None
     scorer = page_scorer(sentences, tokens)
     ranked = [i for i, _ in lexical.rank_sentences(query, sentences, _CANDIDATES, scorer=scorer)]
     chosen: list[int] = []

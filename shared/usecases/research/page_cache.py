@@ -19,7 +19,7 @@ from shared.adapters.fetch.base import Fetcher
 from shared.adapters.stores.base import MemoryStore
 from shared.core.errors import NotFoundError
 from shared.core.source_models import Page
-from shared.tools import lexical
+from shared.tools import sentence_split
 
 PAGES = "pages/"
 
@@ -37,7 +37,7 @@ def with_sentences(page: Page) -> Page:
     """``page`` with its sentences, split now only if nobody split it before."""
     if page.sentences is not None:
         return page
-    return page.model_copy(update={"sentences": list(lexical.split_sentences(page.text))})
+    return page.model_copy(update={"sentences": list(sentence_split.split_sentences(page.text))})
 
 
 def cached_page(memory: MemoryStore, session_id: str, url: str) -> Page | None:
