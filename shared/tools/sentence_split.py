@@ -69,12 +69,26 @@ def _acceptable(sentence: str) -> bool:
     return letters / len(sentence) > 0.6 and sentence[-1] in '.!?…)"”»'
 
 
+def _segments(segmenter: pysbd.Segmenter, paragraph: str) -> list[str]:
+    """pysbd's segments, with a cut at a period that no space follows undone: pysbd ends a
+    sentence at the dot of "a ``.read()``-supporting object" or "super().__setattr__",
+    and a report quoted "read()``-supporting file-like object …" as a sentence. A sentence
+    that really ends there is followed by a space or a capital (CJK ends on "。")."""
+    out: list[str] = []
+    for raw in segmenter.segment(paragraph):
+        if out and out[-1].endswith(".") and (raw[:1].islower() or raw[:1] == "_"):
+            out[-1] += raw
+        else:
+            out.append(raw)
+    return out
+
+
 def segment(text: str, language: str = "en") -> list[str]:
     """Every sentence of prose ``text`` as pysbd splits it, unfiltered: for text that is
     known to be prose with citation markers (a synthesized answer), which the
     code-block heuristics of :func:`split_sentences` would misread."""
     lang = language if language in _SUPPORTED_SPLIT_LANGUAGES else "en"
-    return [s.strip() for s in _segmenter(lang).segment(" ".join(text.split())) if s.strip()]
+    return [s.strip() for s in _segments(_segmenter(lang), " ".join(text.split())) if s.strip()]
 
 
 @lru_cache(maxsize=512)
@@ -84,7 +98,7 @@ def split_sentences(text: str, language: str = "en") -> tuple[str, ...]:
     segmenter = _segmenter(lang)
     sentences: list[str] = []
     for paragraph in paragraphs(text):
-        for raw in segmenter.segment(paragraph):
+        for raw in _segments(segmenter, paragraph):
             sentence = _ENUMERATOR_RE.sub("", raw.strip())
             if sentence and _acceptable(sentence):
                 sentences.append(sentence)

@@ -1,0 +1,42 @@
+"""Sentences are what reports quote: a cut inside a sentence makes a quote no reader can use."""
+
+from __future__ import annotations
+
+from shared.tools.sentence_split import segment, split_sentences
+
+JSON_LOAD = (
+    "Deserialize ``fp`` (a ``.read()``-supporting file-like object containing a JSON "
+    "document) to a Python object using this conversion table. The other arguments have "
+    "the same meaning as in the loads function."
+)
+
+
+def test_a_period_inside_a_name_does_not_end_the_sentence():
+    """pysbd cuts at the dot of ``.read()``; the json page's first sentence was quoted as
+    "read()``-supporting file-like object …"."""
+    assert split_sentences(JSON_LOAD) == (
+        JSON_LOAD.split(" The other")[0],
+        "The other arguments have the same meaning as in the loads function.",
+    )
+
+
+def test_a_method_called_on_a_result_stays_one_sentence():
+    text = (
+        "Inside the method you can call super().__setattr__(name, value) to store it. Then go on."
+    )
+    assert segment(text) == [
+        "Inside the method you can call super().__setattr__(name, value) to store it.",
+        "Then go on.",
+    ]
+
+
+def test_sentences_that_end_without_a_space_in_chinese_stay_apart():
+    assert segment("上下文管理器是一个对象。它定义了运行时上下文。") == [
+        "上下文管理器是一个对象。",
+        "它定义了运行时上下文。",
+    ]
+
+
+def test_a_sentence_after_a_period_and_a_space_is_its_own():
+    text = "The first sentence ends here with a period. the second one starts in lower case."
+    assert len(segment(text)) == 2
