@@ -14,6 +14,7 @@ from shared.core.report_models import FinalReport
 from tests.e2e.test_deep_research_memory import QUESTION, folder, run_research
 
 RUSSIAN = "Как работают менеджеры контекста и оператор with в Python?"
+GERMAN_UNMATCHED = "Wie funktionieren Generatoren in Python?"
 ON_TOPIC = {item.question: item.accepted for item in labelled("tune")}  # bench/labels.json
 
 
@@ -105,6 +106,20 @@ def test_a_russian_question_gets_a_russian_headed_report(start_devhost):
     cited = {s.url.rsplit("/", 1)[-1] for s in report.sources}
     assert cited and cited <= {"with", "context-managers", "compound", "contextlib"}, cited
     assert any("на языке корпуса" in line for line in report.limitations)
+
+
+def test_a_question_of_which_no_word_carries_over_cites_nothing_and_says_why(start_devhost):
+    """The corpus is English and the engine has no translation: "Generatoren" matches
+    nothing. Its report used to cite the dict and global pages (whatever came up first);
+    it says, in German, to name the construct in English, and quotes no nearest page."""
+    host = start_devhost()
+    view = run_research(host, GERMAN_UNMATCHED, {"enable_clarifying_questions": False})
+    assert view["status"] == "completed", view
+    report, _, markdown = report_files(host, view["session_id"])
+    assert report.language == "de"
+    assert report.sources == [], [s.url for s in report.sources]
+    assert "englisch" in report.executive_summary and "„yield“" in report.executive_summary
+    assert not cited_numbers(markdown)
 
 
 HUB_QUESTIONS = [

@@ -404,6 +404,20 @@ def test_a_question_with_nothing_that_carries_over_says_so_in_its_language(offli
     assert answer.answer == texts_for("ru")["answer_untranslatable"]
 
 
+GERMAN_UNMATCHED = "Wie funktionieren Generatoren in Python?"  # "in" is German here
+
+
+def test_a_german_question_of_which_nothing_carries_over_gets_no_english_quotes(offline):
+    """Chat used to quote the membership test page for its "in", search the dict page."""
+    untranslatable = texts_for("de")["answer_untranslatable"]
+    assert offline.answer(GERMAN_UNMATCHED, [], "de").answer == untranslatable
+    answer = offline.synthesize(GERMAN_UNMATCHED, fixture_summaries(), "de", 30, 120)
+    assert answer.answer == untranslatable and answer.sources == []
+    # follow-up questions are not made of the engine's own words ("und die frage")
+    follow_ups = offline.follow_up_questions(GERMAN_UNMATCHED, answer.answer, "de")
+    assert follow_ups and all("Generatoren" in q for q in follow_ups), follow_ups
+
+
 def test_the_monitor_policy_contrasts_official_and_community_sources(offline):
     community = [
         (

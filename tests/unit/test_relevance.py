@@ -245,3 +245,21 @@ def test_a_how_to_is_answered_by_the_page_with_the_most_strong_quotes():
     assert how_to.answering({"io": pages["io"]}) is None  # no page with two
     concept = question_gate("What is an environment variable?", idf, "en")
     assert concept.answering(pages) is None  # only a how-to is answered by one function
+
+
+def test_a_question_of_which_no_word_carries_over_is_told_from_a_light_one():
+    """The report cites none of the English corpus's documents for it (the e2e test); the
+    gate leaves nothing out, for pages in the question's own language."""
+    gate = question_gate("Wie funktionieren Generatoren in Python?", IDF, "de")
+    assert gate.weights == {} and gate.carries_nothing() and not gate.judges()
+    assert gate.admits("Ein Generator liefert Werte nacheinander.")
+    light = question_gate("What is the GIL?", {"gil": 0.1}, "en")  # English: only light
+    assert not light.carries_nothing() and not light.judges()
+
+
+def test_frame_words_that_are_english_words_too_carry_nothing():
+    """French "comment" (how), "en" (in), German "ist" (is) weighed as rare English words."""
+    idf = {**IDF, "comment": 3.0, "en": 3.0, "ist": 3.0, "environment": 2.0, "variable": 1.5}
+    french = question_gate("Comment lire une environment variable en Python ?", idf, "fr")
+    assert set(french.weights) == {stem("environment"), stem("variable")}
+    assert question_gate("Was ist ein Generator?", idf, "de").weights == {"generat": 2.0}

@@ -10,7 +10,6 @@ no LLM endpoint is configured and what end-to-end tests run.
 
 from __future__ import annotations
 
-import keyword
 import re
 from datetime import date
 
@@ -24,6 +23,7 @@ from shared.adapters.reasoning import (
     relevance,
     report_stream,
 )
+from shared.adapters.reasoning.carried import carried_terms, searched_for
 from shared.adapters.reasoning.offline_chain import OfflineChainRoles
 from shared.adapters.reasoning.offline_completeness import OfflineCompleteness
 from shared.adapters.reasoning.offline_coverage import OfflineCoverage
@@ -60,8 +60,6 @@ _PRONOUN_TEXT = (
 )
 _PRONOUNS = frozenset(_PRONOUN_TEXT.split())
 
-CARRIED_MIN_IDF = 1.0
-
 
 class OfflineReasoner(
     OfflineChainRoles, OfflineCompleteness, OfflineCoverage, offline_ask.OfflineAsking
@@ -92,8 +90,9 @@ class OfflineReasoner(
         answer says so in the user's language."""
         t = texts_for(language)
         resolved = self.rewrite_query(query, history, language)
-        carried = self._carried_terms(resolved) if relevance.foreign_to_corpus(language) else []
-        search = " ".join(carried) if relevance.foreign_to_corpus(language) else resolved
+        foreign = relevance.foreign_to_corpus(language)
+        carried = carried_terms(resolved, self.corpus.idf, language) if foreign else []
+        search = searched_for(resolved, self.corpus.idf, language)
         docs = self.corpus.best_documents(search, 3) if search else []
         pool: list[tuple[str, list[str], Page]] = []
         for doc in docs:
@@ -103,7 +102,6 @@ class OfflineReasoner(
         ranked = lexical.rank_sentences(focus, [p[0] for p in pool], 5, tokens=[p[1] for p in pool])
         chosen = [pool[i] for i, score in ranked if score > 0]
         if not chosen:
-            foreign = relevance.foreign_to_corpus(language)
             none = t["answer_untranslatable"] if foreign else t["answer_none"]
             return SynthesizedAnswer(
                 reasoning=t["answer_reasoning"].format(docs=0), answer=none, language=language
@@ -125,18 +123,6 @@ class OfflineReasoner(
             language=language,
         )
 
-    def _carried_terms(self, question: str) -> list[str]:
-        """The words of a question in another language that the English corpus can match:
-        Python keywords (``with``, ``yield``) and Latin-script terms that are distinctive
-        in it (idf of at least ``CARRIED_MIN_IDF``: "Python" names every document)."""
-        words = dict.fromkeys(lexical.latin_words(question))
-        idf = self.corpus.idf
-        return [
-            w
-            for w in words
-            if keyword.iskeyword(w.lower()) or idf.get(w.lower(), 0.0) >= CARRIED_MIN_IDF
-        ]
-
     def _carried_note(self, query: str, picked: list[str], language: str) -> str:
         """Says, in the question's language, that the quotes are in English and were
         matched on the words that carry over, when the question is in another language."""
@@ -144,7 +130,7 @@ class OfflineReasoner(
         if not relevance.foreign_to_corpus(language) or relevance.foreign_to_corpus(quoted):
             return ""
         t = texts_for(language)
-        terms = ", ".join(f"“{term}”" for term in self._carried_terms(query))
+        terms = ", ".join(f"“{term}”" for term in carried_terms(query, self.corpus.idf, language))
         return t["synth_carried"].format(terms=terms) if terms else t["synth_english"]
 
     def rewrite_query(self, query: str, history: list[ChatMessage], language: str) -> str:
@@ -228,9 +214,13 @@ class OfflineReasoner(
         ranked = lexical.rank_sentences(query, [s for s, _ in pool], len(pool))
         ranked = ranked or leads([n for _, n in pool])
         gate = relevance.question_gate(query, self.corpus.idf, language)
+        blind = gate.carries_nothing()  # no word of it to match the corpus's pages by
+        corpus = self.corpus.document_sentences
+        ranked = [r for r in ranked if not (blind and corpus(summaries[pool[r[0]][1] - 1].url))]
         ranked = _about_the_question(gate, ranked, pool, summaries)
         if not ranked:
             none = t["synth_off_topic"] if summaries else t["synth_none"]
+            none = t["answer_untranslatable"] if blind and summaries else none
             return SynthesizedAnswer(answer=none, language=language)
         picked: list[str] = []
         cited: set[int] = set()
@@ -318,9 +308,9 @@ class OfflineReasoner(
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
         t = texts_for(language)
         subject = subject_of(query)
-        phrases = lexical.key_phrases(
-            [CITATION_RE.sub(" ", text)], 4, idf=self.corpus.idf, exclude=[query]
-        )
+        ours = {t[k] for k in ("answer_untranslatable", "answer_none", "synth_off_topic")}
+        said = "" if text.strip() in ours else CITATION_RE.sub(" ", text)  # not our own words
+        phrases = lexical.key_phrases([said], 4, idf=self.corpus.idf, exclude=[query])
         forms = ("fq_relate", "fq_pitfalls", "fq_when", "fq_examples")
         questions = [
             t[form].format(phrase=p, subject=subject)

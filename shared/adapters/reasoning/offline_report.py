@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.offline_near import near_summary, nearest_section
 from shared.adapters.reasoning.offline_quotes import (
     Cited,
@@ -59,7 +60,11 @@ def write_report(
     t = texts_for(context.language)
     sections, gaps = topic_sections(material, idf, sentences, meant)
     answered = bool(sections)
-    near = None if answered or not material.sources else nearest_section(material, idf)
+    # a question in another language of which no word carries over, and only the corpus's
+    # documents read: no page comes near it
+    blind = relevance.question_gate(context.query, idf, context.language).carries_nothing()
+    blind = blind and all(sentences(s.url) is not None for s in material.sources)
+    near = None if answered or blind or not material.sources else nearest_section(material, idf)
     if near:  # nothing about the question: the nearest page's passages, flagged
         sections = [near]
     subject = subject_of(context.query)
@@ -80,6 +85,7 @@ def write_report(
     confidence = "low" if near else _confidence(support, gaps + material.gaps)
     # nothing cited: say whether nothing was read, or what was read had nothing to quote
     empty = "summary_uncited" if material.sources else "summary_empty"
+    empty = "answer_untranslatable" if blind and material.sources else empty
     summary = t["summary_intro" if sections else empty].format(
         query=context.query, sources=len(cited), topics=len(sections), read=len(material.sources)
     )

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from shared.adapters.reasoning import offline_meaning, relevance
+from shared.adapters.reasoning.carried import searched_for
 from shared.adapters.reasoning.offline_text import leads
 from shared.adapters.reasoning.question_shape import (
     concepts_of,
@@ -167,8 +168,10 @@ def plan(
     count = {"simple": 3, "moderate": 4, "complex": 5}[analysis.complexity]
     count += analysis.query_type == "comparison"
     count = max(1, min(count, max_topics, MAX_TOPICS))
-    phrases = corpus.key_phrases(context.query, 6)
-    focus = corpus.focus_documents(context.query, FOCUS_POOL, concepts_of(subject))
+    # a question in another language: the documents its carried terms find (``carried``)
+    searched = searched_for(context.query, corpus.idf, context.language) or context.query
+    phrases = corpus.key_phrases(searched, 6)
+    focus = corpus.focus_documents(searched, FOCUS_POOL, concepts_of(subject))
     relevant = _plannable(corpus, context, _relevant(corpus, focus, context), count)
     anchors = _anchors(focus, relevant, count)
     if relevant:  # a topic per document about the question, then per one on its concepts

@@ -118,6 +118,14 @@ class Gate:
         """Whether the question's words weigh too little to say much on their own."""
         return sum(self.weights.values()) < TITLE_MIN_WEIGHT
 
+    def carries_nothing(self) -> bool:
+        """A question in another language than the corpus's of which no word carries over
+        ("Wie funktionieren Generatoren in Python?"): no document of the corpus can be
+        matched to it (``offline_quotes``). The gate itself leaves nothing out for it, as
+        for any question that cannot tell pages apart: a page in the question's language
+        (the web's, a team's) is judged by the rest of the evidence."""
+        return not self.weights and foreign_to_corpus(self.language)
+
     def judges(self) -> bool:
         """Whether the question can tell pages apart: enough weight, or a word that names a
         subject in a title. Otherwise nothing is left out for it."""

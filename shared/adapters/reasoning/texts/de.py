@@ -167,9 +167,14 @@ PROFILES: Final[list[Profile]] = [
     ),
 ]
 
-# The citation gate's everyday words (see ``en``). Frame words: none yet (the corpus is
-# English: a German word it never saw weighs nothing anyway).
-GATE_FRAME: Final[str] = ""
+# The citation gate's everyday words (see ``en``). A German word the English corpus never
+# saw weighs nothing anyway; these frame words are English words too, or look like them
+# ("ist", "die", "man"), and carried the question's weight into the corpus.
+GATE_FRAME: Final[str] = """wie was warum wann wo welche welcher welches wer ist sind sein
+    war wird werden kann können soll sollte muss man ich wir der die das den dem des ein eine
+    einen einem einer und oder aber in im am auf aus bei mit nach von vom zu zum zur für über
+    unter zwischen durch gegen ohne es sie er nicht kein keine auch noch nur wenn dass ob
+    funktioniert funktionieren benutzen verwenden nutzen"""
 GATE_QUALIFIERS: Final[str] = """teuer teure teuren aufwendig aufwendige mehrere verschiedene
     effizient schnell einfach richtig korrekt"""
 GATE_IDIOMS: Final[tuple[str, ...]] = (

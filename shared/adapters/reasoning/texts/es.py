@@ -167,9 +167,12 @@ PROFILES: Final[list[Profile]] = [
     ),
 ]
 
-# The citation gate's everyday words (see ``en``). Frame words: none yet (the corpus is
-# English: a Spanish word it never saw weighs nothing anyway).
-GATE_FRAME: Final[str] = ""
+# The citation gate's everyday words (see ``en``). A Spanish word the English corpus never
+# saw weighs nothing anyway; these frame words are English words too, or look like them
+# ("como", "es", "son"), and carried the question's weight into the corpus.
+GATE_FRAME: Final[str] = """cómo como por qué que cuándo cuál cuáles quién dónde es son ser
+    está están el la los las un una unos unas de del al y o pero en con para sin sobre entre
+    se su sus lo le no más funciona funcionan usar puedo debo hay"""
 GATE_QUALIFIERS: Final[str] = """costoso costosa caro cara varios varias eficiente
     eficientemente rápidamente fácilmente simplemente correctamente"""
 GATE_IDIOMS: Final[tuple[str, ...]] = (

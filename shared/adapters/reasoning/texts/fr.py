@@ -170,9 +170,13 @@ PROFILES: Final[list[Profile]] = [
     ),
 ]
 
-# The citation gate's everyday words (see ``en``). Frame words: none yet (the corpus is
-# English: a French word it never saw weighs nothing anyway).
-GATE_FRAME: Final[str] = ""
+# The citation gate's everyday words (see ``en``). A French word the English corpus never
+# saw weighs nothing anyway; these frame words are English words too, or look like them
+# ("comment", "en", "par"), and carried the question's weight into the corpus.
+GATE_FRAME: Final[str] = """comment pourquoi quand quel quelle quels quelles qui que quoi
+    est sont être ont le la les un une des du de et ou mais en dans avec pour par sur sous
+    entre sans ce cet cette ces il elle on je nous vous ne pas plus se sa son ses leur leurs
+    fonctionne fonctionnent utiliser faut peut puis"""
 GATE_QUALIFIERS: Final[str] = """coûteux coûteuse plusieurs divers diverses efficace
     efficacement rapidement facilement simplement correctement"""
 GATE_IDIOMS: Final[tuple[str, ...]] = (

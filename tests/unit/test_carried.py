@@ -1,0 +1,22 @@
+"""What a question in another language carries into the English corpus."""
+
+from __future__ import annotations
+
+from shared.adapters.reasoning.carried import carried_terms, searched_for
+
+IDF = {"comment": 3.0, "en": 3.0, "environment": 2.0, "variable": 1.5, "python": 0.0, "with": 0.3}
+
+
+def test_english_terms_and_keywords_carry_over_frame_words_do_not():
+    question = "Comment puis-je lire une environment variable en Python ?"
+    assert carried_terms(question, IDF, "fr") == ["environment", "variable"]
+    assert carried_terms("Как работает оператор with?", IDF, "ru") == ["with"]
+
+
+def test_a_question_in_the_corpus_language_is_searched_as_asked():
+    question = "How do I read an environment variable?"
+    assert searched_for(question, IDF, "en") == question
+    assert searched_for("Comment lire une environment variable ?", IDF, "fr") == (
+        "environment variable"
+    )
+    assert searched_for("Wie funktionieren Generatoren?", IDF, "de") == ""
