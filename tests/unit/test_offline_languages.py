@@ -159,3 +159,7 @@ def test_a_german_question_answered_offline_gets_a_german_plan_and_report():
 def test_english_words_that_open_french_or_spanish_questions_stay_english(question, subject, kind):
     assert subject_of(question) == subject
     assert query_type_of(question) == kind
+
+
+def test_a_comparison_topic_heading_opens_with_a_capital():
+    assert topic_heading("a list compared with a tuple", "en") == "A list compared with a tuple"

@@ -40,3 +40,9 @@ def test_sentences_that_end_without_a_space_in_chinese_stay_apart():
 def test_a_sentence_after_a_period_and_a_space_is_its_own():
     text = "The first sentence ends here with a period. the second one starts in lower case."
     assert len(segment(text)) == 2
+
+
+def test_a_list_items_bullet_is_not_part_of_its_sentence():
+    item = 'Using a trailing comma for a singleton tuple: "a," or "(a,)"'
+    text = f"Tuples may be built in several ways, as listed below.\n\n* {item}"
+    assert split_sentences(text)[-1] == item

@@ -87,4 +87,4 @@ def topic_heading(title: str, language: str) -> str:
             core = title[len(head) : len(title) - len(rest)].strip()
             if core:
                 return core[:1].upper() + core[1:]
-    return title
+    return title[:1].upper() + title[1:]  # "a list compared with a tuple" opens a heading
