@@ -34,7 +34,12 @@ _STOPWORDS_TEXT = """a about above after again against all also am an and any ar
 STOPWORDS: frozenset[str] = frozenset(_STOPWORDS_TEXT.split())
 
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
-_LATIN_WORD_RE = re.compile(r"(?<!\w)[A-Za-z_][A-Za-z0-9_]*(?!\w)")
+# bounded by letters of Latin or Cyrillic script ("mo" in "Cómo" is no word), not by
+# Chinese or Japanese, which write "Python" and "with" without spaces around them
+_NOT_LATIN_EDGE = r"0-9A-Za-z_\u00C0-\u024F\u0400-\u04FF"
+_LATIN_WORD_RE = re.compile(
+    rf"(?<![{_NOT_LATIN_EDGE}])[A-Za-z_][A-Za-z0-9_]*(?![{_NOT_LATIN_EDGE}])"
+)
 _PHRASE_BREAK_RE = re.compile(r"[^\w\s]|\s{2,}", re.UNICODE)
 
 

@@ -124,3 +124,8 @@ def test_normal_forms_are_cached_bounded_and_the_same_as_worked_out() -> None:
     assert [lexical.normalize_token(w) for w in words] == expected
     assert [lexical.normalize_token(w) for w in words] == expected  # from the cache
     assert lexical.normalize_token.cache_info().maxsize == lexical.NORMALIZED_KEPT
+
+
+def test_latin_words_are_found_against_chinese_but_not_inside_accented_words():
+    assert lexical.latin_words("如何在Python中使用with语句？") == ["Python", "with"]
+    assert lexical.latin_words("¿Cómo uso asyncio en Python?") == ["uso", "asyncio", "en", "Python"]

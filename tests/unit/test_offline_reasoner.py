@@ -490,3 +490,12 @@ def test_every_document_about_the_question_gets_a_topic(offline):
     plan = offline.plan(loops, offline.analyze(loops), 6)
     anchors = [corpus.search(t.queries[1], 1)[0].url.rsplit("/", 1)[-1] for t in plan.topics]
     assert "debugger" not in anchors, anchors
+
+
+def test_a_question_in_another_language_is_also_searched_for_its_carried_terms(offline):
+    """The raw Chinese question matched nothing in the English corpus: no page was read."""
+    queries = offline.search_queries("如何在Python中使用with语句？", 4, "zh")
+    assert queries[:2] == ["如何在Python中使用with语句？", "with"]
+    english = "How does the with statement work?"
+    assert offline.search_queries(english, 4, "en")[0] == english
+    assert "with" not in offline.search_queries(english, 4, "en")

@@ -263,3 +263,10 @@ def test_frame_words_that_are_english_words_too_carry_nothing():
     french = question_gate("Comment lire une environment variable en Python ?", idf, "fr")
     assert set(french.weights) == {stem("environment"), stem("variable")}
     assert question_gate("Was ist ein Generator?", idf, "de").weights == {"generat": 2.0}
+
+
+def test_a_chinese_question_carries_the_keyword_it_writes_against_its_own_words():
+    """ "with语句" is the with statement: no space separates the keyword from 语句."""
+    gate = question_gate("如何在Python中使用with语句？", IDF, "zh")
+    assert gate.weights == {"with": 0.35} and gate.judges()
+    assert gate.is_about("The with statement", [])

@@ -160,8 +160,10 @@ class OfflineReasoner(
         subject = subject_of(query)
         concepts = lexical.candidate_phrases(query) or [subject]
         phrases = self.corpus.key_phrases(query, 4)
+        carried = searched_for(query, self.corpus.idf, language)  # the corpus is English
         candidates = [
             " ".join(query.split()),
+            *([carried] if carried and carried != query else []),
             f"{subject} {t['q_explained']}",
             f"{concepts[0]} {t['q_overview']}",
             *(f"{subject} {p}" for p in phrases),

@@ -92,7 +92,10 @@ _CONSTRUCT_NOUNS = frozenset(_CONSTRUCT_NOUN_TEXT.split())
 _FOREIGN_NOUN_TEXT = """оператор оператора операторы оператором цикл цикла циклы циклом
     конструкция конструкции выражение выражения anweisung anweisungen schleife schleifen
     ausdruck ausdrücke bloque bloques sentencia sentencias instrucción bucle bucles expresión
-    bloc blocs boucle boucles"""
+    bloc blocs boucle boucles 语句 循环 表达式"""
+# words, and runs of Chinese or Japanese apart from the Latin ones they are written against
+# ("with语句": the with statement)
+_WORDS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]+|[^\W\d_\u3040-\u30ff\u4e00-\u9fff]+")
 _FOREIGN_CONSTRUCT_NOUNS = frozenset(_FOREIGN_NOUN_TEXT.split())
 _NOUNS = _CONSTRUCT_NOUNS | _FOREIGN_CONSTRUCT_NOUNS
 # keywords that are English verbs too: "yields a tuple", "returns None" and "breaks" are the
@@ -328,7 +331,7 @@ def _class_names(query: str) -> tuple[str, ...]:
 def _keywords(text: str) -> tuple[str, ...]:
     """The Python keywords ``text`` names as constructs (see ENGLISH_KEYWORDS); kept per
     text: every document title is asked about again for each quote of its page."""
-    words = re.findall(r"[^\W\d_]+", text.lower())
+    words = _WORDS.findall(text.lower())
     subject = subject_of(text).lower().strip("`'\"")
     out = []
     for i, word in enumerate(words):
