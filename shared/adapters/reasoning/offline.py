@@ -92,7 +92,7 @@ class OfflineReasoner(
         resolved = self.rewrite_query(query, history, language)
         foreign = relevance.foreign_to_corpus(language)
         carried = carried_terms(resolved, self.corpus.idf, language) if foreign else []
-        search = searched_for(resolved, self.corpus.idf, language)
+        search = " ".join(carried) if foreign else resolved
         docs = self.corpus.best_documents(search, 3) if search else []
         pool: list[tuple[str, list[str], Page]] = []
         for doc in docs:
