@@ -118,12 +118,11 @@ def _gates(
     """What a topic's quotes must be about: the question (its bar calibrated on all the
     quotes at hand). A question that says little in the corpus's words (one in another
     language names "with" at best) is helped by the topic's title, which planning took
-    from the corpus (the deep search takes every topic's); one of which no word carries
-    over is not: its topics are named after whatever the searches found first."""
+    from the corpus (the deep search takes every topic's)."""
     context = material.context
     quotes = [k.text for f in material.findings for k in f.key_findings]
     gate = relevance.question_gate(context.query, idf, context.language)
-    if not gate.light() or gate.carries_nothing():
+    if not gate.light():
         gate = gate.calibrated(quotes)
         return lambda _topic: gate
     every = gate.with_words(" ".join(topics), idf).calibrated(quotes)
