@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gc
 import threading
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 from shared.adapters.documents.base import DocumentParser, Embedder, Index
@@ -245,8 +245,9 @@ class AppServices:
         gc.freeze()
 
 
+@cache
 def one_blas_thread() -> None:
-    """numpy's BLAS (OpenBLAS) runs one thread in this process.
+    """numpy's BLAS (OpenBLAS) runs one thread in this process (once: the limit stays).
 
     A worker's concurrency is its activities. BLAS threads (one per core) spin-wait after each
     matrix product beside them: with the embedding model's products (a question's vector, the
