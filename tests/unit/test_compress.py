@@ -73,3 +73,21 @@ def test_the_deep_search_answer_becomes_citable_evidence():
     merged = compress([deep, *FINDINGS])
     assert merged.findings[-1].topic == "Deep search"  # agents' topics keep their sentences
     assert {"corpus://with", "corpus://cm"} <= {s.url for s in merged.sources}
+
+
+def test_quotes_with_no_final_stop_stay_with_their_own_sources():
+    """The offline engine quotes pydoc lines that end without a stop; the sentence split
+    could not part them, and the inspect page's words were cited as functools'."""
+    answer = SynthesizedAnswer(
+        answer="updated defaults to functools.WRAPPER_UPDATES) [1] bind_partial(*args) "
+        "Creates a partial mapping [2]. Both agree [1][2].",
+        sources=[
+            Source(n=1, url="corpus://functools", title="functools"),
+            Source(n=2, url="corpus://inspect", title="inspect"),
+        ],
+    )
+    assert [(k.text, k.source_urls) for k in deep_search_finding(answer).key_findings] == [
+        ("updated defaults to functools.WRAPPER_UPDATES)", ["corpus://functools"]),
+        ("bind_partial(*args) Creates a partial mapping.", ["corpus://inspect"]),
+        ("Both agree.", ["corpus://functools", "corpus://inspect"]),
+    ]

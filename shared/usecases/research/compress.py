@@ -62,7 +62,8 @@ def deep_search_finding(answer: SynthesizedAnswer) -> Finding:
     urls = {s.n: s.url for s in answer.sources}
     key_findings = []
     for paragraph in answer.answer.split("\n\n"):
-        for sentence in sentence_split.segment(paragraph, answer.language):
+        segments = sentence_split.segment(paragraph, answer.language)
+        for sentence in (claim for s in segments for claim in _claims(s)):
             cited = sorted(n for n in cited_numbers(sentence) if n in urls)
             text = re.sub(r"\s+([.!?…])", r"\1", CITATION_RE.sub("", sentence)).strip()
             text = " ".join(text.split())
@@ -78,6 +79,19 @@ def deep_search_finding(answer: SynthesizedAnswer) -> Finding:
         sources=[s.model_copy(update={"n": 0}) for s in answer.sources],
         confidence="medium",
     )
+
+
+def _claims(sentence: str) -> list[str]:
+    """A sentence's claims, each ending at its citation markers where more words follow:
+    an extractive answer quotes sentences with no final stop ("… (defaults to
+    functools.WRAPPER_UPDATES) [1] bind_partial(…) … [2]"), which no sentence split parts,
+    and each quote is its own source's."""
+    claims, start = [], 0
+    for marker in CITATION_RE.finditer(sentence):
+        if re.match(r"\s+\w", sentence[marker.end() :]):
+            claims.append(sentence[start : marker.end()])
+            start = marker.end()
+    return [*claims, sentence[start:]]
 
 
 def merge_order(finding: Finding) -> tuple[bool, int, int, int, str]:
