@@ -18,7 +18,14 @@ from functools import cache
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
 _CYRILLIC = re.compile(r"[\u0400-\u04FF]")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+# A script's share of the letters from which it decides among its own languages, whatever
+# the word count: Chinese and Japanese are written without spaces, so "functools.wrapsの使い方"
+# is one "word"; a Cyrillic question is Russian or Ukrainian (py3langid picks between them,
+# as it took the short "Что такое декоратор?" for Macedonian).
+_SCRIPT_SHARE = 0.15
 # Below this probability no language stands out ("list vs tuple": Slovenian 0.08, then
 # Estonian): the default is kept. The short questions in other languages the tests ask
 # score 0.44 and above.
@@ -46,17 +53,32 @@ def _identifier() -> LanguageIdentifier:
     )
 
 
+def _script_languages(text: str) -> tuple[str, ...]:
+    """The languages ``text``'s script leaves (the likeliest first), or () for Latin."""
+    letters = [c for c in text if c.isalpha()]
+    share = {
+        name: sum(bool(script.match(c)) for c in letters) / max(len(letters), 1)
+        for name, script in (("han", _HAN), ("kana", _KANA), ("hangul", _HANGUL))
+    }
+    if share["hangul"] > _SCRIPT_SHARE:
+        return ("ko",)
+    if share["kana"] and share["kana"] + share["han"] > _SCRIPT_SHARE:
+        return ("ja",)  # kana are Japanese alone; its kanji are Han characters
+    if share["han"] > _SCRIPT_SHARE:
+        return ("zh",)
+    if sum(bool(_CYRILLIC.match(c)) for c in letters) > _SCRIPT_SHARE * len(letters):
+        return ("ru", "uk")
+    return ()
+
+
 def detect_language(text: str, default: str = "en") -> str:
-    """ISO 639-1 code of ``text``; script-based shortcut for short Cyrillic/CJK queries."""
+    """ISO 639-1 code of ``text``; a script of its own decides among its languages."""
     sample = text.strip()
     if not sample:
         return default
-    letters = [c for c in sample if c.isalpha()]
-    if letters:
-        if sum(bool(_CYRILLIC.match(c)) for c in letters) / len(letters) > 0.5:
-            return "ru"
-        if sum(bool(_CJK.match(c)) for c in letters) / len(letters) > 0.3:
-            return "zh"
+    if scripted := _script_languages(sample):
+        ranked = (code for code, _ in _identifier().rank(sample) if code in scripted)
+        return next(ranked, scripted[0]) if len(scripted) > 1 else scripted[0]
     # A word or two ("python", "asyncio") carries no language signal: keep the default.
     if len(sample.split()) < 3:
         return default

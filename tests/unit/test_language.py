@@ -36,6 +36,14 @@ LABELS = Path(__file__).parents[2] / "bench" / "labels.json"
         ("Comment marche asyncio ?", "fr"),
         ("Come funziona yield?", "it"),
         ("Wat is een generator?", "nl"),
+        # scripts of their own: Japanese and Chinese have no spaces between words, and a
+        # Ukrainian question was read as Russian
+        ("Pythonのデコレータとfunctools.wrapsの使い方", "ja"),
+        ("如何使用functools.wraps", "zh"),
+        ("파이썬에서 데코레이터는 어떻게 작동하나요?", "ko"),
+        ("Як працюють генератори в Python?", "uk"),
+        ("Що таке list comprehension?", "uk"),
+        ("Что такое декоратор?", "ru"),
     ],
 )
 def test_detects_the_query_language(text: str, language: str):
