@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from shared.adapters.reasoning.relevance import Gate, question_gate, stem
+from shared.adapters.reasoning.question_terms import stem
+from shared.adapters.reasoning.relevance import Gate, question_gate
 
 IDF = {
     "generator": 2.2, "yield": 1.2, "expression": 0.7, "decide": 3.5, "name": 0.8,
@@ -270,3 +271,18 @@ def test_a_chinese_question_carries_the_keyword_it_writes_against_its_own_words(
     gate = question_gate("如何在Python中使用with语句？", IDF, "zh")
     assert gate.weights == {"with": 0.35} and gate.judges()
     assert gate.is_about("The with statement", [])
+
+
+def test_the_attribute_of_a_dotted_name_counts_only_beside_its_module():
+    """ "Dekoratoren" carries nothing, so "wraps" was half the question: the textwrap page
+    ("Wrap a single paragraph") and unittest.mock's ``wraps`` were cited for it."""
+    idf = {**IDF, "functool": 2.0, "wrap": 2.0, "paragraph": 1.9}
+    gate = question_gate("Wie benutze ich functools.wraps mit Dekoratoren?", idf, "de")
+    assert not gate.admits("Wrap a single paragraph of text, returning a list of lines.")
+    assert not gate.is_about("textwrap — Text wrapping", ["Wraps text.", "It wraps lines."])
+    assert gate.admits("functools.wraps() is a convenience function for update_wrapper().")
+    # on the module's own page its functions are named alone
+    assert gate.admits("Returns a decorator that invokes update_wrapper(); see wraps().", True)
+    assert gate.is_about("functools — Tools for functions", ["It wraps a function."])
+    japanese = question_gate("Pythonのデコレータとfunctools.wrapsの使い方", idf, "ja")
+    assert not japanese.admits("The public interface consists of the wrap() method.")

@@ -20,16 +20,17 @@ from shared.adapters.reasoning import (
     offline_report,
     offline_research,
     offline_supervisor,
+    question_terms,
     relevance,
     report_stream,
 )
-from shared.adapters.reasoning.carried import carried_terms, searched_for
 from shared.adapters.reasoning.offline_chain import OfflineChainRoles
 from shared.adapters.reasoning.offline_completeness import OfflineCompleteness
 from shared.adapters.reasoning.offline_coverage import OfflineCoverage
 from shared.adapters.reasoning.offline_report import cite, source_questions
 from shared.adapters.reasoning.offline_text import leads, script_language
 from shared.adapters.reasoning.question_shape import subject_of
+from shared.adapters.reasoning.question_terms import carried_terms, searched_for
 from shared.adapters.reasoning.templates import texts_for
 from shared.adapters.report.citations import CITATION_RE
 from shared.adapters.search.base import Corpus
@@ -90,7 +91,7 @@ class OfflineReasoner(
         answer says so in the user's language."""
         t = texts_for(language)
         resolved = self.rewrite_query(query, history, language)
-        foreign = relevance.foreign_to_corpus(language)
+        foreign = question_terms.foreign_to_corpus(language)
         carried = carried_terms(resolved, self.corpus.idf, language) if foreign else []
         search = " ".join(carried) if foreign else resolved
         docs = self.corpus.best_documents(search, 3) if search else []
@@ -126,8 +127,8 @@ class OfflineReasoner(
     def _carried_note(self, query: str, picked: list[str], language: str) -> str:
         """Says, in the question's language, that the quotes are in English and were
         matched on the words that carry over, when the question is in another language."""
-        quoted = detect_language(" ".join(picked), default=relevance.CORPUS_LANGUAGE)
-        if not relevance.foreign_to_corpus(language) or relevance.foreign_to_corpus(quoted):
+        quoted = detect_language(" ".join(picked), default=question_terms.CORPUS_LANGUAGE)
+        if not question_terms.foreign_to_corpus(language) or relevance.foreign_to_corpus(quoted):
             return ""
         t = texts_for(language)
         terms = ", ".join(f"“{term}”" for term in carried_terms(query, self.corpus.idf, language))

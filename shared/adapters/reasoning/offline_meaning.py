@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from shared.adapters.reasoning import relevance
+from shared.adapters.reasoning import question_terms
 from shared.adapters.reasoning.offline_quotes import Sentences
 from shared.adapters.search.base import Corpus, FocusDocument
 
@@ -35,7 +35,7 @@ CITED = 5  # as the bench counts recall (5 per question): more cost precision on
 def chosen(corpus: Corpus, query: str, language: str) -> list[str] | None:
     """The URLs of the documents about ``query`` by meaning, best first; None without vectors
     or for a question in another language than the corpus's."""
-    ranked = None if relevance.foreign_to_corpus(language) else corpus.by_meaning(query)
+    ranked = None if question_terms.foreign_to_corpus(language) else corpus.by_meaning(query)
     if not ranked:
         return None
     bar = max(TAU, max(cosine for _, cosine in ranked) - DELTA)

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from urllib.parse import urlsplit
 
-from shared.adapters.reasoning import relevance
+from shared.adapters.reasoning import question_terms, relevance
 from shared.adapters.reasoning.templates import texts_for, topic_heading
 from shared.adapters.report.citations import CITATION_RE, sentence_key
 from shared.core.report_models import ReportMaterial
@@ -216,7 +216,7 @@ def names_only_subject(topic: str, context: ResearchContext, cited: Sequence[str
 
 
 def _stemmed(text: str) -> set[str]:
-    return {relevance.stem(w) for w in lexical.content_tokens(text)}
+    return {question_terms.stem(w) for w in lexical.content_tokens(text)}
 
 
 def _unique_heading(topic: str, sections: list[tuple[str, list[Cited]]], language: str) -> str:

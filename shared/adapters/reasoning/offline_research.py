@@ -22,7 +22,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from shared.adapters.reasoning import offline_meaning, relevance
-from shared.adapters.reasoning.carried import searched_for
 from shared.adapters.reasoning.offline_text import leads
 from shared.adapters.reasoning.question_shape import (
     concepts_of,
@@ -31,6 +30,7 @@ from shared.adapters.reasoning.question_shape import (
     split_comparison,
     subject_of,
 )
+from shared.adapters.reasoning.question_terms import searched_for
 from shared.adapters.reasoning.templates import DECOMPOSITIONS, profiles_for, texts_for
 from shared.adapters.search.base import Corpus, FocusDocument
 from shared.core.limits import NUM_AGENTS

@@ -5,8 +5,7 @@ An extractive writer cites what it quotes, so the gate on quotes is the gate on
 sources. "Shares two of the question's words" let hub documents in (the debugger
 page "lists all breaks, including for each breakpoint" for a question on loops
 "including break and continue"). Words are therefore weighed by how rare they are
-in the corpus (idf), and the words that only frame a question ("decide", "differ",
-"including") weigh nothing: a quote is about the question when it carries a set
+in the corpus (``question_terms``): a quote is about the question when it carries a set
 share of the weight of the question's subject words, or every word of one of its
 parts. Where no quote in the evidence reaches that share (a question worded in terms
 the corpus hardly uses), the bar is the best quote's share, never below a floor.
@@ -18,30 +17,29 @@ section on it (quotes carrying the question's share, close together). A question
 everyday words only (none as rare as a title word: "lists and tuples") is found here and
 there in many pages, so only a title or a section vouches for a page. A keyword that is
 an English verb too counts only as written ("yields a tuple" is not the yield
-expression), and one that is an English function word only where the question marks it
-as the construct ("regular expressions with the re module" is not about the with
-statement).
-
-A word the corpus has never seen weighs the most in a question in the corpus's
-language (a web page's subject may be one) and nothing in a question in another
-language (it is simply not translated): such a question is judged by the words that
-carry over ("with", identifiers). A question that weighs too little to tell pages
-apart ("GIL" in a corpus about the GIL) leaves nothing out.
+expression). A question that weighs too little to tell pages apart ("GIL" in a corpus
+about the GIL) leaves nothing out.
 """
 
 from __future__ import annotations
 
-import keyword
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
-
-import snowballstemmer
 
 from shared.adapters.reasoning.gate_words import gate_words
-from shared.adapters.reasoning.question_shape import subject_of
-from shared.tools import lexical
+from shared.adapters.reasoning.question_terms import (
+    CORPUS_LANGUAGE,
+    Weights,
+    carried_weights,
+    class_names,
+    dotted,
+    foreign_to_corpus,
+    keywords,
+    stem,
+    stems,
+    subject_weights,
+)
 
 QUOTE_MIN = 0.5  # share of the question's weight a quote must carry
 QUOTE_FLOOR = 0.3  # ... and never less, however poorly the evidence matches
@@ -69,42 +67,7 @@ TITLE_MIN_WEIGHT = 1.15  # a title word this distinctive says what the document 
 # the words many titles share ("statement" 1.08, "expression" 1.12 over the reference and
 # the standard library) weigh less; "special" (1.19) names "Special method names". Set on
 # the tune half of bench/labels.json (1.2: recall 0.77; 1.15: 0.80, same precision)
-# A word the corpus hardly uses ("load", "chained") is rare because the corpus is not
-# about it, not because it is the question's subject: its weight is capped.
-MAX_WEIGHT = 2.0
-CORPUS_LANGUAGE = "en"  # the default corpus, and the idf the gate weighs words by
-# The words that weigh nothing (frame words, qualifiers), the idioms removed before weighing
-# and the how-to pattern are each language's own: ``gate_words``, from ``texts/<lang>.py``.
-# keywords that are everyday English words too ("work in Python", "regular expressions with
-# the re module", "for each", "if so"): the construct only where the question marks it as
-# one (``_keywords``): followed by a noun that names one ("the with statement", "for and
-# while loops"), after such a noun in another language ("оператор with", "el bloque with"),
-# quoted ("`is`"), or the whole subject ("How does while work?")
-CONJUNCTIONS = frozenset({"and", "or"})  # join the others ("for and while loops"): only quoted
-ENGLISH_KEYWORDS = frozenset(
-    {"in", "is", "and", "or", "not", "as", "from", "if", "for", "with", "while", "else"}
-)
-_CONSTRUCT_NOUN_TEXT = """statement statements loop loops clause clauses expression expressions
-    block blocks keyword keywords operator operators"""
-_CONSTRUCT_NOUNS = frozenset(_CONSTRUCT_NOUN_TEXT.split())
-# nouns of the other languages, on either side ("оператор with", "die with-Anweisung"); none
-# is spelled like an English word, so "instructions for use" is no construct
-_FOREIGN_NOUN_TEXT = """оператор оператора операторы оператором цикл цикла циклы циклом
-    конструкция конструкции выражение выражения anweisung anweisungen schleife schleifen
-    ausdruck ausdrücke bloque bloques sentencia sentencias instrucción bucle bucles expresión
-    bloc blocs boucle boucles 语句 循环 表达式"""
-# words, and runs of Chinese or Japanese apart from the Latin ones they are written against
-# ("with语句": the with statement)
-_WORDS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]+|[^\W\d_\u3040-\u30ff\u4e00-\u9fff]+")
-_FOREIGN_CONSTRUCT_NOUNS = frozenset(_FOREIGN_NOUN_TEXT.split())
-_NOUNS = _CONSTRUCT_NOUNS | _FOREIGN_CONSTRUCT_NOUNS
-# keywords that are English verbs too: "yields a tuple", "returns None" and "breaks" are the
-# verb, not the construct a question names ("the yield expression"), so their inflected
-# forms do not count as the keyword
-VERB_KEYWORDS = frozenset({"yield", "return", "raise", "break", "continue", "pass", "assert"})
 _CONJUNCTION = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*", re.I)
-
-Weights = dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -148,20 +111,26 @@ class Gate:
         ("Emulating container types" on the collections module's containers)."""
         if not self.judges() or self.share(sentence) >= self.minimum:
             return True
-        present = self._present(sentence)
+        present = self._present(sentence, named)
         if named and any(
             self.weights[w] >= TITLE_MIN_WEIGHT for w in present & self.weights.keys()
         ):
             return True
         return any(concept <= present for concept in self.concepts)
 
-    def _present(self, sentence: str) -> set[str]:
+    def _present(self, sentence: str, named: bool = False) -> set[str]:
         """The question's words in ``sentence``; a class name the question capitalizes
-        ("Counter") only as written there, not the everyday word ("the internal counter")."""
-        present = _stems(sentence)
-        for name in _class_names(self.query):
+        ("Counter") only as written there, not the everyday word ("the internal counter");
+        the attribute of a dotted name ("functools.wraps") only beside its module, or on a
+        page whose title names the subject (not "wrap" on the textwrap page)."""
+        present = stems(sentence)
+        for name in class_names(self.query):
             if stem(name.lower()) in present and not re.search(rf"\b{name}", sentence):
                 present.discard(stem(name.lower()))
+        if not named:
+            for owner, attribute in dotted(self.query):
+                if owner in self.weights and owner not in present:
+                    present.discard(attribute)
         return present
 
     def calibrated(self, sentences: Iterable[str]) -> Gate:
@@ -183,8 +152,8 @@ class Gate:
         not the everyday words of its synopsis ("random — Random variable generators")."""
         title = module_title(title) or title
         distinctive = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
-        return bool(distinctive & _stems(title)) or bool(
-            set(_keywords(self.query)) & set(_keywords(title))
+        return bool(distinctive & stems(title)) or bool(
+            set(keywords(self.query)) & set(keywords(title))
         )
 
     def is_about(self, title: str, sentences: Iterable[str], strict: bool = False) -> bool:
@@ -229,7 +198,7 @@ class Gate:
 
     def _naming_words(self) -> set[str]:
         named = {w for w, v in self.weights.items() if v >= TITLE_MIN_WEIGHT}
-        return named | ({stem(k) for k in _keywords(self.query)} & set(self.weights))
+        return named | ({stem(k) for k in keywords(self.query)} & set(self.weights))
 
 
 def module_title(title: str) -> str:
@@ -250,100 +219,3 @@ def question_gate(query: str, idf: Mapping[str, float], language: str) -> Gate:
     parts = [subject_weights(part, idf, language) for part in _CONJUNCTION.split(query)]
     concepts = tuple(frozenset(part) for part in parts if sum(part.values()) >= CONCEPT_MIN_WEIGHT)
     return Gate(query, weights, concepts=concepts, language=language)
-
-
-def subject_weights(
-    text: str, idf: Mapping[str, float], language: str = CORPUS_LANGUAGE
-) -> Weights:
-    """The words of ``text`` that name what it asks about, each with its (capped) idf:
-    content words and the Python keywords it names ("for" loops, the "with" statement),
-    less framing words. A word in every document ("Python" in the Python reference)
-    weighs nothing; one the corpus never saw weighs the most."""
-    words = gate_words(language, CORPUS_LANGUAGE)
-    text = words.idioms.sub(" ", text) if words.idioms else text
-    tokens = [*lexical.content_tokens(text), *_keywords(text)]
-    return _weighed(tokens, idf, MAX_WEIGHT, words.nothing)
-
-
-def carried_weights(
-    text: str, idf: Mapping[str, float], language: str = CORPUS_LANGUAGE
-) -> Weights:
-    """For text in another language than the corpus: the words the corpus knows that carry
-    over (keywords, identifiers, English terms); the rest is not translated."""
-    said = gate_words(language, CORPUS_LANGUAGE)
-    text = said.idioms.sub(" ", text) if said.idioms else text
-    latin = " ".join(lexical.latin_words(text))
-    # "with-Block": the noun names the keyword's construct, it is not a subject of its own
-    words = [w for w in lexical.content_tokens(latin) if w not in _NOUNS]
-    return _weighed([*words, *_keywords(text)], idf, 0.0, said.nothing)
-
-
-def _weighed(
-    words: list[str], idf: Mapping[str, float], unknown: float, nothing: frozenset[str]
-) -> Weights:
-    """``nothing``: the frame words and qualifiers of the question's language."""
-    weights: Weights = {}
-    for w in words:
-        weight = min(idf.get(w, unknown), MAX_WEIGHT)
-        if w not in nothing and weight > 0:
-            weights[stem(w)] = max(weight, weights.get(stem(w), 0.0))
-    return weights
-
-
-def foreign_to_corpus(language: str) -> bool:
-    """Whether the user's language is not the corpus's."""
-    return (language or CORPUS_LANGUAGE).split("-")[0].lower() != CORPUS_LANGUAGE
-
-
-_STEMMER = snowballstemmer.stemmer("english")
-
-
-@lru_cache(maxsize=65536)
-def stem(token: str) -> str:
-    """A word's stem for matching ("handling" and "handler" both read "handl"): the Snowball
-    English stemmer on ASCII words (identifiers and other scripts are kept as written); the
-    corpus's idf is kept per word."""
-    return _STEMMER.stemWord(token) if token.isascii() and token.isalpha() else token
-
-
-def _stems(text: str) -> set[str]:
-    """The stems of ``text``'s words; a keyword verb only where it is written as the
-    keyword (VERB_KEYWORDS: "yields a tuple" does not name ``yield``)."""
-    stems = {stem(t) for t in lexical.tokenize(text)}
-    for verb in VERB_KEYWORDS & stems:
-        if not re.search(rf"\b{verb}\b", text, re.I):
-            stems.discard(verb)
-    return stems
-
-
-@lru_cache(maxsize=1024)
-def _class_names(query: str) -> tuple[str, ...]:
-    """The words ``query`` capitalizes inside a sentence ("the deque, Counter and
-    defaultdict containers", "OrderedDict"): names of classes, not the everyday words."""
-    return tuple(
-        m.group(1)
-        for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z]+(?:[A-Z][a-z]*)*)\b", query)
-        if m.group(1).lower() != "python"
-    )
-
-
-@lru_cache(maxsize=4096)
-def _keywords(text: str) -> tuple[str, ...]:
-    """The Python keywords ``text`` names as constructs (see ENGLISH_KEYWORDS); kept per
-    text: every document title is asked about again for each quote of its page."""
-    words = _WORDS.findall(text.lower())
-    subject = subject_of(text).lower().strip("`'\"")
-    out = []
-    for i, word in enumerate(words):
-        if not keyword.iskeyword(word):
-            continue
-        if word in ENGLISH_KEYWORDS and subject != word:
-            before = words[i - 1] if i else ""
-            # the first word after it that is no keyword: "for and while loops"
-            after = next((w for w in words[i + 1 :] if not keyword.iskeyword(w)), "")
-            marked = after in _NOUNS and word not in CONJUNCTIONS  # "Identifiers and keywords"
-            quoted = re.search(rf"[\"“”‘’'`«»]{word}[\"“”‘’'`«»]", text, re.I)
-            if not (marked or before in _FOREIGN_CONSTRUCT_NOUNS or quoted):
-                continue
-        out.append(word)
-    return tuple(out)

@@ -1,8 +1,9 @@
-"""What a question in another language carries into the English corpus."""
+"""Which words of a question the gate weighs, and what one in another language carries
+into the English corpus."""
 
 from __future__ import annotations
 
-from shared.adapters.reasoning.carried import carried_terms, searched_for
+from shared.adapters.reasoning.question_terms import carried_terms, searched_for
 
 IDF = {"comment": 3.0, "en": 3.0, "environment": 2.0, "variable": 1.5, "python": 0.0, "with": 0.3}
 
@@ -20,3 +21,12 @@ def test_a_question_in_the_corpus_language_is_searched_as_asked():
         "environment variable"
     )
     assert searched_for("Wie funktionieren Generatoren?", IDF, "de") == ""
+
+
+def test_a_dotted_name_carries_over_whole():
+    """Its words were looked up as written ("functools"), not as the idf keeps them
+    ("functool"), so nothing carried over and the search fell back to the German question."""
+    idf = {"functool": 2.0, "wrap": 2.0}
+    question = "Wie benutze ich functools.wraps mit Dekoratoren?"
+    assert carried_terms(question, idf, "de") == ["functools", "wraps"]
+    assert searched_for(question, idf, "de") == "functools wraps"
