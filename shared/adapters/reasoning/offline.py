@@ -188,11 +188,17 @@ class OfflineReasoner(
         return queries[: max(n, 0)]
 
     def summarize_page(self, query: str, page: Page, language: str) -> PageSummary:
+        """The page's sentences nearest the question (for one in another language: nearest
+        its carried terms, since its own words match no English sentence), or else its
+        first sentences: not its first words, which on a library page are the module's
+        index of signatures ("functools._CacheInfo(hits, misses, …) CacheInfo(…)")."""
         sentences, tokens = self._sentences(page)
-        ranked = lexical.rank_sentences(query, sentences, 5, tokens=tokens)
+        searched = searched_for(query, self.corpus.idf, language) or query
+        ranked = lexical.rank_sentences(searched, sentences, 5, tokens=tokens)
         relevant = [sentences[i] for i, _ in ranked]
         in_order = [sentences[i] for i in sorted(i for i, _ in ranked[:3])]
-        summary = " ".join(in_order) or " ".join(page.text.split()[:60])
+        lead = " ".join(sentences[:3]) or " ".join(page.text.split()[:60])
+        summary = " ".join(in_order) or lead
         return PageSummary(
             url=page.url, title=page.title, summary=summary, relevant_sentences=relevant
         )
