@@ -499,3 +499,32 @@ def test_a_question_in_another_language_is_also_searched_for_its_carried_terms(o
     english = "How does the with statement work?"
     assert offline.search_queries(english, 4, "en")[0] == english
     assert "with" not in offline.search_queries(english, 4, "en")
+
+
+def test_a_page_summary_is_of_sentences_not_of_the_pages_first_words(offline):
+    """The Chinese question's words are glued to "functools" ("中使用functools"), so no
+    sentence ranked and the summary was the page's first 60 words: the module's index of
+    signatures, which the report then quoted as its lead."""
+    page = offline.corpus.fetch("corpus://python-stdlib/functools")
+    summary = offline.summarize_page("如何在Python中使用functools.wraps装饰器？", page, "zh")
+    assert "_CacheInfo" not in summary.summary
+    assert any("wraps" in s for s in summary.relevant_sentences)  # by its carried terms
+    unranked = offline.summarize_page("ничего", page, "ru")
+    assert unranked.summary and "_CacheInfo" not in unranked.summary
+
+
+def test_follow_up_questions_are_never_made_of_the_engines_own_words(offline):
+    """With nothing to quote they were drawn from the report's fixed sections: "What are
+    practical examples of maximal marginal relevance?", "How does sources read relate to
+    GIL?"."""
+    material = ReportMaterial(
+        context=_context("What is the GIL?"),
+        findings=[],
+        sources=[Source(n=1, url="corpus://python-reference/with", title="The with statement")],
+    )
+    report = offline.write_report(material)
+    assert report.follow_up_questions
+    for question in report.follow_up_questions:
+        words = set(question.lower().rstrip("?").split()) - {"gil"}
+        assert not words & {"marginal", "relevance", "sources", "report", "covers"}, question
+    assert "GIL" in report.follow_up_questions[0]

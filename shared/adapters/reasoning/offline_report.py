@@ -100,10 +100,12 @@ def write_report(
     if gaps:
         conclusion.append(t["conclusion_gaps"].format(gaps="; ".join(gaps)))
     report_sections = [ReportSection(heading=h, content=_paragraphs(i)) for h, i in sections]
+    # what follow-up questions are drawn from: the quotes, not this engine's own words
+    # ("What are practical examples of maximal marginal relevance?")
+    quoted = " ".join([*(s for s, _ in summary_lead), *(s.content for s in report_sections)])
     if context.source_policy == "monitor":
         report_sections.append(_contrast(sections, material.sources, t))
     report_sections += _fixed_sections(material, t, gaps, len(report_sections), titles)
-    body = " ".join([summary, *(s.content for s in report_sections)])
     sources = [s for s in material.sources if s.n in cited]
     return FinalReport(
         title=t["report_title"].format(subject=_capitalized(subject)),
@@ -113,7 +115,7 @@ def write_report(
         sources=sources,
         confidence_level=confidence,
         follow_up_questions=_follow_ups(material, sources, gaps, subject)
-        or follow_up_questions(context.query, body, context.language),
+        or follow_up_questions(context.query, quoted, context.language),
         language=context.language,
         limitations=_limitations(material, t, engine_note),
     )
