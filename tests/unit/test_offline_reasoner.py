@@ -528,3 +528,21 @@ def test_follow_up_questions_are_never_made_of_the_engines_own_words(offline):
         words = set(question.lower().rstrip("?").split()) - {"gil"}
         assert not words & {"marginal", "relevance", "sources", "report", "covers"}, question
     assert "GIL" in report.follow_up_questions[0]
+
+
+def test_chat_quotes_the_documents_about_the_question_not_its_everyday_words(offline):
+    """ "read" and "file" brought zipfile ("Read and write ZIP files") and tempfile in."""
+    answer = offline.answer("How do I read a JSON file in Python?", [], "en").answer
+    assert "Deserialize" in answer and "json" in answer.split("\n\n")[0]
+    assert "ZIP" not in answer and "tempfile" not in answer
+
+
+def test_a_search_answer_quotes_the_page_chosen_by_meaning(offline):
+    """The answer said "nothing fits this question" although it had read hashlib's page:
+    no quote of it carried half of "compute", "SHA-256", "hash" and "file"."""
+    query = "How do I compute the SHA-256 hash of a file?"
+    modules = ("difflib", "hashlib", "dataclasses")
+    pages = [offline.corpus.document(f"corpus://python-stdlib/{m}") for m in modules]
+    summaries = [offline.summarize_page(query, page, "en") for page in pages]
+    answer = offline.synthesize(query, summaries, "en", 60, 200)
+    assert [s.url for s in answer.sources] == ["corpus://python-stdlib/hashlib"]

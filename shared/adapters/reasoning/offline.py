@@ -17,6 +17,7 @@ from shared.adapters.reasoning import (
     offline_ask,
     offline_meaning,
     offline_plan,
+    offline_quotes,
     offline_report,
     offline_research,
     offline_supervisor,
@@ -62,6 +63,10 @@ _PRONOUN_TEXT = (
 _PRONOUNS = frozenset(_PRONOUN_TEXT.split())
 
 
+CHAT_DOCUMENTS = 3  # a chat answer quotes at most this many documents ...
+CHAT_QUOTES = 5  # ... and this many of their sentences
+
+
 class OfflineReasoner(
     OfflineChainRoles, OfflineCompleteness, OfflineCoverage, offline_ask.OfflineAsking
 ):
@@ -94,14 +99,24 @@ class OfflineReasoner(
         foreign = question_terms.foreign_to_corpus(language)
         carried = carried_terms(resolved, self.corpus.idf, language) if foreign else []
         search = " ".join(carried) if foreign else resolved
-        docs = self.corpus.best_documents(search, 3) if search else []
+        # the documents about it by meaning, as a report cites them (``offline_meaning``)
+        meant = offline_meaning.chosen(self.corpus, search, language) if search else None
+        docs = [d for u in (meant or ())[:CHAT_DOCUMENTS] if (d := self.corpus.document(u))]
+        docs = docs or (self.corpus.best_documents(search, CHAT_DOCUMENTS) if search else [])
         pool: list[tuple[str, list[str], Page]] = []
         for doc in docs:
             sentences, tokens = self._sentences(doc)
             pool.extend(zip(sentences, tokens, [doc] * len(sentences), strict=True))
         focus = f"{search} {docs[0].title}" if carried and docs else resolved
-        ranked = lexical.rank_sentences(focus, [p[0] for p in pool], 5, tokens=[p[1] for p in pool])
-        chosen = [pool[i] for i, score in ranked if score > 0]
+        said = [p[0] for p in pool]
+        ranked = lexical.rank_sentences(focus, said, len(pool), tokens=[p[1] for p in pool])
+        numbered = [(s, docs.index(doc) + 1) for s, _, doc in pool]
+        gate = relevance.question_gate(resolved, self.corpus.idf, language)
+        in_corpus = self.corpus.document_sentences
+        about = offline_quotes.about_the_question(
+            gate, ranked, numbered, docs, frozenset(meant or ()), in_corpus
+        )
+        chosen = [pool[i] for i, score in about[:CHAT_QUOTES] if score > 0]
         if not chosen:
             none = t["answer_untranslatable"] if foreign else t["answer_none"]
             return SynthesizedAnswer(
@@ -128,7 +143,8 @@ class OfflineReasoner(
         """Says, in the question's language, that the quotes are in English and were
         matched on the words that carry over, when the question is in another language."""
         quoted = detect_language(" ".join(picked), default=question_terms.CORPUS_LANGUAGE)
-        if not question_terms.foreign_to_corpus(language) or relevance.foreign_to_corpus(quoted):
+        foreign = question_terms.foreign_to_corpus
+        if not foreign(language) or foreign(quoted):
             return ""
         t = texts_for(language)
         terms = ", ".join(f"“{term}”" for term in carried_terms(query, self.corpus.idf, language))
@@ -226,7 +242,8 @@ class OfflineReasoner(
         blind = gate.carries_nothing()  # no word of it to match the corpus's pages by
         corpus = self.corpus.document_sentences
         ranked = [r for r in ranked if not (blind and corpus(summaries[pool[r[0]][1] - 1].url))]
-        ranked = _about_the_question(gate, ranked, pool, summaries)
+        meant = frozenset(offline_meaning.chosen(self.corpus, query, language) or ())
+        ranked = offline_quotes.about_the_question(gate, ranked, pool, summaries, meant, corpus)
         if not ranked:
             none = t["synth_off_topic"] if summaries else t["synth_none"]
             none = t["answer_untranslatable"] if blind and summaries else none
@@ -330,20 +347,3 @@ class OfflineReasoner(
             for k in ("fq_generic_examples", "fq_generic_pitfalls", "fq_generic_alternatives")
         ]
         return lexical.unique_texts(questions)[: max(3, min(5, len(phrases) + 1))]
-
-
-def _about_the_question(
-    gate: relevance.Gate,
-    ranked: list[tuple[int, float]],
-    pool: list[tuple[str, int]],
-    summaries: list[PageSummary],
-) -> list[tuple[int, float]]:
-    """The ranked sentences a reader would accept as about the question, from pages that
-    are about it (``relevance``): a search answer cites what it quotes, as a report does."""
-    gate = gate.calibrated(s for s, _ in pool)
-    admitted = [(i, score) for i, score in ranked if gate.admits(pool[i][0])]
-    quotes: dict[int, list[str]] = {}
-    for i, _ in admitted:
-        quotes.setdefault(pool[i][1], []).append(pool[i][0])
-    pages = {n for n, said in quotes.items() if gate.is_about(summaries[n - 1].title, said)}
-    return [(i, score) for i, score in admitted if pool[i][1] in pages]

@@ -25,6 +25,7 @@ from shared.adapters.reasoning.templates import texts_for, topic_heading
 from shared.adapters.report.citations import CITATION_RE, sentence_key
 from shared.core.report_models import ReportMaterial
 from shared.core.research_models import Finding, KeyFinding, ResearchContext
+from shared.core.source_models import Page, PageSummary
 from shared.tools import lexical, sentence_split
 
 MARKDOWN_LINK = re.compile(r"\s*\(\[[^\]]*\]\([^)]*\)\)|\[([^\]]*)\]\([^)]*\)")
@@ -223,3 +224,28 @@ def _unique_heading(topic: str, sections: list[tuple[str, list[Cited]]], languag
     """The topic's subject as heading, or its full title when another section has it."""
     heading = topic_heading(topic, language)
     return topic if any(h == heading for h, _ in sections) else heading
+
+
+def about_the_question(
+    gate: relevance.Gate,
+    ranked: list[tuple[int, float]],
+    pool: list[tuple[str, int]],
+    summaries: Sequence[PageSummary | Page],
+    meant: frozenset[str],
+    in_corpus: Callable[[str], object],
+) -> list[tuple[int, float]]:
+    """The ranked sentences a reader would accept as about the question, from pages that
+    are about it, judged as the report judges them (``offline_quotes``): the corpus's
+    documents chosen by meaning (``meant``, when any was read; their title vouches for
+    them, so a distinctive word of the question is enough in a quote), any other page by
+    the words of its quotes (``relevance``). A search answer cites what it quotes."""
+    gate = gate.calibrated(s for s, _ in pool)
+    chosen = {n for n, s in enumerate(summaries, start=1) if s.url in meant}
+    admitted = [(i, score) for i, score in ranked if gate.admits(pool[i][0], pool[i][1] in chosen)]
+    quotes: dict[int, list[str]] = {}
+    for i, _ in admitted:
+        quotes.setdefault(pool[i][1], []).append(pool[i][0])
+    pages = {n for n, said in quotes.items() if gate.is_about(summaries[n - 1].title, said)}
+    if chosen:
+        pages = chosen | {n for n in pages if not in_corpus(summaries[n - 1].url)}
+    return [(i, score) for i, score in admitted if pool[i][1] in pages]

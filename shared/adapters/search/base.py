@@ -59,6 +59,10 @@ class Corpus(SearchProvider, Protocol):
         """The ``k`` documents that rank best for ``query``, whole."""
         ...
 
+    def document(self, url: str) -> Page | None:
+        """The document at ``url``, whole; None when it is not one of the corpus's."""
+        ...
+
     def sentences_of(self, page: Page) -> tuple[Sequence[str], list[list[str]]] | None:
         """The corpus's own sentence split of ``page`` with content tokens, when it has one."""
         ...

@@ -97,6 +97,10 @@ class BuiltinCorpus:
         docs = self.data.documents
         return [_page(docs[i]) for i, _ in self._rank(query)[: max(k, 0)]]
 
+    def document(self, url: str) -> Page | None:
+        i = self.data.by_url.get(corpus_address(url)) if url.startswith(SCHEME) else None
+        return None if i is None else _page(self.data.documents[i])
+
     def document_sentences(self, url: str) -> tuple[tuple[str, ...], list[list[str]]] | None:
         """A document's sentences and their content tokens, looked up by its address."""
         i = self.data.by_url.get(corpus_address(url)) if url.startswith(SCHEME) else None
