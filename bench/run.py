@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from bench import engine_app
+from bench.answers import bench_answers
 from bench.budgets import bench_budgets
 from bench.capacity import Measured, capacity_rows
 from bench.collections import bench_collections
@@ -252,6 +253,8 @@ def run_all() -> list[Row]:
     rows += bench_offline()
     step("offline citation precision")
     rows += bench_precision()
+    step("offline search and chat answers")
+    rows += bench_answers()
     llm = LatencyLLM(LATENCY).start()
     try:
         step(f"deep research against a {LATENCY * 1000:.0f} ms fake LLM, {OVERHEAD_RUNS} runs")

@@ -7,6 +7,7 @@ make the held-out half partly tuned on.
 
 from __future__ import annotations
 
+from bench.answers import answer_keys
 from bench.precision import CITED, HALVES, Labelled, Score, ceiling, labelled
 from tests.contract.conftest import shared_corpus
 
@@ -37,3 +38,12 @@ def test_the_ceiling_counts_on_topic_candidates_a_perfect_judge_could_cite():
     assert score.ceiling == [1, 3]
     assert ceiling(score) == f"0.5 of the first {CITED}, 1.5 of {2 * CITED}"
     assert ceiling(Score()) == "n/a: no vectors"
+
+
+def test_an_answer_is_scored_on_the_documents_it_quotes():
+    """A search answer's sources; the documents a chat answer names in its first line."""
+    titles = {"json — JSON encoder and decoder": "python-stdlib/json", "The with statement": "w"}
+    search = {"answer": "…", "sources": [{"n": 1, "url": "corpus://python-stdlib/json"}]}
+    assert answer_keys(search, "search", titles) == ["python-stdlib/json"]
+    chat = {"answer": "From the local reference (The with statement):\n\nThe json module …"}
+    assert answer_keys(chat, "chat", titles) == ["w"]  # not a title named in the quotes
