@@ -14,8 +14,14 @@ from shared.adapters.reasoning.llm_completeness import (
     checked,
 )
 from shared.adapters.reasoning.offline_completeness import evaluate, topics_for
-from shared.core.completeness_models import COVERED_SCORE
+from shared.core.completeness_models import (
+    COVERED_SCORE,
+    CompletenessReview,
+    ContentCheck,
+    TopicCompleteness,
+)
 from shared.core.source_models import PageSummary
+from shared.usecases.research.completeness import shortfalls
 
 HOW_TO = "How to install a Python package with pip?"
 
@@ -121,3 +127,22 @@ def test_another_language_gets_its_own_topic_titles_and_is_judged_on_relevance_a
     assert any(t.topic.startswith("Определение") for t in review.topics), review.topics
     assert all(t.covered for t in review.topics)  # no cue to ask for: relevance alone
     assert review.content.missing == []  # no English cues to check content by
+
+
+def test_what_an_answer_lacks_is_said_in_its_language():
+    """The search answer's limitations were English in every language, and read "give no a
+    definition"."""
+    review = CompletenessReview(
+        topics=[TopicCompleteness(topic="Beispiele"), TopicCompleteness(topic="A", covered=True)],
+        content=ContentCheck(missing=["definition", "code"]),
+    )
+    assert shortfalls(review, "en") == [
+        "Not in the pages found, so perhaps not in the answer either: a definition, code examples.",
+        "Not covered by the pages found: Beispiele.",
+    ]
+    assert shortfalls(review, "de") == [
+        "Nicht in den gefundenen Seiten, also womöglich auch nicht in der Antwort: eine "
+        "Definition, Codebeispiele.",
+        "Von den gefundenen Seiten nicht abgedeckt: Beispiele.",
+    ]
+    assert shortfalls(review, "zh")[0].endswith("：定义、代码示例。")

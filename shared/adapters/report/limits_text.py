@@ -45,9 +45,13 @@ def gap_clause(gap: Gap, language: str) -> str:
     and the offline writer's open questions take it inside a sentence of their own."""
     lang = _lang(language)
     phase = PHASES[lang].get(gap.phase, gap.phase)
-    separator = "、" if lang == "zh" else ", "
-    fields = gap.model_dump() | {"phase": phase, "topics": separator.join(gap.topics)}
+    fields = gap.model_dump() | {"phase": phase, "topics": listed(gap.topics, lang)}
     return TEXT[lang][gap.kind].format(budget=_BUDGET[lang], **fields)
+
+
+def listed(items: list[str], language: str) -> str:
+    """``items`` as a list inside a sentence of ``language``."""
+    return ("、" if _lang(language) == "zh" else ", ").join(items)
 
 
 def sentence(clause: str, language: str) -> str:

@@ -10,6 +10,7 @@ uncovered topic, and one per kind of content nothing read provides.
 
 from __future__ import annotations
 
+from shared.adapters.report.limits_text import listed, say
 from shared.core.completeness_models import CompletenessReview
 from shared.core.completeness_payloads import CompletenessIn, CompletenessOut
 from shared.ports import Services
@@ -39,22 +40,16 @@ def load_review(svc: Services, ref: str) -> CompletenessReview:
     return CompletenessReview.model_validate_json(svc.memory.read(session_id, name))
 
 
-MISSING_TEXT = {
-    "definition": "a definition",
-    "steps": "step-by-step instructions",
-    "code": "code examples",
-}
-
-
-def shortfalls(review: CompletenessReview) -> list[str]:
-    """What the answer says is missing: content the question needed, topics left open."""
+def shortfalls(review: CompletenessReview, language: str) -> list[str]:
+    """What the answer says is missing, in its language: content the question needed,
+    topics left open."""
     notes = []
     if review.content.navigation_only:
-        notes.append("The pages found were mostly navigation or tables of contents.")
+        notes.append(say(language, "pages_navigation"))
     if review.content.missing:
-        wanted = ", ".join(MISSING_TEXT[n] for n in review.content.missing)
-        notes.append(f"The pages found give no {wanted}; the answer may lack them.")
+        wanted = [say(language, f"lack_{kind}") for kind in review.content.missing]
+        notes.append(say(language, "pages_lack", wanted=listed(wanted, language)))
     open_topics = [t.topic for t in review.topics if not t.covered]
     if open_topics:
-        notes.append("Not covered by the pages found: " + "; ".join(open_topics) + ".")
+        notes.append(say(language, "topics_uncovered", topics=listed(open_topics, language)))
     return notes

@@ -128,7 +128,7 @@ def synthesize(svc: Services, req: SynthesizeIn) -> AnswerOut:
     if req.completeness_ref:  # the last round's check: per topic, and what content is missing
         review = load_review(svc, req.completeness_ref)
         answer.completeness, answer.content = review.topics, review.content
-        answer.limitations += shortfalls(review)
+        answer.limitations += shortfalls(review, req.language)
     if req.follow_up_questions:
         add_follow_up_questions(svc, req.query, answer)
     mode = "deep_search" if req.name == "deep_search" else "search"

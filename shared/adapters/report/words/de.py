@@ -97,6 +97,16 @@ TEXT: Final[dict[str, str]] = {
         "„{topic}“ stützt sich auf Ihre Sammlungen, die das Thema nicht abdecken "
         "(zitierte Belegstellen: {quotes}); das Web blieb auf Wunsch außen vor."
     ),
+    "pages_navigation": (
+        "Die gefundenen Seiten waren überwiegend Navigation oder Inhaltsverzeichnisse."
+    ),
+    "pages_lack": (
+        "Nicht in den gefundenen Seiten, also womöglich auch nicht in der Antwort: {wanted}."
+    ),
+    "lack_definition": "eine Definition",
+    "lack_steps": "eine Schritt-für-Schritt-Anleitung",
+    "lack_code": "Codebeispiele",
+    "topics_uncovered": "Von den gefundenen Seiten nicht abgedeckt: {topics}.",
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

@@ -83,6 +83,12 @@ TEXT: Final[dict[str, str]] = {
         "“{topic}” rests on your collections, which do not cover it ({quotes} quoted "
         "passages as evidence); the web was left out on request."
     ),
+    "pages_navigation": "The pages found were mostly navigation or tables of contents.",
+    "pages_lack": "Not in the pages found, so perhaps not in the answer either: {wanted}.",
+    "lack_definition": "a definition",
+    "lack_steps": "step-by-step instructions",
+    "lack_code": "code examples",
+    "topics_uncovered": "Not covered by the pages found: {topics}.",
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

@@ -91,6 +91,12 @@ TEXT: Final[dict[str, str]] = {
         "«{topic}» se basa en sus colecciones, que no lo cubren (pasajes citados como"
         " evidencia: {quotes}); la web se dejó fuera a petición."
     ),
+    "pages_navigation": "Las páginas encontradas eran sobre todo navegación o índices.",
+    "pages_lack": "No está en las páginas encontradas, y quizá tampoco en la respuesta: {wanted}.",
+    "lack_definition": "una definición",
+    "lack_steps": "instrucciones paso a paso",
+    "lack_code": "ejemplos de código",
+    "topics_uncovered": "No cubierto por las páginas encontradas: {topics}.",
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

@@ -94,6 +94,14 @@ TEXT: Final[dict[str, str]] = {
         "« {topic} » repose sur vos collections, qui ne le couvrent pas (passages "
         "cités en preuve : {quotes}) ; le web a été exclu à votre demande."
     ),
+    "pages_navigation": (
+        "Les pages trouvées étaient surtout de la navigation ou des tables des matières."
+    ),
+    "pages_lack": "Absent des pages trouvées, et peut-être donc de la réponse : {wanted}.",
+    "lack_definition": "une définition",
+    "lack_steps": "des instructions pas à pas",
+    "lack_code": "des exemples de code",
+    "topics_uncovered": "Non couvert par les pages trouvées : {topics}.",
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

@@ -80,6 +80,12 @@ TEXT: Final[dict[str, str]] = {
         "«{topic}» опирается на ваши коллекции, хотя они её не покрывают (цитат в "
         "подтверждение: {quotes}); веб по запросу не использовался."
     ),
+    "pages_navigation": "Найденные страницы были в основном навигацией или оглавлениями.",
+    "pages_lack": "Нет на найденных страницах, а значит, возможно, и в ответе: {wanted}.",
+    "lack_definition": "определение",
+    "lack_steps": "пошаговые инструкции",
+    "lack_code": "примеры кода",
+    "topics_uncovered": "Найденные страницы не охватывают: {topics}.",
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.

@@ -61,6 +61,12 @@ TEXT: Final[dict[str, str]] = {
         "“{topic}”依据您的文档集，但文档集未涵盖该主题（引用证据 {"
         "quotes} 条）；应您的要求未搜索网络。"
     ),
+    "pages_navigation": "找到的页面大多是导航或目录。",
+    "pages_lack": "找到的页面中没有，因此回答中可能也缺少：{wanted}。",
+    "lack_definition": "定义",
+    "lack_steps": "分步说明",
+    "lack_code": "代码示例",
+    "topics_uncovered": "找到的页面未涵盖：{topics}。",
 }
 
 # The phases a status names (``Progress.phase``), as a reader would call them.
