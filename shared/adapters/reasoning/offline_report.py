@@ -92,11 +92,9 @@ def write_report(
     summary = near_summary(material, near[0]) if near else summary
     conclusion = [cite(s, ns) for s, ns in closing]
     conclusion.append(_strongest(support, t))
-    conclusion.append(
-        t["conclusion_confidence"].format(
-            confidence=t[f"confidence_{confidence}"], sources=len(cited)
-        )
-    )
+    # the confidence is the report's label alone: the pipeline may lower it afterwards (a
+    # thin report, a critic's last rejection), and a sentence here would then contradict it
+    conclusion.append(t["conclusion_cited"].format(sources=len(cited)))
     if gaps:
         conclusion.append(t["conclusion_gaps"].format(gaps="; ".join(gaps)))
     report_sections = [ReportSection(heading=h, content=_paragraphs(i)) for h, i in sections]

@@ -39,7 +39,7 @@ TEXTS: Final[dict[str, str]] = {
     "conclusion_covered": "Am besten belegt sind: {topics}.",
     "conclusion_thin": "Kein Abschnitt stützt sich auf mehr als eine Quelle.",
     "sources_count": "{n} Quellen",
-    "conclusion_confidence": "Die Gesamtkonfidenz ist {confidence}; zitierte Quellen: {sources}.",
+    "conclusion_cited": "Zitierte Quellen: {sources}.",
     "conclusion_gaps": "Noch offene Aspekte: {gaps}.",
     "open_questions_body": "Diese Aspekte wurden von den gelesenen Quellen nicht abgedeckt: "
     "{gaps}.",
@@ -54,9 +54,6 @@ TEXTS: Final[dict[str, str]] = {
     "ihren Standardumfang verwendet.",
     "method_body": "Die Quellen wurden mit BM25 gerankt, die Sätze mit Maximal Marginal "
     "Relevance ausgewählt und Beinahe-Duplikate entfernt.",
-    "confidence_high": "hoch",
-    "confidence_medium": "mittel",
-    "confidence_low": "niedrig",
     # chat / search
     "answer_intro": "Aus der lokalen Referenz ({titles}):",
     "answer_none": "Die lokale Referenz enthält nichts zu dieser Frage; Offline-Antworten im "

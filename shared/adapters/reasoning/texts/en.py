@@ -36,7 +36,7 @@ TEXTS: Final[dict[str, str]] = {
     "conclusion_covered": "The evidence is strongest on: {topics}.",
     "conclusion_thin": "No section rests on more than one source.",
     "sources_count": "{n} sources",
-    "conclusion_confidence": "Overall confidence is {confidence}; cited sources: {sources}.",
+    "conclusion_cited": "Cited sources: {sources}.",
     "conclusion_gaps": "Aspects still open: {gaps}.",
     "open_questions_body": "These aspects were not covered by the sources read: {gaps}.",
     "open_questions_none": "The sources read covered every planned topic; the follow-up "
@@ -49,9 +49,6 @@ TEXTS: Final[dict[str, str]] = {
     "used its own default scope.",
     "method_body": "Sources were ranked with BM25, sentences were selected by Maximal "
     "Marginal Relevance, and near-duplicates were removed.",
-    "confidence_high": "high",
-    "confidence_medium": "medium",
-    "confidence_low": "low",
     # chat / search
     "answer_intro": "From the local reference ({titles}):",
     "answer_none": "The local reference has nothing on this question; offline chat "

@@ -39,7 +39,7 @@ TEXTS: Final[dict[str, str]] = {
     "conclusion_covered": "La evidencia es más sólida en: {topics}.",
     "conclusion_thin": "Ninguna sección se apoya en más de una fuente.",
     "sources_count": "{n} fuentes",
-    "conclusion_confidence": "La confianza global es {confidence}; fuentes citadas: {sources}.",
+    "conclusion_cited": "Fuentes citadas: {sources}.",
     "conclusion_gaps": "Aspectos aún abiertos: {gaps}.",
     "open_questions_body": "Las fuentes leídas no cubrieron estos aspectos: {gaps}.",
     "open_questions_none": "Las fuentes leídas cubrieron todos los temas previstos; las "
@@ -54,9 +54,6 @@ TEXTS: Final[dict[str, str]] = {
     "la investigación usó su alcance predeterminado.",
     "method_body": "Las fuentes se ordenaron con BM25, las frases se eligieron con Maximal "
     "Marginal Relevance y se eliminaron los casi duplicados.",
-    "confidence_high": "alta",
-    "confidence_medium": "media",
-    "confidence_low": "baja",
     # chat / search
     "answer_intro": "De la referencia local ({titles}):",
     "answer_none": "La referencia local no dice nada sobre esta pregunta; las respuestas "

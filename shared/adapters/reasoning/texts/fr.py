@@ -39,7 +39,7 @@ TEXTS: Final[dict[str, str]] = {
     "conclusion_covered": "Les éléments les plus solides portent sur : {topics}.",
     "conclusion_thin": "Aucune section ne repose sur plus d'une source.",
     "sources_count": "{n} sources",
-    "conclusion_confidence": "La confiance globale est {confidence} ; sources citées : {sources}.",
+    "conclusion_cited": "Sources citées : {sources}.",
     "conclusion_gaps": "Aspects encore ouverts : {gaps}.",
     "open_questions_body": "Ces aspects n'ont pas été couverts par les sources lues : {gaps}.",
     "open_questions_none": "Les sources lues couvrent chaque thème prévu ; les questions "
@@ -54,9 +54,6 @@ TEXTS: Final[dict[str, str]] = {
     "la recherche a donc utilisé son périmètre par défaut.",
     "method_body": "Les sources ont été classées avec BM25, les phrases choisies par Maximal "
     "Marginal Relevance, et les quasi-doublons supprimés.",
-    "confidence_high": "élevée",
-    "confidence_medium": "moyenne",
-    "confidence_low": "faible",
     # chat / search
     "answer_intro": "D'après la référence locale ({titles}) :",
     "answer_none": "La référence locale ne dit rien sur cette question ; les réponses du "

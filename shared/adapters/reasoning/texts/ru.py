@@ -32,8 +32,7 @@ TEXTS: Final[dict[str, str]] = {
     "conclusion_covered": "Лучше всего подтверждены темы: {topics}.",
     "conclusion_thin": "Ни один раздел не опирается больше чем на один источник.",
     "sources_count": "источников: {n}",
-    "conclusion_confidence": "Общая уверенность: {confidence}; процитировано источников: "
-    "{sources}.",
+    "conclusion_cited": "Процитировано источников: {sources}.",
     "conclusion_gaps": "Остались открытыми: {gaps}.",
     "open_questions_body": "Прочитанные источники не раскрыли следующие аспекты: {gaps}.",
     "open_questions_none": "Прочитанные источники охватили все запланированные темы; "
@@ -48,9 +47,6 @@ TEXTS: Final[dict[str, str]] = {
     "исследование использовало рамки по умолчанию.",
     "method_body": "Источники ранжированы по BM25, предложения отобраны методом Maximal "
     "Marginal Relevance, почти одинаковые предложения удалены.",
-    "confidence_high": "высокая",
-    "confidence_medium": "средняя",
-    "confidence_low": "низкая",
     "answer_intro": "Из локального справочника ({titles}):",
     "answer_none": "В локальном справочнике нет ответа на этот вопрос; офлайн-ответы "
     "в чате берутся только из локального справочника.",

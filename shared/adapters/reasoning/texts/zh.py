@@ -33,7 +33,7 @@ TEXTS: Final[dict[str, str]] = {
     "conclusion_covered": "证据最充分的方面：{topics}。",
     "conclusion_thin": "没有任何章节依据超过一个来源。",
     "sources_count": "{n} 个来源",
-    "conclusion_confidence": "总体置信度为{confidence}，依据 {sources} 个被引用的来源。",
+    "conclusion_cited": "共引用 {sources} 个来源。",
     "conclusion_gaps": "仍待解决的方面：{gaps}。",
     "open_questions_body": "所读来源未涵盖以下方面：{gaps}。",
     "open_questions_none": "所读来源涵盖了所有计划的主题；下面的后续问题指向相关方面。",
@@ -43,9 +43,6 @@ TEXTS: Final[dict[str, str]] = {
     "clarification_timed_out": "澄清问题未获回答，因此研究采用了默认范围。",
     "method_body": "来源按 BM25 排序，句子通过 Maximal Marginal Relevance 选取，"
     "并去除了近似重复的句子。",
-    "confidence_high": "高",
-    "confidence_medium": "中",
-    "confidence_low": "低",
     # chat / search
     "answer_intro": "摘自本地参考资料（{titles}）：",
     "answer_none": "本地参考资料中没有关于此问题的内容；离线聊天的回答只来自本地参考资料。",
