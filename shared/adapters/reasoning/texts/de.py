@@ -14,7 +14,7 @@ TEXTS: Final[dict[str, str]] = {
     # report headings
     "open_questions": "Offene Fragen",
     "limitations": "Einschränkungen",
-    "method": "Methode",
+    "method": "Wie die Zitate ausgewählt wurden",
     "scope": "Umfang",
     "contrast_heading": "Offizielle und Community-Quellen im Vergleich",
     "contrast_official": "Offizielle Quellen (Stufe 1) sagen:",

@@ -14,7 +14,7 @@ TEXTS: Final[dict[str, str]] = {
     # report headings
     "open_questions": "Open questions",
     "limitations": "Limitations",
-    "method": "Method",
+    "method": "How the quotes were chosen",
     "scope": "Scope",
     "contrast_heading": "Official and community sources compared",
     "contrast_official": "Official sources (tier 1) say:",

@@ -14,7 +14,7 @@ TEXTS: Final[dict[str, str]] = {
     # report headings
     "open_questions": "Preguntas abiertas",
     "limitations": "Limitaciones",
-    "method": "Método",
+    "method": "Cómo se eligieron las citas",
     "scope": "Alcance",
     "contrast_heading": "Fuentes oficiales y de la comunidad comparadas",
     "contrast_official": "Las fuentes oficiales (nivel 1) dicen:",

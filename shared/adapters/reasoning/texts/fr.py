@@ -15,7 +15,7 @@ TEXTS: Final[dict[str, str]] = {
     # report headings
     "open_questions": "Questions ouvertes",
     "limitations": "Limites",
-    "method": "Méthode",
+    "method": "Comment les citations ont été choisies",
     "scope": "Périmètre",
     "contrast_heading": "Sources officielles et communautaires comparées",
     "contrast_official": "Les sources officielles (niveau 1) disent :",

@@ -9,7 +9,7 @@ from shared.adapters.reasoning.texts import Profile
 TEXTS: Final[dict[str, str]] = {
     "open_questions": "Открытые вопросы",
     "limitations": "Ограничения",
-    "method": "Методика",
+    "method": "Как отбирались цитаты",
     "scope": "Охват",
     "contrast_heading": "Официальные и общественные источники в сравнении",
     "contrast_official": "Официальные источники (уровень 1):",

@@ -14,7 +14,7 @@ TEXTS: Final[dict[str, str]] = {
     # report headings
     "open_questions": "未解决的问题",
     "limitations": "局限性",
-    "method": "方法",
+    "method": "引文的选取方式",
     "scope": "范围",
     "contrast_heading": "官方来源与社区来源对比",
     "contrast_official": "官方来源（等级 1）指出：",
