@@ -239,14 +239,12 @@ class OfflineReasoner(
         ranked = lexical.rank_sentences(query, [s for s, _ in pool], len(pool))
         ranked = ranked or leads([n for _, n in pool])
         gate = relevance.question_gate(query, self.corpus.idf, language)
-        blind = gate.carries_nothing()  # no word of it to match the corpus's pages by
         corpus = self.corpus.document_sentences
-        ranked = [r for r in ranked if not (blind and corpus(summaries[pool[r[0]][1] - 1].url))]
         meant = frozenset(offline_meaning.chosen(self.corpus, query, language) or ())
         ranked = offline_quotes.about_the_question(gate, ranked, pool, summaries, meant, corpus)
         if not ranked:
             none = t["synth_off_topic"] if summaries else t["synth_none"]
-            none = t["answer_untranslatable"] if blind and summaries else none
+            none = t["answer_untranslatable"] if gate.carries_nothing() and summaries else none
             return SynthesizedAnswer(answer=none, language=language)
         picked: list[str] = []
         cited: set[int] = set()

@@ -238,7 +238,10 @@ def about_the_question(
     are about it, judged as the report judges them (``offline_quotes``): the corpus's
     documents chosen by meaning (``meant``, when any was read; their title vouches for
     them, so a distinctive word of the question is enough in a quote), any other page by
-    the words of its quotes (``relevance``). A search answer cites what it quotes."""
+    the words of its quotes (``relevance``); none of the corpus's for a question of which
+    no word carries over to it. A search answer cites what it quotes."""
+    if gate.carries_nothing():  # no word of it to match the corpus's pages by
+        ranked = [r for r in ranked if not in_corpus(summaries[pool[r[0]][1] - 1].url)]
     gate = gate.calibrated(s for s, _ in pool)
     chosen = {n for n, s in enumerate(summaries, start=1) if s.url in meant}
     admitted = [(i, score) for i, score in ranked if gate.admits(pool[i][0], pool[i][1] in chosen)]
