@@ -14,13 +14,12 @@ held-out half prints its totals only, as ``bench.precision`` does.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
-from bench.precision import HALVES, HELD_OUT, Score, labelled
+from bench.precision import HALVES, HELD_OUT, Score, labelled, run_halves
 from bench.results import Row
-from bench.scenarios import Bench, offline_settings, remove_temp_dirs, temp_dir
+from bench.scenarios import Bench, offline_settings, temp_dir
 from shared.bootstrap import services
 
 MODES = ("search", "chat")
@@ -85,15 +84,7 @@ def bench_answers(halves: tuple[str, ...] = HALVES) -> list[Row]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.answers")
-    parser.add_argument("--half", choices=HALVES, action="append", help="default: both")
-    args = parser.parse_args(argv)
-    try:
-        for line in bench_answers(tuple(args.half or HALVES)):
-            print(" | ".join(line))
-    finally:
-        remove_temp_dirs()
-    return 0
+    return run_halves("python -m bench.answers", bench_answers, argv)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -249,16 +250,23 @@ def bench_precision(halves: tuple[str, ...] = HALVES) -> list[Row]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.precision")
+def run_halves(
+    prog: str, bench: Callable[[tuple[str, ...]], list[Row]], argv: list[str] | None
+) -> int:
+    """``prog [--half tune|report]``: ``bench``'s rows over the halves asked for (both)."""
+    parser = argparse.ArgumentParser(prog=prog)
     parser.add_argument("--half", choices=HALVES, action="append", help="default: both")
     args = parser.parse_args(argv)
     try:
-        for row in bench_precision(tuple(args.half or HALVES)):
+        for row in bench(tuple(args.half or HALVES)):
             print(" | ".join(row))
     finally:
         remove_temp_dirs()
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_halves("python -m bench.precision", bench_precision, argv)
 
 
 if __name__ == "__main__":
