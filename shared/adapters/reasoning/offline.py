@@ -104,13 +104,14 @@ class OfflineReasoner(
         docs = [d for u in (meant or ())[:CHAT_DOCUMENTS] if (d := self.corpus.document(u))]
         docs = docs or (self.corpus.best_documents(search, CHAT_DOCUMENTS) if search else [])
         pool: list[tuple[str, list[str], Page]] = []
-        for doc in docs:
+        numbered: list[tuple[str, int]] = []  # each sentence with its document's number
+        for n, doc in enumerate(docs, start=1):
             sentences, tokens = self._sentences(doc)
             pool.extend(zip(sentences, tokens, [doc] * len(sentences), strict=True))
+            numbered.extend((s, n) for s in sentences)
         focus = f"{search} {docs[0].title}" if carried and docs else resolved
         said = [p[0] for p in pool]
         ranked = lexical.rank_sentences(focus, said, len(pool), tokens=[p[1] for p in pool])
-        numbered = [(s, docs.index(doc) + 1) for s, _, doc in pool]
         gate = relevance.question_gate(resolved, self.corpus.idf, language)
         in_corpus = self.corpus.document_sentences
         about = offline_quotes.about_the_question(

@@ -235,7 +235,7 @@ def about_the_question(
     in_corpus: Callable[[str], object],
 ) -> list[tuple[int, float]]:
     """The ranked sentences a reader would accept as about the question, from pages that
-    are about it, judged as the report judges them (``offline_quotes``): the corpus's
+    are about it, judged as ``topic_sections`` judges a report's sources: the corpus's
     documents chosen by meaning (``meant``, when any was read; their title vouches for
     them, so a distinctive word of the question is enough in a quote), any other page by
     the words of its quotes (``relevance``); none of the corpus's for a question of which

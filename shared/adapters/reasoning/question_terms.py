@@ -124,17 +124,17 @@ def stem(token: str) -> str:
 def stems(text: str) -> set[str]:
     """The stems of ``text``'s words; a keyword verb only where it is written as the
     keyword (VERB_KEYWORDS: "yields a tuple" does not name ``yield``)."""
-    stems = {stem(t) for t in lexical.tokenize(text)}
-    for verb in VERB_KEYWORDS & stems:
+    found = {stem(t) for t in lexical.tokenize(text)}
+    for verb in VERB_KEYWORDS & found:
         if not re.search(rf"\b{verb}\b", text, re.I):
-            stems.discard(verb)
-    return stems
+            found.discard(verb)
+    return found
 
 
 @lru_cache(maxsize=1024)
 def dotted(query: str) -> tuple[tuple[str, str], ...]:
     """The stems of each dotted name's parts, each with the one before it ("os.path.join":
-    os-path, path-join)."""
+    os-path, path-join): the gate counts an attribute only beside its owner."""
     pairs = []
     for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+", query):
         parts = [stem(lexical.normalize_token(p)) for p in name.split(".")]
