@@ -17,10 +17,11 @@ from functools import cache
 
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-_CYRILLIC = re.compile(r"[\u0400-\u04FF]")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HANGUL = re.compile(r"[\uac00-\ud7af]")
+# The scripts of their own (the PDF's CJK fonts are chosen by them too: ``report.fonts``)
+CYRILLIC = re.compile(r"[\u0400-\u04FF]")
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+KANA = re.compile(r"[\u3040-\u30ff]")  # Japanese alone; its kanji are Han characters
+HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")
 # A script's share of the letters from which it decides among its own languages, whatever
 # the word count: Chinese and Japanese are written without spaces, so "functools.wrapsの使い方"
 # is one "word"; a Cyrillic question is Russian or Ukrainian (py3langid picks between them,
@@ -57,16 +58,16 @@ def _script_languages(text: str) -> tuple[str, ...]:
     """The languages ``text``'s script leaves (the likeliest first), or () for Latin."""
     letters = [c for c in text if c.isalpha()]
     share = {
-        name: sum(bool(script.match(c)) for c in letters) / max(len(letters), 1)
-        for name, script in (("han", _HAN), ("kana", _KANA), ("hangul", _HANGUL))
+        script: sum(bool(script.match(c)) for c in letters) / max(len(letters), 1)
+        for script in (HAN, KANA, HANGUL, CYRILLIC)
     }
-    if share["hangul"] > _SCRIPT_SHARE:
+    if share[HANGUL] > _SCRIPT_SHARE:
         return ("ko",)
-    if share["kana"] and share["kana"] + share["han"] > _SCRIPT_SHARE:
-        return ("ja",)  # kana are Japanese alone; its kanji are Han characters
-    if share["han"] > _SCRIPT_SHARE:
+    if share[KANA] and share[KANA] + share[HAN] > _SCRIPT_SHARE:
+        return ("ja",)
+    if share[HAN] > _SCRIPT_SHARE:
         return ("zh",)
-    if sum(bool(_CYRILLIC.match(c)) for c in letters) > _SCRIPT_SHARE * len(letters):
+    if share[CYRILLIC] > _SCRIPT_SHARE:
         return ("ru", "uk")
     return ()
 

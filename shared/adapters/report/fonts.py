@@ -43,6 +43,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from xhtml2pdf import default as xhtml2pdf_default
 
 from shared.core.errors import ConfigurationError
+from shared.tools.language import HAN, HANGUL, KANA
 
 DEJAVU_DIR = Path("/usr/share/fonts/truetype/dejavu")
 NOTO_PACKAGE = "fontpkg_noto_sans"
@@ -54,9 +55,6 @@ CJK_FONTS: dict[str, str] = {
     "ko": "HYSMyeongJo-Medium",
 }
 
-_HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 _lock = threading.Lock()
 _registered: dict[tuple[str, ...], str] = {}
@@ -191,11 +189,11 @@ def register_cjk_font(language: str, text: str = "") -> str | None:
 
 
 def _cjk_font_for_text(text: str) -> str | None:
-    if _HANGUL.search(text):
+    if HANGUL.search(text):
         return CJK_FONTS["ko"]
-    if _KANA.search(text):
+    if KANA.search(text):
         return CJK_FONTS["ja"]
-    if _HAN.search(text):
+    if HAN.search(text):
         return CJK_FONTS["zh"]
     return None
 
@@ -211,7 +209,7 @@ def needs_unicode_font(text: str) -> bool:
     CJK characters do not count: the CID fonts cover them without a file.
     """
     for char in set(text):
-        if _HAN.match(char) or _KANA.match(char) or _HANGUL.match(char):
+        if HAN.match(char) or KANA.match(char) or HANGUL.match(char):
             continue
         if char.isspace():
             continue
