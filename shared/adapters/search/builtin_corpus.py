@@ -98,27 +98,26 @@ class BuiltinCorpus:
         return [_page(docs[i]) for i, _ in self._rank(query)[: max(k, 0)]]
 
     def document(self, url: str) -> Page | None:
-        i = self.data.by_url.get(corpus_address(url)) if url.startswith(SCHEME) else None
-        return None if i is None else _page(self.data.documents[i])
+        doc = self._stored(url)
+        return None if doc is None else _page(doc)
 
     def document_sentences(self, url: str) -> tuple[tuple[str, ...], list[list[str]]] | None:
         """A document's sentences and their content tokens, looked up by its address."""
-        i = self.data.by_url.get(corpus_address(url)) if url.startswith(SCHEME) else None
-        if i is None:
-            return None
-        doc = self.data.documents[i]
-        return doc.sentences, doc.sentence_tokens
+        doc = self._stored(url)
+        return None if doc is None else (doc.sentences, doc.sentence_tokens)
 
     def sentences_of(self, page: Page) -> tuple[tuple[str, ...], list[list[str]]] | None:
         """The index's sentences when ``page`` is an unchanged built-in document (the
         reasoner then skips splitting and tokenizing), else None."""
-        data = self.data
         for url in (page.final_url, page.url):
-            i = data.by_url.get(corpus_address(url)) if url and url.startswith(SCHEME) else None
-            if i is not None:
-                doc = data.documents[i]
+            if url and (doc := self._stored(url)) is not None:
                 return (doc.sentences, doc.sentence_tokens) if doc.text == page.text else None
         return None
+
+    def _stored(self, url: str) -> BuiltinDocument | None:
+        """The indexed document at ``url``, or None (not one of this corpus's addresses)."""
+        i = self.data.by_url.get(corpus_address(url)) if url.startswith(SCHEME) else None
+        return None if i is None else self.data.documents[i]
 
     def key_phrases(self, query: str, k: int, docs: int = 2) -> list[str]:
         """Characteristic phrases of the best documents for ``query``, minus the query's words."""
