@@ -89,10 +89,9 @@ def topic_sections(
     named = {s.url for s in material.sources if question.names(s.title)}
     citable = _citable(material, groups, gates, question, sentences, named)
     chosen = {s.n for s in material.sources if s.url in meant}
-    if chosen:  # the collection's documents by meaning; other pages (the web's, a team's) by words
-        others = {s.n for s in material.sources if s.n in citable and sentences(s.url) is None}
-        citable = chosen | others
-        named |= {s.url for s in material.sources if s.n in chosen}
+    urls = {s.n: s.url for s in material.sources}
+    citable = meaning_first(chosen, citable, lambda n: sentences(urls[n]) is not None)
+    named |= {urls[n] for n in chosen}
     seen: list[frozenset[str]] = []
     sections, gaps = [], []
     for topic in sorted(groups, key=order.__getitem__):
@@ -249,6 +248,12 @@ def about_the_question(
     for i, _ in admitted:
         quotes.setdefault(pool[i][1], []).append(pool[i][0])
     pages = {n for n, said in quotes.items() if gate.is_about(summaries[n - 1].title, said)}
-    if chosen:
-        pages = chosen | {n for n in pages if not in_corpus(summaries[n - 1].url)}
+    pages = meaning_first(chosen, pages, lambda n: bool(in_corpus(summaries[n - 1].url)))
     return [(i, score) for i, score in admitted if pool[i][1] in pages]
+
+
+def meaning_first(chosen: set[int], judged: set[int], in_corpus: Callable[[int], bool]) -> set[int]:
+    """The pages a text may cite: when any document chosen by meaning was read, those and
+    the pages from outside the collection (the web's, a team's) that their words vouch
+    for; else all that their words vouch for."""
+    return chosen | {n for n in judged if not in_corpus(n)} if chosen else judged
