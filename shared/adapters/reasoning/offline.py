@@ -136,7 +136,8 @@ class OfflineReasoner(
             answer=body,
             key_points=sentences[:3],
             sources=[],
-            follow_up_questions=self.follow_up_questions(resolved, body, language),
+            # from the quotes, not the intro's titles and note: this engine's words
+            follow_up_questions=self.follow_up_questions(resolved, " ".join(sentences), language),
             language=language,
         )
 
