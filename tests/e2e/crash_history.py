@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from devhost.history import EventType
+from shared.core import names
 
 # The caps the crash tests set, by request option -> field of the stored Caps.
 CAPPED = {
@@ -100,8 +102,23 @@ def phase_of(db: Path, session_id: str) -> str:
     return str(read_history(db, session_id).custom_status.get("phase", "?"))
 
 
+def wait_ended(db: Path, session_id: str, timeout: float = 60) -> None:
+    """Until the session's orchestrations recorded their end: a session reads completed as
+    soon as complete_session ran, a moment before the orchestrator's last episode (call it
+    before the host is killed, and before ``assert_completed_once``)."""
+    deadline = time.monotonic() + timeout
+    for instance_id in _session_instances(session_id):
+        while (status := read_history(db, instance_id).status) != "Completed":
+            assert time.monotonic() < deadline, f"{instance_id} still {status}"
+            time.sleep(0.1)
+
+
+def _session_instances(session_id: str) -> list[str]:
+    return [session_id, names.session_instance_id(session_id, names.DEEP_SEARCH_ROLE)]
+
+
 def assert_completed_once(db: Path, session_id: str) -> None:
-    expected = [session_id, f"{session_id}:deep-search"]
+    expected = _session_instances(session_id)
     assert instance_ids(db, session_id) == expected, "an instance was created twice"
     for instance_id in expected:
         run = read_history(db, instance_id)

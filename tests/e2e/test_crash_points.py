@@ -36,7 +36,7 @@ from tests.e2e.crash_history import (
     assert_findings_exact,
     in_flight,
     phase_of,
-    read_history,
+    wait_ended,
 )
 from tests.e2e.llm_gate import FreezingLLM, Point
 from tests.e2e.polling import TERMINAL
@@ -155,7 +155,7 @@ def test_sessions_survive_eleven_chosen_kills(tmp_path: Path, hosts, llm: Freezi
             print(f"kill {kill}: host back in {time.monotonic() - restart:.1f}s")
         views = {q: _wait_terminal(http, host.url, sid, FINISH_S) for q, sid in sessions.items()}
         for session_id in sessions.values():
-            _wait_ended(db, session_id, FINISH_S)
+            wait_ended(db, session_id, FINISH_S)
         listed = {
             q: http.get(f"{host.url}/api/chats/{views[q]['chat_id']}/sessions").json()
             for q in sessions
@@ -178,17 +178,6 @@ def _start(http: httpx.Client, url: str, chat: str, query: str) -> str:
     started = http.post(f"{url}/api/research", json=body)
     assert started.status_code == 202, started.text
     return started.json()["session_id"]
-
-
-def _wait_ended(db: Path, session_id: str, timeout: float) -> None:
-    """Until the session's orchestrations recorded their end: a session reads completed as
-    soon as complete_session ran, a moment before the orchestrator's last episode, and the
-    host is killed right after."""
-    deadline = time.monotonic() + timeout
-    for instance_id in (session_id, names.session_instance_id(session_id, names.DEEP_SEARCH_ROLE)):
-        while (status := read_history(db, instance_id).status) != "Completed":
-            assert time.monotonic() < deadline, f"{instance_id} still {status}"
-            time.sleep(0.2)
 
 
 def _wait_terminal(http: httpx.Client, url: str, session_id: str, timeout: float) -> dict:

@@ -18,7 +18,7 @@ import pytest
 from standardwebhooks.webhooks import Webhook
 
 from shared.core.config import Settings
-from tests.e2e.crash_history import assert_completed_once, read_history
+from tests.e2e.crash_history import assert_completed_once, read_history, wait_ended
 from tests.e2e.polling import TERMINAL, wait_for
 from tests.e2e.serve_process import ServeProcess, free_port
 from tests.e2e.test_crash_resume import warm_corpus
@@ -190,13 +190,6 @@ def _serve(tmp_path: Path, data_dir: Path, port: int) -> ServeProcess:
     )
 
 
-def _wait_until_finished(db: Path, sid: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while read_history(db, sid).status != "Completed":
-        assert time.monotonic() < deadline, read_history(db, sid).status
-        time.sleep(0.1)
-
-
 @pytest.mark.parametrize("answer", ["approve after the restart", "timer fired while down"])
 def test_a_host_killed_while_the_plan_waits_resumes_the_same_wait(tmp_path, answer) -> None:
     data_dir = tmp_path / "data"
@@ -228,7 +221,7 @@ def test_a_host_killed_while_the_plan_waits_resumes_the_same_wait(tmp_path, answ
                 assert review(api, sid, action="approve").status_code == 202
             done = wait_for(api, sid, TERMINAL, timeout=120)
             api.close()
-            _wait_until_finished(db, sid)  # the instance records its end after the session
+            wait_ended(db, sid)
     finally:
         for host in hosts:
             host.kill()

@@ -28,6 +28,7 @@ from tests.e2e.crash_history import (
     assert_findings_exact,
     in_flight,
     read_history,
+    wait_ended,
 )
 from tests.e2e.llm_gate import FreezingLLM, Point
 from tests.e2e.serve_process import ServeProcess, free_port
@@ -110,6 +111,7 @@ def test_a_killed_worker_process_has_its_activity_delivered_again(
             os.kill(pid, signal.SIGKILL)
         llm.advance()
         view = _wait_completed(http, serve.url, session_id)
+        wait_ended(db, session_id)
 
         assert serve.proc.poll() is None, "the host process itself must survive"
         replacements = worker_pids(serve.proc.pid)
