@@ -31,31 +31,44 @@ MODULES = [
     "argparse",
     "array",
     "asyncio",
+    "atexit",
     "base64",
     "bisect",
+    "builtins",
+    "calendar",
     "collections",
     "collections.abc",
     "concurrent.futures",
+    "configparser",
     "contextlib",
     "contextvars",
     "copy",
+    "cProfile",
     "csv",
     "dataclasses",
     "datetime",
     "decimal",
     "difflib",
     "enum",
+    "fnmatch",
     "fractions",
     "functools",
     "gc",
     "glob",
     "graphlib",
+    "gzip",
     "hashlib",
     "heapq",
+    "html",
+    "html.parser",
+    "http.client",
+    "http.server",
     "inspect",
     "io",
+    "ipaddress",
     "itertools",
     "json",
+    "locale",
     "logging",
     "math",
     "multiprocessing",
@@ -63,31 +76,49 @@ MODULES = [
     "os",
     "pathlib",
     "pickle",
+    "platform",
     "pprint",
+    "pstats",
     "queue",
     "random",
     "re",
     "secrets",
+    "shlex",
     "shutil",
+    "signal",
+    "smtplib",
+    "socket",
     "sqlite3",
     "statistics",
     "string",
     "struct",
     "subprocess",
+    "sys",
+    "tarfile",
     "tempfile",
     "textwrap",
     "threading",
     "time",
     "timeit",
+    "tomllib",
     "traceback",
     "types",
     "typing",
     "unittest",
     "unittest.mock",
+    "urllib.parse",
+    "urllib.request",
+    "uuid",
     "warnings",
     "weakref",
+    "xml.etree.ElementTree",
     "zipfile",
+    "zoneinfo",
 ]
+# modules listed without their classes' methods: the reference documents the built-in types'
+# methods (``typesseq``, ``string-methods``, ``typesmapping``); with them too, builtins is a
+# long page about every type at once, outranked by its own parts
+WITHOUT_METHODS = {"builtins"}
 SYNOPSIS_CHARS = 90
 # pydoc renders some defaults with their address ("<object object at 0x7f16dd6c4160>"), which
 # differs each run: left out, so a chunk's text, and the key of its shipped vector, stay put
@@ -99,8 +130,8 @@ _GENERIC = re.compile(
 
 
 def fingerprint() -> str:
-    """What the rendered documents depend on: the interpreter and the module list."""
-    return f"{sys.version}\x00{' '.join(MODULES)}"
+    """What the rendered documents depend on: the interpreter and the module lists."""
+    return f"{sys.version}\x00{' '.join(MODULES)}\x00{' '.join(sorted(WITHOUT_METHODS))}"
 
 
 def documents() -> list[tuple[str, str, str]]:
@@ -138,7 +169,7 @@ def _text(module: object) -> str:
         if not _documented(module, name, member, names):
             continue
         blocks.append(_entry(f"{module.__name__}.{name}", member))
-        if inspect.isclass(member):
+        if inspect.isclass(member) and module.__name__ not in WITHOUT_METHODS:
             for attr, value in sorted(vars(member).items()):
                 if not attr.startswith("_") and (inspect.isroutine(value) or callable(value)):
                     blocks.append(_entry(f"{module.__name__}.{name}.{attr}", value))
