@@ -58,3 +58,39 @@ def test_a_question_in_another_language_is_judged_by_its_words(corpus):
     # the model was trained on English: a German question's cosines say little
     assert offline_meaning.chosen(corpus, "Wie glätte ich verschachtelte Listen?", "de") is None
     assert offline_meaning.chosen(corpus, "How do I flatten nested lists?", "en-GB")
+
+
+MODULES = {
+    "functools.md": "# functools — Higher-order functions and operations on callable objects\n\n"
+    "reduce(function, iterable) applies a function of two arguments cumulatively to the "
+    "items of an iterable. wraps(wrapped) applies update_wrapper() to a wrapper.\n",
+    "textwrap.md": "# textwrap — Text wrapping and filling\n\nWhen should you use wrap()? "
+    "wrap(text) wraps a paragraph and returns wrapped lines; use fill() for one string.\n",
+    "inspect.md": "# inspect — Get useful information from live objects\n\nunwrap(func) "
+    "follows the chain of __wrapped__ attributes that functools.wraps leaves on a "
+    "decorated function and returns the function it wraps.\n",
+}
+
+
+def test_a_question_on_a_modules_attribute_keeps_other_modules_only_if_they_name_it(
+    tmp_path: Path,
+) -> None:
+    """ "When should I use functools.wraps?" chose textwrap by meaning ("wraps", "wrap"), and
+    the search answer quoted its wrap() first."""
+    (tmp_path / "docs").mkdir()
+    for name, text in MODULES.items():
+        (tmp_path / "docs" / name).write_text(text)
+    corpus = BuiltinCorpus(
+        Settings(data_dir=tmp_path / "data", local_corpus_path=str(tmp_path / "docs"))
+    )
+    query = "When should I use functools.wraps?"
+    ranked = dict(corpus.by_meaning(query) or [])
+    bar = max(offline_meaning.TAU, max(ranked.values()) - offline_meaning.DELTA)
+    near = {Path(u).name for u, c in ranked.items() if c >= bar}
+    assert "textwrap.md" in near  # near enough in meaning: the rule is what leaves it out
+    chosen = {Path(u).name for u in offline_meaning.chosen(corpus, query, "en") or ()}
+    assert "functools.md" in chosen and "textwrap.md" not in chosen
+    assert "inspect.md" in chosen or "inspect.md" not in near  # it names functools
+    # a question naming no module's attribute is left as meaning chose it
+    plain = offline_meaning.chosen(corpus, "How do I wrap text to a width?", "en")
+    assert plain and Path(plain[0]).name == "textwrap.md"

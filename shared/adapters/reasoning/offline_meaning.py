@@ -18,10 +18,12 @@ Constants measured by ``python -m bench.semantic`` on the labelled set's tune ha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from shared.adapters.reasoning import question_terms
 from shared.adapters.reasoning.offline_quotes import Sentences
+from shared.adapters.reasoning.relevance import module_title
 from shared.adapters.search.base import Corpus, FocusDocument
 
 # a best-passage cosine below 0.45 is mostly off topic: on/off-topic AUC 0.83, and 0.45 had
@@ -39,7 +41,25 @@ def chosen(corpus: Corpus, query: str, language: str) -> list[str] | None:
     if not ranked:
         return None
     bar = max(TAU, max(cosine for _, cosine in ranked) - DELTA)
-    return [u for u, cosine in ranked[:CITED] if cosine >= bar] or [ranked[0][0]]
+    near = [u for u, cosine in ranked[:CITED] if cosine >= bar] or [ranked[0][0]]
+    return _owners_first(corpus, query, near)
+
+
+def _owners_first(corpus: Corpus, query: str, urls: list[str]) -> list[str]:
+    """``urls`` less the other modules' pages, for a question on a module's attribute
+    ("When should I use functools.wraps?") when that module's page is among them: the
+    library's other modules document their own API, so one stays only if its text names the
+    module (``inspect.unwrap`` follows ``functools.wraps``; ``textwrap.wrap``, near in
+    meaning, is another thing)."""
+    owners = {name.rsplit(".", 1)[0] for name in question_terms.dotted_names(query)}
+    pages = {u: doc for u in urls if (doc := corpus.document(u))}
+    modules = {u: module_title(doc.title) for u, doc in pages.items()}
+    if not owners & set(modules.values()):
+        return urls
+    named = re.compile(rf"(?<![\w.])(?:{'|'.join(map(re.escape, owners))})\b")
+    return [
+        u for u in urls if not modules.get(u) or modules[u] in owners or named.search(pages[u].text)
+    ]
 
 
 def about(
