@@ -256,6 +256,24 @@ def key_phrases(
     return chosen
 
 
+def as_named(phrase: str, text: str) -> str | None:
+    """``phrase`` (a :func:`key_phrases` result) as ``text`` writes it, when a reader takes
+    it for a name: one word written as code there (``ArgumentParser``, ``lru_cache``,
+    ``os.environ``, ``open()``: the dotted name whole), or words ``text`` uses more than
+    once. None for a run that stood once between two stopwords ("the information needed
+    to parse", "optional command-line"): asked about, it reads as a fragment."""
+    words = phrase.split()
+    if len(words) > 1:
+        spaced = " ".join(text.lower().split())
+        return phrase if spaced.count(phrase) > 1 else None
+    pattern = rf"(?<![\w.])((?:\w+\.)*{re.escape(phrase)}(?:\.\w+)*)(?!\w|\.\w)(\()?"
+    for match in re.finditer(pattern, text, re.IGNORECASE):
+        name, call = match.group(1), match.group(2)
+        if "." in name or "_" in name.strip("_") or call or any(c.isupper() for c in name[1:]):
+            return name + "()" if call else name
+    return None
+
+
 def unique_texts(items: Iterable[str], skip: Iterable[str] = ()) -> list[str]:
     """Case- and space-insensitive de-duplication keeping first occurrences (spaces
     collapsed), minus ``skip``: queries, questions and URLs a model or a template repeated."""

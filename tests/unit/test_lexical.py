@@ -129,3 +129,20 @@ def test_normal_forms_are_cached_bounded_and_the_same_as_worked_out() -> None:
 def test_latin_words_are_found_against_chinese_but_not_inside_accented_words():
     assert lexical.latin_words("如何在Python中使用with语句？") == ["Python", "with"]
     assert lexical.latin_words("¿Cómo uso asyncio en Python?") == ["uso", "asyncio", "en", "Python"]
+
+
+def test_a_follow_up_asks_about_names_not_fragments() -> None:
+    """ "What are common pitfalls with information needed?" was asked of an argparse answer:
+    a key phrase is kept when the text writes it as code or uses it more than once."""
+    text = (
+        "Action objects are used by an ArgumentParser to represent the information needed to "
+        "parse an argument. Read os.environ, or call open(). Use functools.lru_cache. Each "
+        "context manager defines __enter__; a context manager may be reused."
+    )
+    assert lexical.as_named("argumentparser", text) == "ArgumentParser"
+    assert lexical.as_named("environ", text) == "os.environ"
+    assert lexical.as_named("open", text) == "open()"
+    assert lexical.as_named("lru_cache", text) == "functools.lru_cache"  # the name whole
+    assert lexical.as_named("context manager", text) == "context manager"  # said twice
+    assert lexical.as_named("information needed", text) is None  # once, between stopwords
+    assert lexical.as_named("parse", text) is None  # an everyday word

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from shared.adapters.reasoning.offline import OfflineReasoner
 from shared.adapters.reasoning.offline_quotes import names_only_subject
+from shared.adapters.reasoning.offline_report import source_questions
 from shared.core.research_models import Finding, ResearchContext
 from tests.contract.conftest import fixture_context, fixture_material, shared_corpus
 
@@ -58,3 +59,17 @@ def test_a_report_citing_nothing_says_the_sources_read_had_nothing_to_quote():
     nothing = OfflineReasoner(shared_corpus()).write_report(empty)
     assert nothing.executive_summary.startswith("No source could be read")
     assert fixture_context().query in nothing.executive_summary
+
+
+def test_a_question_about_a_cited_module_names_the_module_not_its_synopsis():
+    """ "What does “atexit — allow programmer to define multiple exit functions to be executed
+    upon normal program…” say about …?" was offered after a search answer."""
+    titles = [
+        "atexit — allow programmer to define multiple exit functions to be executed upon normal",
+        "The with statement",
+    ]
+    questions = source_questions([], titles, "exit handlers", "en")
+    assert questions[:2] == [
+        "What does “atexit” say about exit handlers?",
+        "What does “The with statement” say about exit handlers?",
+    ]

@@ -336,7 +336,8 @@ class OfflineReasoner(
         subject = subject_of(query)
         ours = {t[k] for k in ("answer_untranslatable", "answer_none", "synth_off_topic")}
         said = "" if text.strip() in ours else CITATION_RE.sub(" ", text)  # not our own words
-        phrases = lexical.key_phrases([said], 4, idf=self.corpus.idf, exclude=[query])
+        found = lexical.key_phrases([said], 8, idf=self.corpus.idf, exclude=[query])
+        phrases = [n for p in found if (n := lexical.as_named(p, said))][:4]
         forms = ("fq_relate", "fq_pitfalls", "fq_when", "fq_examples")
         questions = [
             t[form].format(phrase=p, subject=subject)

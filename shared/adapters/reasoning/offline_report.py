@@ -170,14 +170,15 @@ def _follow_ups(
 def source_questions(asked: list[str], titles: list[str], subject: str, language: str) -> list[str]:
     """``asked``, then how each cited document that is not about the subject itself relates
     to it, then its pitfalls: questions a reader can take to the sources (none when fewer
-    than three)."""
+    than three). A module's page goes by the module's name ("atexit"), not its synopsis."""
     t = texts_for(language)
     subject_words = set(lexical.content_tokens(subject))
     questions = list(asked)
     for title in titles:
         words = set(lexical.content_tokens(title))
         if title and words and not words <= subject_words:
-            questions.append(t["fq_source"].format(phrase=title, subject=subject))
+            name = relevance.module_title(title) or title
+            questions.append(t["fq_source"].format(phrase=name, subject=subject))
     questions.append(t["fq_generic_pitfalls"].format(subject=subject))
     return lexical.unique_texts(questions)[:5] if len(questions) >= 3 else []
 
