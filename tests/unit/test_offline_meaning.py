@@ -91,6 +91,9 @@ def test_a_question_on_a_modules_attribute_keeps_other_modules_only_if_they_name
     chosen = {Path(u).name for u in offline_meaning.chosen(corpus, query, "en") or ()}
     assert "functools.md" in chosen and "textwrap.md" not in chosen
     assert "inspect.md" in chosen or "inspect.md" not in near  # it names functools
-    # a question naming no module's attribute is left as meaning chose it
+    # a module the question names stays, and so does every page for a question naming no
+    # module's attribute
+    both = offline_meaning.chosen(corpus, "Is functools.wraps like textwrap's wrap?", "en")
+    assert "textwrap.md" in {Path(u).name for u in both or ()}
     plain = offline_meaning.chosen(corpus, "How do I wrap text to a width?", "en")
     assert plain and Path(plain[0]).name == "textwrap.md"

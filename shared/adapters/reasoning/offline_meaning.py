@@ -48,17 +48,19 @@ def chosen(corpus: Corpus, query: str, language: str) -> list[str] | None:
 def _owners_first(corpus: Corpus, query: str, urls: list[str]) -> list[str]:
     """``urls`` less the other modules' pages, for a question on a module's attribute
     ("When should I use functools.wraps?") when that module's page is among them: the
-    library's other modules document their own API, so one stays only if its text names the
-    module (``inspect.unwrap`` follows ``functools.wraps``; ``textwrap.wrap``, near in
-    meaning, is another thing)."""
+    library's other modules document their own API, so one stays only if the question names
+    it too ("Is functools.wraps like textwrap's wrap?") or its text names the module
+    (``inspect.unwrap`` follows ``functools.wraps``; ``textwrap.wrap``, near in meaning, is
+    another thing)."""
     owners = {name.rsplit(".", 1)[0] for name in question_terms.dotted_names(query)}
     pages = {u: doc for u in urls if (doc := corpus.document(u))}
     modules = {u: module_title(doc.title) for u, doc in pages.items()}
     if not owners & set(modules.values()):
         return urls
+    asked = owners | set(re.findall(r"[\w.]+", query))
     named = re.compile(rf"(?<![\w.])(?:{'|'.join(map(re.escape, owners))})\b")
     return [
-        u for u in urls if not modules.get(u) or modules[u] in owners or named.search(pages[u].text)
+        u for u in urls if not modules.get(u) or modules[u] in asked or named.search(pages[u].text)
     ]
 
 
