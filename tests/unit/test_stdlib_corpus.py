@@ -46,3 +46,16 @@ def test_the_cache_is_keyed_without_rendering_and_loads_within_the_warm_up_budge
     assert corpus.describe()[1] > 100
     assert time.perf_counter() - started < WARM_UP_SECONDS
     assert "3." in stdlib_docs.fingerprint()  # the interpreter's version is in the key
+
+
+def test_builtins_and_os_path_read_as_a_person_names_them():
+    """builtins holds the built-in functions, without the types' methods the reference has
+    (with them it was a 68,000-character page about every type); os.path's functions are
+    os.path's, not posixpath's."""
+    texts = {name: text for name, _, text in stdlib_docs.documents()}
+    assert "builtins.sorted(iterable, /, *, key=None, reverse=False)" in texts["builtins"]
+    assert (
+        "builtins.isinstance(" in texts["builtins"] and "builtins.str.join" not in texts["builtins"]
+    )
+    assert len(texts["builtins"]) < 40_000
+    assert "os.path.join(" in texts["os.path"] and "posixpath.join" not in texts["os.path"]

@@ -74,6 +74,7 @@ MODULES = [
     "multiprocessing",
     "operator",
     "os",
+    "os.path",
     "pathlib",
     "pickle",
     "platform",
@@ -142,7 +143,7 @@ def documents() -> list[tuple[str, str, str]]:
             module = importlib.import_module(name)
         except ImportError:  # a stripped-down interpreter (no sqlite3, no _ctypes): skip it
             continue
-        out.append((name, _title(name, module), _text(module)))
+        out.append((name, _title(name, module), _text(name, module)))
     return out
 
 
@@ -162,17 +163,19 @@ def _title(name: str, module: object) -> str:
     return f"{name} — {synopsis}" if synopsis else f"The {name} module"
 
 
-def _text(module: object) -> str:
+def _text(listed: str, module: object) -> str:
+    """The module's docstring, then its members', named as listed ("os.path.join", not the
+    "posixpath.join" of the module ``os.path`` is on this system)."""
     blocks = [pydoc.getdoc(module)]
     names = getattr(module, "__all__", None)
     for name, member in inspect.getmembers(module):
         if not _documented(module, name, member, names):
             continue
-        blocks.append(_entry(f"{module.__name__}.{name}", member))
-        if inspect.isclass(member) and module.__name__ not in WITHOUT_METHODS:
+        blocks.append(_entry(f"{listed}.{name}", member))
+        if inspect.isclass(member) and listed not in WITHOUT_METHODS:
             for attr, value in sorted(vars(member).items()):
                 if not attr.startswith("_") and (inspect.isroutine(value) or callable(value)):
-                    blocks.append(_entry(f"{module.__name__}.{name}.{attr}", value))
+                    blocks.append(_entry(f"{listed}.{name}.{attr}", value))
     seen: set[str] = set()
     unique = []
     for block in blocks:
