@@ -42,10 +42,10 @@ def chosen(corpus: Corpus, query: str, language: str) -> list[str] | None:
         return None
     bar = max(TAU, max(cosine for _, cosine in ranked) - DELTA)
     near = [u for u, cosine in ranked[:CITED] if cosine >= bar] or [ranked[0][0]]
-    return _owners_first(corpus, query, near)
+    return _without_other_modules(corpus, query, near)
 
 
-def _owners_first(corpus: Corpus, query: str, urls: list[str]) -> list[str]:
+def _without_other_modules(corpus: Corpus, query: str, urls: list[str]) -> list[str]:
     """``urls`` less the other modules' pages, for a question on a module's attribute
     ("When should I use functools.wraps?") when that module's page is among them: the
     library's other modules document their own API, so one stays only if the question names
