@@ -53,6 +53,8 @@ def _without_other_modules(corpus: Corpus, query: str, urls: list[str]) -> list[
     (``inspect.unwrap`` follows ``functools.wraps``; ``textwrap.wrap``, near in meaning, is
     another thing)."""
     owners = {name.rsplit(".", 1)[0] for name in question_terms.dotted_names(query)}
+    if not owners:  # most questions: no page read for the rule
+        return urls
     pages = {u: doc for u in urls if (doc := corpus.document(u))}
     modules = {u: module_title(doc.title) for u, doc in pages.items()}
     if not owners & set(modules.values()):
