@@ -3,41 +3,35 @@
 Every answer is built from sentences the sources wrote, chosen by BM25 relevance and
 Maximal Marginal Relevance (``shared.tools.lexical``); the only prose of its own is the fixed
 wording in ``templates``. Decisions (clarify, plan, agent steps, supervision) follow simple,
-documented rules (``offline_research``), the report is assembled in ``offline_report``, so
+documented rules (``offline_research``), chat and search answers are written in
+``offline_answers`` and the report is assembled in ``offline_report``, so
 the same query over the same corpus always yields the same report. It is the default when
 no LLM endpoint is configured and what end-to-end tests run.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
 from shared.adapters.reasoning import (
     offline_ask,
     offline_meaning,
     offline_plan,
-    offline_quotes,
     offline_report,
     offline_research,
     offline_supervisor,
-    question_terms,
-    relevance,
     report_stream,
 )
+from shared.adapters.reasoning.offline_answers import OfflineAnswers
 from shared.adapters.reasoning.offline_chain import OfflineChainRoles
 from shared.adapters.reasoning.offline_completeness import OfflineCompleteness
 from shared.adapters.reasoning.offline_coverage import OfflineCoverage
-from shared.adapters.reasoning.offline_report import cite, source_questions
-from shared.adapters.reasoning.offline_text import leads, script_language
 from shared.adapters.reasoning.question_shape import subject_of
-from shared.adapters.reasoning.question_terms import carried_terms, searched_for
+from shared.adapters.reasoning.question_terms import searched_for
 from shared.adapters.reasoning.templates import texts_for
-from shared.adapters.report.citations import CITATION_RE
 from shared.adapters.search.base import Corpus
 from shared.adapters.search.temporal import parse_time_range
-from shared.core.limits import SourcePolicy
-from shared.core.report_models import FinalReport, ReportMaterial, SynthesizedAnswer
+from shared.core.report_models import FinalReport, ReportMaterial
 from shared.core.research_models import (
     AgentAction,
     AgentProfile,
@@ -50,25 +44,16 @@ from shared.core.research_models import (
     SupervisorReview,
     Todo,
 )
-from shared.core.session_models import ChatMessage
-from shared.core.source_models import Page, PageSummary, Source, TimeRange
-from shared.tools import lexical, text_stream
-from shared.tools.language import detect_language
-from shared.tools.sentence_split import split_sentences
-
-_PRONOUN_TEXT = (
-    "it this that they them its these those he she him her "
-    "он она оно они это этот эта эти его её ее их ним нём нем"
-)
-_PRONOUNS = frozenset(_PRONOUN_TEXT.split())
-
-
-CHAT_DOCUMENTS = 3  # a chat answer quotes at most this many documents ...
-CHAT_QUOTES = 5  # ... and this many of their sentences
+from shared.core.source_models import Page, PageSummary, TimeRange
+from shared.tools import lexical
 
 
 class OfflineReasoner(
-    OfflineChainRoles, OfflineCompleteness, OfflineCoverage, offline_ask.OfflineAsking
+    OfflineAnswers,
+    OfflineChainRoles,
+    OfflineCompleteness,
+    OfflineCoverage,
+    offline_ask.OfflineAsking,
 ):
     """Reasoner over the local corpus and the pages handed in; see module docstring."""
 
@@ -76,99 +61,6 @@ class OfflineReasoner(
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
-
-    def _sentences(self, page: Page) -> tuple[list[str], list[list[str]]]:
-        """Usable sentences of a page with their content tokens (corpus cache first)."""
-        cached = self.corpus.sentences_of(page) if page.url.startswith("corpus://") else None
-        if cached is None:
-            sentences = split_sentences(page.text, script_language(page.text))
-            tokens = [lexical.content_tokens(s) for s in sentences]
-        else:
-            sentences, tokens = cached
-        keep = [i for i, s in enumerate(sentences) if not CITATION_RE.search(s)]
-        return [sentences[i] for i in keep], [tokens[i] for i in keep]
-
-    # -- chat and search modes ------------------------------------------------
-
-    def answer(self, query: str, history: list[ChatMessage], language: str) -> SynthesizedAnswer:
-        """Quotes from the best documents; a question in another language than the corpus
-        is searched for the words that carry over (identifiers, English terms), and the
-        answer says so in the user's language."""
-        t = texts_for(language)
-        resolved = self.rewrite_query(query, history, language)
-        foreign = question_terms.foreign_to_corpus(language)
-        carried = carried_terms(resolved, self.corpus.idf, language) if foreign else []
-        search = " ".join(carried) if foreign else resolved
-        # the documents about it by meaning, as a report cites them (``offline_meaning``)
-        meant = offline_meaning.chosen(self.corpus, search, language) if search else None
-        docs = [d for u in (meant or ())[:CHAT_DOCUMENTS] if (d := self.corpus.document(u))]
-        docs = docs or (self.corpus.best_documents(search, CHAT_DOCUMENTS) if search else [])
-        pool: list[tuple[str, list[str], Page]] = []
-        numbered: list[tuple[str, int]] = []  # each sentence with its document's number
-        for n, doc in enumerate(docs, start=1):
-            sentences, tokens = self._sentences(doc)
-            pool.extend(zip(sentences, tokens, [doc] * len(sentences), strict=True))
-            numbered.extend((s, n) for s in sentences)
-        focus = f"{search} {docs[0].title}" if carried and docs else resolved
-        said = [p[0] for p in pool]
-        ranked = lexical.rank_sentences(focus, said, len(pool), tokens=[p[1] for p in pool])
-        gate = relevance.question_gate(resolved, self.corpus.idf, language)
-        in_corpus = self.corpus.document_sentences
-        about = offline_quotes.about_the_question(
-            gate, ranked, numbered, docs, frozenset(meant or ()), in_corpus
-        )
-        chosen = [pool[i] for i, score in about[:CHAT_QUOTES] if score > 0]
-        if not chosen:
-            none = t["answer_untranslatable"] if foreign else t["answer_none"]
-            return SynthesizedAnswer(
-                reasoning=t["answer_reasoning"].format(docs=0), answer=none, language=language
-            )
-        titles = list(dict.fromkeys(doc.title for _, _, doc in chosen))
-        sentences = [s for s, _, _ in chosen]
-        intro = t["answer_intro"].format(titles="; ".join(titles))
-        if carried:
-            terms = ", ".join(f"“{term}”" for term in carried)
-            intro = t["answer_carried"].format(terms=terms) + "\n\n" + intro
-        body = intro + "\n\n" + " ".join(sentences)
-        text_stream.offer_by_sentence(body)  # to the event stream, when a use case listens
-        return SynthesizedAnswer(
-            reasoning=t["answer_reasoning"].format(docs=len(titles)),
-            answer=body,
-            key_points=sentences[:3],
-            sources=[],
-            # from the quotes, not the intro's titles and note: this engine's words
-            follow_up_questions=self.follow_up_questions(resolved, " ".join(sentences), language),
-            language=language,
-        )
-
-    def _carried_note(self, query: str, picked: list[str], language: str) -> str:
-        """Says, in the question's language, that the quotes are in English and were
-        matched on the words that carry over, when the question is in another language."""
-        quoted = detect_language(" ".join(picked), default=question_terms.CORPUS_LANGUAGE)
-        foreign = question_terms.foreign_to_corpus
-        if not foreign(language) or foreign(quoted):
-            return ""
-        t = texts_for(language)
-        terms = ", ".join(f"“{term}”" for term in carried_terms(query, self.corpus.idf, language))
-        return t["synth_carried"].format(terms=terms) if terms else t["synth_english"]
-
-    def rewrite_query(self, query: str, history: list[ChatMessage], language: str) -> str:
-        """Append the previous question's key phrases when the new one leans on it."""
-        clean = " ".join(query.split())
-        words = {w.lower() for w in re.findall(r"\w+", clean)}
-        previous = next(
-            (
-                m.content
-                for m in reversed(history)
-                if m.role == "user" and m.content.strip() != clean
-            ),
-            None,
-        )
-        leans = len(lexical.content_tokens(clean)) < 3 or bool(words & _PRONOUNS)
-        if previous is None or not leans:
-            return clean
-        extra = lexical.key_phrases([previous], 3, exclude=[clean])
-        return f"{clean.rstrip('?!. ')} {' '.join(extra)}".strip() if extra else clean
 
     def time_range(self, query: str, today: date) -> TimeRange | None:
         """No model to ask: the rules' answer (the extractor asks only when they had none)."""
@@ -204,84 +96,6 @@ class OfflineReasoner(
             [*(f"{subject} {p}" for p in phrases), *fallback], skip=[query]
         )
         return queries[: max(n, 0)]
-
-    def summarize_page(self, query: str, page: Page, language: str) -> PageSummary:
-        """The page's sentences nearest the question (for one in another language: nearest
-        its carried terms, since its own words match no English sentence), or else its
-        first sentences: not its first words, which on a library page are the module's
-        index of signatures ("functools._CacheInfo(hits, misses, …) CacheInfo(…)")."""
-        sentences, tokens = self._sentences(page)
-        searched = searched_for(query, self.corpus.idf, language) or query
-        ranked = lexical.rank_sentences(searched, sentences, 5, tokens=tokens)
-        relevant = [sentences[i] for i, _ in ranked]
-        in_order = [sentences[i] for i in sorted(i for i, _ in ranked[:3])]
-        lead = " ".join(sentences[:3]) or " ".join(page.text.split()[:60])
-        summary = " ".join(in_order) or lead
-        return PageSummary(
-            url=page.url, title=page.title, summary=summary, relevant_sentences=relevant
-        )
-
-    def synthesize(
-        self,
-        query: str,
-        summaries: list[PageSummary],
-        language: str,
-        min_words: int,
-        max_words: int,
-        policy: SourcePolicy = "discovery",
-        time_range: TimeRange | None = None,
-    ) -> SynthesizedAnswer:
-        """Quotes from the summaries, which already obey ``policy`` (the selection's) and
-        ``time_range`` (the searches were kept to it)."""
-        t = texts_for(language)
-        pool: list[tuple[str, int]] = []
-        for n, summary in enumerate(summaries, start=1):
-            sentences = summary.relevant_sentences or split_sentences(summary.summary)
-            pool.extend((s, n) for s in sentences if not CITATION_RE.search(s))
-        ranked = lexical.rank_sentences(query, [s for s, _ in pool], len(pool))
-        ranked = ranked or leads([n for _, n in pool])
-        gate = relevance.question_gate(query, self.corpus.idf, language)
-        corpus = self.corpus.document_sentences
-        meant = frozenset(offline_meaning.chosen(self.corpus, query, language) or ())
-        ranked = offline_quotes.about_the_question(gate, ranked, pool, summaries, meant, corpus)
-        if not ranked:
-            none = t["synth_off_topic"] if summaries else t["synth_none"]
-            none = t["answer_untranslatable"] if gate.carries_nothing() and summaries else none
-            return SynthesizedAnswer(answer=none, language=language)
-        picked: list[str] = []
-        cited: set[int] = set()
-        words = 0
-        for i, _ in ranked:
-            sentence = cite(pool[i][0], [pool[i][1]])
-            size = len(sentence.split())
-            if words + size > max_words:
-                continue
-            picked.append(sentence)
-            cited.add(pool[i][1])
-            words += size
-            if words >= min_words:
-                break
-        paragraphs = [" ".join(picked[i : i + 3]) for i in range(0, len(picked), 3)]
-        carried = self._carried_note(query, picked, language)
-        answer = "\n\n".join([carried, *paragraphs] if carried else paragraphs)
-        text_stream.offer_by_sentence(answer)
-        return SynthesizedAnswer(
-            reasoning=t["synth_reasoning"].format(
-                sentences=len(picked), cited=len(cited), total=len(summaries)
-            ),
-            answer=answer,
-            key_points=picked[:3],
-            sources=[
-                Source(n=n, url=s.url, title=s.title, tier=s.tier)
-                for n, s in enumerate(summaries, start=1)
-                if n in cited
-            ],
-            follow_up_questions=source_questions(
-                [], [summaries[n - 1].title for n in sorted(cited)], subject_of(query), language
-            )
-            or self.follow_up_questions(query, " ".join(picked), language),
-            language=language,
-        )
 
     # -- deep research: rules in offline_research, the report in offline_report ---
 
@@ -330,21 +144,3 @@ class OfflineReasoner(
         )
         report_stream.offer_report(report)
         return report
-
-    def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
-        t = texts_for(language)
-        subject = subject_of(query)
-        ours = {t[k] for k in ("answer_untranslatable", "answer_none", "synth_off_topic")}
-        said = "" if text.strip() in ours else CITATION_RE.sub(" ", text)  # not our own words
-        found = lexical.key_phrases([said], 8, idf=self.corpus.idf, exclude=[query])
-        phrases = [n for p in found if (n := lexical.as_named(p, said))][:4]
-        forms = ("fq_relate", "fq_pitfalls", "fq_when", "fq_examples")
-        questions = [
-            t[form].format(phrase=p, subject=subject)
-            for form, p in zip(forms, phrases, strict=False)
-        ]
-        questions += [
-            t[k].format(subject=subject)
-            for k in ("fq_generic_examples", "fq_generic_pitfalls", "fq_generic_alternatives")
-        ]
-        return lexical.unique_texts(questions)[: max(3, min(5, len(phrases) + 1))]
