@@ -59,3 +59,15 @@ def test_builtins_and_os_path_read_as_a_person_names_them():
     )
     assert len(texts["builtins"]) < 40_000
     assert "os.path.join(" in texts["os.path"] and "posixpath.join" not in texts["os.path"]
+
+
+def test_a_summary_written_without_a_period_is_a_sentence_a_report_can_quote():
+    """Many docstrings end their one-line summary without a period, and the sentence
+    splitter keeps only ended sentences: the line that answers "run code when my program
+    exits" (``atexit.register``) could not be quoted. A signature line stays as written."""
+    corpus = shared_corpus()
+    sentences = corpus.document_sentences("corpus://python-stdlib/atexit")[0]
+    assert "Register a function to be executed upon normal program termination." in sentences
+    texts = {name: text for name, _, text in stdlib_docs.documents()}
+    assert "os.path.isfile(path)\n\nTest whether a path is a regular file." in texts["os.path"]
+    assert "D.keys() -> a set-like object providing a view on D's keys\n" in texts["collections"]

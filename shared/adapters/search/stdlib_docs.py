@@ -121,9 +121,15 @@ MODULES = [
 # long page about every type at once, outranked by its own parts
 WITHOUT_METHODS = {"builtins"}
 SYNOPSIS_CHARS = 90
+# the rendering's version, in the index cache's key: a cache built by an earlier one is stale
+RENDERING = 2
 # pydoc renders some defaults with their address ("<object object at 0x7f16dd6c4160>"), which
 # differs each run: left out, so a chunk's text, and the key of its shipped vector, stay put
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+# a summary line written as prose: a capital, then words; not a signature ("D.keys() -> …"),
+# a doctest or a table row, whose symbols the sentence splitter turns away anyway
+_PROSE_SUMMARY = re.compile(r"^[A-Z][a-z]*(?: [\w,;:'()/.`-]+){3,}(?<![.!?:;])$")
+_SIGNATURE = re.compile(r"^[\w.]+\(.*\)(?:\s*->.*)?$")
 _GENERIC = re.compile(
     r"^(?:Initialize self|Implement |Return (?:repr|str|hash|self|getattr)|Create and return "
     r"a new object|Helper for pickle|See PEP 585|Call self as a function|Return state information)"
@@ -132,7 +138,8 @@ _GENERIC = re.compile(
 
 def fingerprint() -> str:
     """What the rendered documents depend on: the interpreter and the module lists."""
-    return f"{sys.version}\x00{' '.join(MODULES)}\x00{' '.join(sorted(WITHOUT_METHODS))}"
+    listed = f"{' '.join(MODULES)}\x00{' '.join(sorted(WITHOUT_METHODS))}"
+    return f"{sys.version}\x00{listed}\x00{RENDERING}"
 
 
 def documents() -> list[tuple[str, str, str]]:
@@ -166,7 +173,7 @@ def _title(name: str, module: object) -> str:
 def _text(listed: str, module: object) -> str:
     """The module's docstring, then its members', named as listed ("os.path.join", not the
     "posixpath.join" of the module ``os.path`` is on this system)."""
-    blocks = [pydoc.getdoc(module)]
+    blocks = [_as_sentences(pydoc.getdoc(module))]
     names = getattr(module, "__all__", None)
     for name, member in inspect.getmembers(module):
         if not _documented(module, name, member, names):
@@ -198,7 +205,7 @@ def _documented(module: object, name: str, member: object, names: list[str] | No
 
 def _entry(qualified: str, member: object) -> str:
     """The member's signature line, then its docstring (blank when there is none to say)."""
-    doc = pydoc.getdoc(member).strip()
+    doc = _as_sentences(pydoc.getdoc(member).strip())
     if not doc or _GENERIC.match(doc):
         return ""
     try:
@@ -206,3 +213,16 @@ def _entry(qualified: str, member: object) -> str:
     except (TypeError, ValueError):
         signature = qualified
     return f"{signature}\n\n{doc}"
+
+
+def _as_sentences(doc: str) -> str:
+    """``doc`` with its summary (its first paragraph after any signature line a C function
+    writes itself) ended by a period when it was written without one ("Register a function
+    to be executed upon normal program termination"): the sentence splitter keeps only
+    ended sentences, and about a hundred of the library's summaries, often the line that
+    answers the question (``atexit.register``, ``os.path.isfile``), were lost."""
+    paragraphs = doc.split("\n\n")
+    at = next((i for i, p in enumerate(paragraphs) if not _SIGNATURE.match(p)), len(paragraphs))
+    if at < len(paragraphs) and _PROSE_SUMMARY.match(" ".join(paragraphs[at].split())):
+        paragraphs[at] = paragraphs[at].rstrip() + "."
+    return "\n\n".join(paragraphs)
