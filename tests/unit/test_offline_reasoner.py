@@ -549,3 +549,18 @@ def test_a_search_answer_quotes_the_page_chosen_by_meaning(offline):
     summaries = [offline.summarize_page(query, page, "en") for page in pages]
     answer = offline.synthesize(query, summaries, "en", 60, 200)
     assert [s.url for s in answer.sources] == ["corpus://python-stdlib/hashlib"]
+
+
+def test_an_answer_opens_with_the_page_most_about_the_question(offline):
+    """Ranked by shared words alone, pdb's "after normal exit of the program" came first and
+    atexit's quotes, the page chosen by meaning, came late (search) or not at all (chat).
+    An answer now hears its sources in the order of meaning, a few quotes at a time."""
+    query = "How can I run code when my program exits?"
+    modules = ("python-reference/debugger", "python-stdlib/subprocess", "python-stdlib/atexit")
+    pages = [offline.corpus.document(f"corpus://{m}") for m in modules]
+    summaries = [offline.summarize_page(query, page, "en") for page in pages]
+    opening = offline.synthesize(query, summaries, "en", 60, 200).answer.split("\n\n")[0]
+    assert "Register a function to be executed upon normal program termination [3]" in opening
+    assert "[1]" not in opening and "[2]" not in opening
+    quotes = offline.answer(query, [], "en").answer.split("\n\n")[1]
+    assert quotes.startswith("allow programmer to define multiple exit functions")

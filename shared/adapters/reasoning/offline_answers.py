@@ -40,7 +40,9 @@ _PRONOUNS = frozenset(_PRONOUN_TEXT.split())
 
 
 CHAT_DOCUMENTS = 3  # a chat answer quotes at most this many documents ...
-CHAT_QUOTES = 5  # ... and this many of their sentences
+CHAT_QUOTES = 5  # ... and this many of their sentences,
+CHAT_TURN = 2  # two of a document's at a time (``offline_quotes.in_turns``)
+SEARCH_TURN = 3  # a search answer's paragraph: a page's three best quotes
 
 
 class OfflineAnswers:
@@ -88,7 +90,9 @@ class OfflineAnswers:
         about = offline_quotes.about_the_question(
             gate, ranked, numbered, docs, frozenset(meant or ()), in_corpus
         )
-        chosen = [pool[i] for i, score in about[:CHAT_QUOTES] if score > 0]
+        order = range(1, len(docs) + 1)  # chosen by meaning (or words), best first
+        turns = offline_quotes.in_turns(about, lambda i: numbered[i][1], order, CHAT_TURN)
+        chosen = [pool[i] for quotes in turns for i, score in quotes if score > 0][:CHAT_QUOTES]
         if not chosen:
             none = t["answer_untranslatable"] if foreign else t["answer_none"]
             return SynthesizedAnswer(
@@ -178,26 +182,23 @@ class OfflineAnswers:
         ranked = ranked or leads([n for _, n in pool])
         gate = relevance.question_gate(query, self.corpus.idf, language)
         corpus = self.corpus.document_sentences
-        meant = frozenset(offline_meaning.chosen(self.corpus, query, language) or ())
-        ranked = offline_quotes.about_the_question(gate, ranked, pool, summaries, meant, corpus)
+        meant = offline_meaning.chosen(self.corpus, query, language) or []
+        ranked = offline_quotes.about_the_question(
+            gate, ranked, pool, summaries, frozenset(meant), corpus
+        )
         if not ranked:
             none = t["synth_off_topic"] if summaries else t["synth_none"]
             none = t["answer_untranslatable"] if gate.carries_nothing() and summaries else none
             return SynthesizedAnswer(answer=none, language=language)
-        picked: list[str] = []
-        cited: set[int] = set()
-        words = 0
-        for i, _ in ranked:
-            sentence = cite(pool[i][0], [pool[i][1]])
-            size = len(sentence.split())
-            if words + size > max_words:
-                continue
-            picked.append(sentence)
-            cited.add(pool[i][1])
-            words += size
-            if words >= min_words:
-                break
-        paragraphs = [" ".join(picked[i : i + 3]) for i in range(0, len(picked), 3)]
+        first = sorted(
+            (n for n, s in enumerate(summaries, start=1) if s.url in meant),
+            key=lambda n: meant.index(summaries[n - 1].url),
+        )
+        turns = offline_quotes.in_turns(ranked, lambda i: pool[i][1], first, SEARCH_TURN)
+        cited_turns = _within_words(turns, pool, min_words, max_words)
+        picked = [cite(s, [n]) for quotes in cited_turns for s, n in quotes]
+        cited = {n for quotes in cited_turns for _, n in quotes}
+        paragraphs = [" ".join(cite(s, [n]) for s, n in quotes) for quotes in cited_turns]
         carried = self._carried_note(query, picked, language)
         answer = "\n\n".join([carried, *paragraphs] if carried else paragraphs)
         text_stream.offer_by_sentence(answer)
@@ -236,3 +237,24 @@ class OfflineAnswers:
             for k in ("fq_generic_examples", "fq_generic_pitfalls", "fq_generic_alternatives")
         ]
         return lexical.unique_texts(questions)[: max(3, min(5, len(phrases) + 1))]
+
+
+def _within_words(
+    turns: list[list[tuple[int, float]]], pool: list[tuple[str, int]], least: int, most: int
+) -> list[list[tuple[str, int]]]:
+    """The turns' quotes (sentence, source number) a search answer takes: turn by turn until
+    it has ``least`` words, none that would take it past ``most``."""
+    out: list[list[tuple[str, int]]] = []
+    words = 0
+    for quotes in turns:
+        taken = []
+        for i, _ in quotes:
+            size = len(pool[i][0].split()) + 1  # the [n] it is cited with
+            if words + size <= most:
+                taken.append(pool[i])
+                words += size
+        if taken:
+            out.append(taken)
+        if words >= least:
+            break
+    return out

@@ -257,3 +257,25 @@ def meaning_first(chosen: set[int], judged: set[int], in_corpus: Callable[[int],
     the pages from outside the collection (the web's, a team's) that their words vouch
     for; else all that their words vouch for."""
     return chosen | {n for n in judged if not in_corpus(n)} if chosen else judged
+
+
+def in_turns(
+    ranked: list[tuple[int, float]], page_of: Callable[[int], int], first: Sequence[int], turn: int
+) -> list[list[tuple[int, float]]]:
+    """``ranked`` quotes a source at a time, ``turn`` of its best each time round, the sources
+    in the order of ``first`` (the pages chosen by meaning, best first), the others after
+    them by their best quote: an answer opens with the page most about the question
+    (atexit's for "run code when my program exits"), not the one whose sentences share most
+    words with it (pdb's "after normal exit of the program"), and each source it cites is
+    heard before any is heard twice."""
+    by_page: dict[int, list[tuple[int, float]]] = {}
+    for quote in ranked:
+        by_page.setdefault(page_of(quote[0]), []).append(quote)
+    pages = [n for n in first if n in by_page] + [n for n in by_page if n not in first]
+    rounds = max((len(quotes) for quotes in by_page.values()), default=0)
+    return [
+        by_page[n][start : start + turn]
+        for start in range(0, rounds, turn)
+        for n in pages
+        if by_page[n][start : start + turn]
+    ]
