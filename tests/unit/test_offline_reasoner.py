@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from shared.adapters.reasoning import offline_quotes
 from shared.adapters.reasoning.offline import OfflineReasoner
 from shared.adapters.reasoning.offline_near import is_near
 from shared.adapters.reasoning.templates import texts_for
@@ -564,3 +565,28 @@ def test_an_answer_opens_with_the_page_most_about_the_question(offline):
     assert "[1]" not in opening and "[2]" not in opening
     quotes = offline.answer(query, [], "en").answer.split("\n\n")[1]
     assert quotes.startswith("allow programmer to define multiple exit functions")
+
+
+def test_a_section_named_after_a_module_holds_only_that_modules_quotes(offline):
+    """The researcher of the topic "contextlib" also quoted the reference page it read; under
+    the heading "Contextlib" a reader takes that quote to be contextlib's. It moves to the
+    question's own section, and the module's section keeps the module's quotes."""
+    with_page, contextlib = "corpus://x/with", "corpus://x/contextlib"
+    expression = "The with statement evaluates the context expression to obtain a manager."
+    topics = {
+        "Key concepts: the with statement": [WITH[0]],
+        "contextlib": [
+            (expression, with_page),
+            ("The contextmanager decorator makes a with statement context manager.", contextlib),
+            ("A context manager made by contextmanager runs its code after yield.", contextlib),
+        ],
+    }
+    material = _material_with(topics)
+    titles = {with_page: "The with statement", contextlib: "contextlib — Utilities for with"}
+    material.sources = [
+        s.model_copy(update={"title": titles.get(s.url, s.title)}) for s in material.sources
+    ]
+    sections, _ = offline_quotes.topic_sections(material, offline.corpus.idf)
+    quoted = {heading: [text for text, _ in items] for heading, items in sections}
+    assert quoted["The with statement"] == [WITH[0][0], expression]
+    assert len(quoted["Contextlib"]) == 2 and expression not in quoted["Contextlib"]

@@ -103,6 +103,7 @@ def topic_sections(
         elif not _fresh_items(material, keys, [], gates(topic), citable, named):  # no repeat
             gaps.append(topic)
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
+    sections = _by_module(sections, material)
     deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
     if deep:
         items = _fresh_items(material, deep, seen, gates(""), citable, named)
@@ -110,6 +111,33 @@ def topic_sections(
         if items:
             sections.append((t["deep_search_heading"], items))
     return sections, gaps
+
+
+def _by_module(
+    sections: list[tuple[str, list[Cited]]], material: ReportMaterial
+) -> list[tuple[str, list[Cited]]]:
+    """Sections headed by a module's name ("Subprocess") hold only that module's quotes: a
+    reader takes such a section to be about the module, and its researcher also quoted
+    the other pages it read (atexit's "Register a function to be executed upon normal
+    program termination" under "Subprocess"). Such a quote moves to its own module's
+    section when there is one, else to the first section that names no module (the
+    question's own); a section left with nothing is dropped."""
+    module = {s.n: relevance.module_title(s.title).casefold() for s in material.sources}
+    headed = {i: m for i, (h, _) in enumerate(sections) if (m := h.casefold()) in module.values()}
+    if not headed:
+        return sections
+    home = {m: i for i, m in headed.items()}
+    plain = next((i for i in range(len(sections)) if i not in headed), None)
+    moved: list[list[Cited]] = [[] for _ in sections]
+    for i, (_, items) in enumerate(sections):
+        for item in items:
+            owners = {module[n] for n in item[1]}
+            if i not in headed or headed[i] in owners:
+                moved[i].append(item)
+                continue
+            target = next((home[m] for m in owners if m in home), plain)
+            moved[i if target is None else target].append(item)
+    return [(h, items) for (h, _), items in zip(sections, moved, strict=True) if items]
 
 
 def _gates(
