@@ -163,3 +163,17 @@ def test_english_words_that_open_french_or_spanish_questions_stay_english(questi
 
 def test_a_comparison_topic_heading_opens_with_a_capital():
     assert topic_heading("a list compared with a tuple", "en") == "A list compared with a tuple"
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("Compare Python lists and tuples: when should each be used?", "Python lists and tuples"),
+        ("Generators vs lists: which uses less memory?", "Generators vs lists"),
+        # not a comparison: the clause after the colon names the subject
+        ("asyncio: how do tasks get cancelled?", "asyncio: how do tasks get cancelled"),
+    ],
+)
+def test_a_question_asked_about_a_comparison_after_a_colon_leaves_the_two_sides(question, subject):
+    """The report's headings read "Python lists and tuples: when should each be"."""
+    assert subject_of(question) == subject

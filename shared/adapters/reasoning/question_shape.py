@@ -83,6 +83,13 @@ _CLAUSE_RE = re.compile(
     r",?\s+(?:including|such\s+as|включая|einschließlich|incluyendo|y\s+compris)\b.*$",
     re.IGNORECASE,
 )
+# "Compare lists and tuples: when should each be used?": the question after the colon asks
+# about the two things named before it, which are the subject (a comparison only: in
+# "asyncio: how do tasks get cancelled?" the clause names the subject)
+_ASKED_AFTER_RE = re.compile(
+    r"^(?P<sides>[^:]+?)\s*:\s*(?:when|which|why|how|what|where|who|should|is|are|do|does|can)\b",
+    re.IGNORECASE,
+)
 # "How does Python decide which names ..." -> "names ..."
 _DECIDES_RE = re.compile(
     r"^(?:python|it)\s+(?:decide|decides|determine|determines|know|knows|choose|chooses)\s+"
@@ -180,6 +187,9 @@ def subject_of(query: str, max_words: int = 10) -> str:
     core = _LEAD_RE.sub("", core)
     core = _DECIDES_RE.sub("", core)
     core = _CLAUSE_RE.sub("", core)
+    asked = _ASKED_AFTER_RE.match(core)
+    if asked and len(_COMPARE_SPLIT_RE.split(asked["sides"], maxsplit=1)) == 2:
+        core = asked["sides"]
     for pattern in (_PLACE_RE, _TAIL_RE, _PLACE_RE):
         core = pattern.sub("", core)
     core = core.strip(" ,;:?!.\"'«»“”„")
