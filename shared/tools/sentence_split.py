@@ -25,6 +25,7 @@ _SUPPORTED_SPLIT_LANGUAGES = frozenset(pysbd.languages.LANGUAGE_CODES)
 
 MIN_SENTENCE_WORDS = 5
 MAX_SENTENCE_WORDS = 80
+OPENING_WORDS = 3  # where a sentence that begins inside a parenthetical shows it
 
 
 def _is_code(paragraph: str) -> bool:
@@ -67,8 +68,23 @@ def _acceptable(sentence: str) -> bool:
     words = sentence.split()
     if not MIN_SENTENCE_WORDS <= len(words) <= MAX_SENTENCE_WORDS:
         return False
+    if _opens_inside_parentheses(" ".join(words[:OPENING_WORDS])):
+        return False
     letters = sum(c.isalpha() for c in sentence)
     return letters / len(sentence) > 0.6 and sentence[-1] in '.!?…)"”»'
+
+
+def _opens_inside_parentheses(opening: str) -> bool:
+    """The sentence closes a parenthesis it did not open within its first words: pysbd cut
+    a parenthetical at a period, and this is its tail ("(b), 0), and this is the only case
+    in which ..." of ``difflib``'s "a dummy, (len(a), len(b), 0), and ..."). Further on, a
+    lone ")" is an interval ("in the range [a, b)")."""
+    depth = 0
+    for char in opening:
+        depth += (char == "(") - (char == ")")
+        if depth < 0:
+            return True
+    return False
 
 
 def _segments(segmenter: pysbd.Segmenter, paragraph: str) -> list[str]:

@@ -46,3 +46,14 @@ def test_a_list_items_bullet_is_not_part_of_its_sentence():
     item = 'Using a trailing comma for a singleton tuple: "a," or "(a,)"'
     text = f"Tuples may be built in several ways, as listed below.\n\n* {item}"
     assert split_sentences(text)[-1] == item
+
+
+def test_the_tail_of_a_parenthetical_cut_at_a_period_is_not_a_sentence():
+    """A comparison report's whole section on difflib was "(b), 0), and this is the only
+    case in which the last tuple element (number of elements matched) is 0."."""
+    tail = "(b), 0), and this is the only case in which the last tuple element is 0."
+    assert split_sentences(f"The last triple is a dummy.\n\n{tail}") == (
+        "The last triple is a dummy.",
+    )
+    interval = "Get a random number in the range [a, b) or [a, b] depending on rounding."
+    assert split_sentences(interval) == (interval,)

@@ -121,8 +121,6 @@ MODULES = [
 # long page about every type at once, outranked by its own parts
 WITHOUT_METHODS = {"builtins"}
 SYNOPSIS_CHARS = 90
-# the rendering's version, in the index cache's key: a cache built by an earlier one is stale
-RENDERING = 2
 # pydoc renders some defaults with their address ("<object object at 0x7f16dd6c4160>"), which
 # differs each run: left out, so a chunk's text, and the key of its shipped vector, stay put
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
@@ -138,8 +136,7 @@ _GENERIC = re.compile(
 
 def fingerprint() -> str:
     """What the rendered documents depend on: the interpreter and the module lists."""
-    listed = f"{' '.join(MODULES)}\x00{' '.join(sorted(WITHOUT_METHODS))}"
-    return f"{sys.version}\x00{listed}\x00{RENDERING}"
+    return f"{sys.version}\x00{' '.join(MODULES)}\x00{' '.join(sorted(WITHOUT_METHODS))}"
 
 
 def documents() -> list[tuple[str, str, str]]:
