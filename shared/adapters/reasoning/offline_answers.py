@@ -195,10 +195,11 @@ class OfflineAnswers:
             key=lambda n: meant.index(summaries[n - 1].url),
         )
         turns = offline_quotes.in_turns(ranked, lambda i: pool[i][1], first, SEARCH_TURN)
-        cited_turns = _within_words(turns, pool, min_words, max_words)
-        picked = [cite(s, [n]) for quotes in cited_turns for s, n in quotes]
-        cited = {n for quotes in cited_turns for _, n in quotes}
-        paragraphs = [" ".join(cite(s, [n]) for s, n in quotes) for quotes in cited_turns]
+        taken = _within_words(turns, pool, min_words, max_words)
+        said = [[cite(s, [n]) for s, n in quotes] for quotes in taken]  # a paragraph a turn
+        picked = [sentence for paragraph in said for sentence in paragraph]
+        cited = {n for quotes in taken for _, n in quotes}
+        paragraphs = [" ".join(paragraph) for paragraph in said]
         carried = self._carried_note(query, picked, language)
         answer = "\n\n".join([carried, *paragraphs] if carried else paragraphs)
         text_stream.offer_by_sentence(answer)
