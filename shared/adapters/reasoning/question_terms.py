@@ -131,12 +131,12 @@ def stems(text: str) -> set[str]:
     return found
 
 
-@lru_cache(maxsize=1024)
 def dotted_names(query: str) -> list[str]:
     """The dotted names ``query`` writes ("functools.wraps", "os.path.join")."""
     return re.findall(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+", query)
 
 
+@lru_cache(maxsize=1024)
 def dotted(query: str) -> tuple[tuple[str, str], ...]:
     """The stems of each dotted name's parts, each with the one before it ("os.path.join":
     os-path, path-join): the gate counts an attribute only beside its owner."""
