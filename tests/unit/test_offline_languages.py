@@ -15,7 +15,13 @@ import pytest
 
 from shared.adapters.reasoning.offline import OfflineReasoner
 from shared.adapters.reasoning.question_shape import query_type_of, split_comparison, subject_of
-from shared.adapters.reasoning.templates import PROFILES, TEXTS, texts_for, topic_heading
+from shared.adapters.reasoning.templates import (
+    PROFILES,
+    TEXTS,
+    texts_for,
+    texts_module,
+    topic_heading,
+)
 from shared.core.research_models import ResearchContext
 from tests.contract.conftest import fixture_findings, fixture_material, shared_corpus
 
@@ -48,12 +54,24 @@ def test_each_language_has_as_many_agent_profiles_as_english(language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_topic_headings_recover_the_subject_from_each_plan_template(language):
-    templates = {k: v for k, v in TEXTS[language].items() if k.startswith("topic_")}
-    for key, template in templates.items():
+    templates = [
+        (k, v)
+        for texts in (TEXTS[language], texts_module(language).TASK_TEXTS)
+        for k, v in texts.items()
+        if k.startswith("topic_")
+    ]
+    for key, template in templates:
         if key == "topic_comparison":
             continue
         title = template.format(subject="context managers", phrase="context managers")
         assert topic_heading(title, language) == "Context managers", key
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_languages_wording_for_a_task_replaces_templates_it_has(language):
+    english, task = TEXTS["en"], texts_module(language).TASK_TEXTS
+    assert set(task) <= set(english)
+    assert all(_fields(task[k]) == _fields(english[k]) for k in task)
 
 
 def test_an_unknown_language_falls_back_to_english():
@@ -177,3 +195,36 @@ def test_a_comparison_topic_heading_opens_with_a_capital():
 def test_a_question_asked_about_a_comparison_after_a_colon_leaves_the_two_sides(question, subject):
     """The report's headings read "Python lists and tuples: when should each be"."""
     assert subject_of(question) == subject
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("How do you use decorators?", "use decorators"),
+        ("How can one measure execution time?", "measure execution time"),
+        ("How could I speed up a loop?", "speed up a loop"),
+        ("How do items get compared?", "items get compared"),  # "i" opens a word: not "I"
+    ],
+)
+def test_whoever_asks_how_to_do_something_is_not_part_of_the_subject(question, subject):
+    assert subject_of(question) == subject
+
+
+def test_a_question_asking_how_to_do_something_gets_follow_ups_and_topics_in_english():
+    """The subject of "How do I check if a file exists?" is a verb phrase, and "What are
+    common mistakes with check if a file exists?" is not English."""
+    offline = OfflineReasoner(shared_corpus())
+    question = "How do I check if a file exists?"
+    asked = offline.follow_up_questions(question, "", "en")
+    assert "What can go wrong when you check if a file exists?" in asked
+    assert "What other ways are there to check if a file exists?" in asked
+    assert not [q for q in asked if " with check " in q or " of check " in q]
+
+    context = ResearchContext(session_id="s1", query=question, language="en")
+    titles = [t.title for t in offline.plan(context, offline.analyze(context), 5).topics]
+    assert "How to check if a file exists" in titles
+    assert not [t for t in titles if t.startswith(("Definition of check", "When to use check"))]
+    assert topic_heading("How to check if a file exists", "en") == "Check if a file exists"
+
+    noun = offline.follow_up_questions("How do context managers work?", "", "en")
+    assert "What are common mistakes with context managers?" in noun

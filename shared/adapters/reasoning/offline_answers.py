@@ -21,7 +21,7 @@ from shared.adapters.reasoning.offline_report import cite, source_questions
 from shared.adapters.reasoning.offline_text import leads, script_language
 from shared.adapters.reasoning.question_shape import subject_of
 from shared.adapters.reasoning.question_terms import carried_terms, searched_for
-from shared.adapters.reasoning.templates import texts_for
+from shared.adapters.reasoning.templates import texts_for, texts_for_question
 from shared.adapters.report.citations import CITATION_RE
 from shared.adapters.search.base import Corpus
 from shared.core.limits import SourcePolicy
@@ -215,14 +215,14 @@ class OfflineAnswers:
                 if n in cited
             ],
             follow_up_questions=source_questions(
-                [], [summaries[n - 1].title for n in sorted(cited)], subject_of(query), language
+                [], [summaries[n - 1].title for n in sorted(cited)], query, language
             )
             or self.follow_up_questions(query, " ".join(picked), language),
             language=language,
         )
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
-        t = texts_for(language)
+        t = texts_for_question(query, language)
         subject = subject_of(query)
         ours = {t[k] for k in ("answer_untranslatable", "answer_none", "synth_off_topic")}
         said = "" if text.strip() in ours else CITATION_RE.sub(" ", text)  # not our own words

@@ -22,7 +22,7 @@ from typing import Protocol
 
 from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.question_shape import query_type_of, split_comparison, subject_of
-from shared.adapters.reasoning.templates import DECOMPOSITIONS, texts_for
+from shared.adapters.reasoning.templates import DECOMPOSITIONS, texts_for, texts_for_question
 from shared.core.completeness_models import (
     COVERED_SCORE,
     CompletenessReview,
@@ -92,7 +92,7 @@ _NEED_QUERY_EN = {"definition": "definition", "steps": "step by step", "code": "
 
 def topics_for(query: str, language: str) -> list[tuple[str, str, str]]:
     """(kind, title, gap query) of the question's topics, from its shape."""
-    t = texts_for(language)
+    t = texts_for_question(query, language)
     subject = subject_of(query)
     a, b = split_comparison(subject, [])
     out = []

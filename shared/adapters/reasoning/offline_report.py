@@ -23,7 +23,12 @@ from shared.adapters.reasoning.offline_quotes import (
     topic_sections,
 )
 from shared.adapters.reasoning.question_shape import subject_of
-from shared.adapters.reasoning.templates import fixed_headings, texts_for, topic_heading
+from shared.adapters.reasoning.templates import (
+    fixed_headings,
+    texts_for,
+    texts_for_question,
+    topic_heading,
+)
 from shared.adapters.report.citations import CITATION_RE, cited_numbers
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, ReportSection
 from shared.core.research_models import Confidence
@@ -112,7 +117,7 @@ def write_report(
         conclusion=" ".join(conclusion),
         sources=sources,
         confidence_level=confidence,
-        follow_up_questions=_follow_ups(material, sources, gaps, subject)
+        follow_up_questions=_follow_ups(material, sources, gaps)
         or follow_up_questions(context.query, quoted, context.language),
         language=context.language,
         limitations=_limitations(material, t, engine_note),
@@ -156,22 +161,22 @@ def _strongest(support: dict[str, int], t: dict[str, str]) -> str:
     return t["conclusion_covered"].format(topics=named)
 
 
-def _follow_ups(
-    material: ReportMaterial, sources: list[Source], gaps: list[str], subject: str
-) -> list[str]:
+def _follow_ups(material: ReportMaterial, sources: list[Source], gaps: list[str]) -> list[str]:
     """Real questions: what the unresearched topics hold, and how the cited documents that
     are not about the subject itself relate to it."""
     language = material.context.language
     t = texts_for(language)
     questions = [t["fq_gap"].format(phrase=topic_heading(gap, language)) for gap in gaps[:2]]
-    return source_questions(questions, [s.title for s in sources], subject, language)
+    titles = [s.title for s in sources]
+    return source_questions(questions, titles, material.context.query, language)
 
 
-def source_questions(asked: list[str], titles: list[str], subject: str, language: str) -> list[str]:
+def source_questions(asked: list[str], titles: list[str], query: str, language: str) -> list[str]:
     """``asked``, then how each cited document that is not about the subject itself relates
     to it, then its pitfalls: questions a reader can take to the sources (none when fewer
     than three). A module's page goes by the module's name ("atexit"), not its synopsis."""
-    t = texts_for(language)
+    t = texts_for_question(query, language)
+    subject = subject_of(query)
     subject_words = set(lexical.content_tokens(subject))
     questions = list(asked)
     for title in titles:

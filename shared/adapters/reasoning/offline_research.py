@@ -31,7 +31,12 @@ from shared.adapters.reasoning.question_shape import (
     subject_of,
 )
 from shared.adapters.reasoning.question_terms import searched_for
-from shared.adapters.reasoning.templates import DECOMPOSITIONS, profiles_for, texts_for
+from shared.adapters.reasoning.templates import (
+    DECOMPOSITIONS,
+    profiles_for,
+    texts_for,
+    texts_for_question,
+)
 from shared.adapters.search.base import Corpus, FocusDocument
 from shared.core.limits import NUM_AGENTS
 from shared.core.research_models import (
@@ -163,7 +168,7 @@ def _anchors(
 def plan(
     corpus: Corpus, context: ResearchContext, analysis: QueryAnalysis, max_topics: int
 ) -> ResearchPlan:
-    t = texts_for(context.language)
+    t = texts_for_question(context.query, context.language)
     subject = subject_of(context.query)
     count = {"simple": 3, "moderate": 4, "complex": 5}[analysis.complexity]
     count += analysis.query_type == "comparison"

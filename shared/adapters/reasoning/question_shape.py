@@ -19,7 +19,7 @@ from typing import Final
 from shared.tools import lexical
 
 _LEAD_RE = re.compile(
-    r"^\s*(?:(?:how\s+(?:do|does|can|should|to|is|are|did|would)(?:\s+i)?|"
+    r"^\s*(?:(?:how\s+(?:do|does|can|could|should|to|is|are|did|would|might)(?:\s+(?:i|you|we|one))?|"
     r"what\s+(?:is|are|was|were)(?:\s+(?:the|a|an))?|why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
     r"does)?(?:\s+i)?|explain|describe|define|compare|list|tell\s+me\s+about|"
     r"как(?:ой|ая|ие|ое)?(?:\s+(?:работает|работают|устроен[аоы]?|использовать))?|"

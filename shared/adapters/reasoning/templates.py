@@ -10,6 +10,7 @@ Languages without texts fall back to English.
 
 from __future__ import annotations
 
+import re
 from types import ModuleType
 from typing import Final
 
@@ -53,6 +54,18 @@ def texts_for(language: str) -> dict[str, str]:
     return TEXTS.get((language or "en").split("-")[0].lower(), TEXTS["en"])
 
 
+def texts_for_question(query: str, language: str) -> dict[str, str]:
+    """``texts_for(language)``, worded for ``query``: a question asking how to do something
+    ("How do I check if a file exists?") has a verb phrase for its subject, which English
+    cannot set where a noun goes, so its language's ``TASK_TEXTS`` replace those templates
+    ("What can go wrong when you check if a file exists?")."""
+    module = texts_module(language)
+    texts = texts_for(language)
+    if module.TASK_TEXTS and re.match(module.GATE_HOW_TO, query, re.IGNORECASE):
+        return {**texts, **module.TASK_TEXTS}
+    return texts
+
+
 def texts_module(language: str) -> ModuleType:
     """The texts module of ``language`` (English when we have none): its word lists."""
     return _LANGUAGES.get((language or "en").split("-")[0].lower(), en)
@@ -77,8 +90,8 @@ def topic_heading(title: str, language: str) -> str:
 
     The template names the aspect a topic was *planned* to cover; an extractive writer
     cannot promise its quotes cover that aspect, so the heading names only the subject."""
-    texts = texts_for(language)
-    for key, template in texts.items():
+    templates = [*texts_for(language).items(), *texts_module(language).TASK_TEXTS.items()]
+    for key, template in templates:
         if not key.startswith("topic_") or key == "topic_comparison":
             continue
         head, _, tail = template.partition("{")

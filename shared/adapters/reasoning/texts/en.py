@@ -118,6 +118,20 @@ TEXTS: Final[dict[str, str]] = {
     "fq_gap": "What do other sources say about “{phrase}”?",
 }
 
+# The wording that replaces TEXTS' for a question asking how to do something (GATE_HOW_TO):
+# its subject is a verb phrase ("check if a file exists"), which the templates above would
+# set where a noun goes ("What are common mistakes with check if a file exists?").
+TASK_TEXTS: Final[dict[str, str]] = {
+    "topic_definition": "What it means to {subject}",
+    "topic_how_it_works": "How to {subject}",
+    "topic_when_to_use": "When to {subject}",
+    "fq_relate": "How does {phrase} help to {subject}?",
+    "fq_generic_examples": "What is a worked example of how to {subject}?",
+    "fq_generic_pitfalls": "What can go wrong when you {subject}?",
+    "fq_generic_alternatives": "What other ways are there to {subject}?",
+    "fq_source": "What does “{phrase}” say about how to {subject}?",
+}
+
 # Agent profiles: (name, specialization, working style, source preferences).
 PROFILES: Final[list[Profile]] = [
     (
@@ -181,4 +195,6 @@ GATE_IDIOMS: Final[tuple[str, ...]] = (
     r"how\s+often",
 )
 # How a question asking how to do something begins ("How do I ...", "How to ...").
-GATE_HOW_TO: Final[str] = r"^\s*how\s+(?:do|can|could|should)\s+(?:i|we|you|one)\b|^\s*how\s+to\b"
+GATE_HOW_TO: Final[str] = (
+    r"^\s*how\s+(?:do|can|could|should|would|might)\s+(?:i|we|you|one)\b|^\s*how\s+to\b"
+)

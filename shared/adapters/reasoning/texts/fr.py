@@ -127,6 +127,11 @@ TEXTS: Final[dict[str, str]] = {
     "fq_gap": "Que disent d'autres sources à propos de « {phrase} » ?",
 }
 
+# A question asking how to do something needs no other wording: the templates quote the
+# subject or set it after a label ("…: {subject}"), where a verb phrase reads as well as a
+# noun (English needs its own: en.TASK_TEXTS).
+TASK_TEXTS: Final[dict[str, str]] = {}
+
 # Agent profiles: (name, specialization, working style, source preferences).
 PROFILES: Final[list[Profile]] = [
     (

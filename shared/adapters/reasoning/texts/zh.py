@@ -106,6 +106,11 @@ TEXTS: Final[dict[str, str]] = {
     "fq_gap": "其他来源对“{phrase}”有何论述？",
 }
 
+# A question asking how to do something needs no other wording: the templates quote the
+# subject or set it after a label ("…: {subject}"), where a verb phrase reads as well as a
+# noun (English needs its own: en.TASK_TEXTS).
+TASK_TEXTS: Final[dict[str, str]] = {}
+
 # Agent profiles: (name, specialization, working style, source preferences).
 PROFILES: Final[list[Profile]] = [
     ("技术专家", "精确的定义与机制", "仔细阅读参考文档", ["参考文档", "规范"]),
