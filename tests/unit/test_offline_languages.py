@@ -210,6 +210,21 @@ def test_whoever_asks_how_to_do_something_is_not_part_of_the_subject(question, s
     assert subject_of(question) == subject
 
 
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("What is the best way to read a file line by line?", "read a file line by line"),
+        ("What's the easiest way to merge two dicts?", "merge two dicts"),
+        ("Is there a way to run a function on exit?", "run a function on exit"),
+    ],
+)
+def test_a_how_to_asked_as_a_what_or_a_yes_no_is_a_how_to(question, subject):
+    assert subject_of(question) == subject
+    assert query_type_of(question) == "how_to"  # not a definition of "best way to …"
+    follow_ups = OfflineReasoner(shared_corpus()).follow_up_questions(question, "", "en")
+    assert f"What can go wrong when you {subject}?" in follow_ups
+
+
 def test_a_question_asking_how_to_do_something_gets_follow_ups_and_topics_in_english():
     """The subject of "How do I check if a file exists?" is a verb phrase, and "What are
     common mistakes with check if a file exists?" is not English."""

@@ -16,10 +16,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from shared.adapters.reasoning.texts.en import WAY_TO
 from shared.tools import lexical
 
 _LEAD_RE = re.compile(
-    r"^\s*(?:(?:how\s+(?:do|does|can|could|should|to|is|are|did|would|might)(?:\s+(?:i|you|we|one))?|"
+    rf"^\s*(?:(?:{WAY_TO}|"
+    r"how\s+(?:do|does|can|could|should|to|is|are|did|would|might)(?:\s+(?:i|you|we|one))?|"
     r"what\s+(?:is|are|was|were)(?:\s+(?:the|a|an))?|why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
     r"does)?(?:\s+i)?|explain|describe|define|compare|list|tell\s+me\s+about|"
     r"как(?:ой|ая|ие|ое)?(?:\s+(?:работает|работают|устроен[аоы]?|использовать))?|"
@@ -131,6 +133,7 @@ QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
             re.I,
         ),
     ),
+    ("how_to", re.compile(rf"^\s*(?:{WAY_TO})\b", re.I)),  # before "what is" (definition)
     (
         "fact",
         re.compile(

@@ -194,7 +194,14 @@ GATE_IDIOMS: Final[tuple[str, ...]] = (
     r"in\s+one\s+go",
     r"how\s+often",
 )
+# "What is the best way to ...", "Is there a way to ...": a how-to asked as a what or a yes/no.
+WAY_TO: Final[str] = (
+    r"what(?:'s|’s|\s+is|\s+are)\s+(?:the\s+|an?\s+)?(?:best|easiest|simplest|fastest|"
+    r"quickest|cleanest|right|correct|proper|recommended|preferred|idiomatic|pythonic|standard|"
+    r"most\s+\w+)\s+ways?\s+to|is\s+there\s+(?:an?\s+(?:\w+\s+)?|any\s+)way\s+to"
+)
 # How a question asking how to do something begins ("How do I ...", "How to ...").
 GATE_HOW_TO: Final[str] = (
-    r"^\s*how\s+(?:do|can|could|should|would|might)\s+(?:i|we|you|one)\b|^\s*how\s+to\b"
+    r"^\s*how\s+(?:do|can|could|should|would|might)\s+(?:i|we|you|one)\b|^\s*how\s+to\b|"
+    rf"^\s*(?:{WAY_TO})\b"
 )
