@@ -243,3 +243,24 @@ def test_a_question_asking_how_to_do_something_gets_follow_ups_and_topics_in_eng
 
     noun = offline.follow_up_questions("How do context managers work?", "", "en")
     assert "What are common mistakes with context managers?" in noun
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "asked"),
+    [
+        (
+            "What is the difference between a list and a tuple in Python?",
+            "en",
+            "What are common mistakes with a list and a tuple?",
+        ),
+        (
+            "Was ist der Unterschied zwischen Listen und Tupeln?",
+            "de",
+            "Welche typischen Fehler gibt es beim Thema „Listen und Tupeln“?",
+        ),
+    ],
+)
+def test_a_comparisons_follow_up_questions_are_about_its_two_sides(question, language, asked):
+    follow_ups = OfflineReasoner(shared_corpus()).follow_up_questions(question, "", language)
+    assert asked in follow_ups
+    assert not [q for q in follow_ups if "difference between" in q or "Unterschied" in q]

@@ -17,9 +17,8 @@ from shared.adapters.reasoning import (
     question_terms,
     relevance,
 )
-from shared.adapters.reasoning.offline_report import cite, source_questions
+from shared.adapters.reasoning.offline_report import cite, follow_up_subject, source_questions
 from shared.adapters.reasoning.offline_text import leads, script_language
-from shared.adapters.reasoning.question_shape import subject_of
 from shared.adapters.reasoning.question_terms import carried_terms, searched_for
 from shared.adapters.reasoning.templates import texts_for, texts_for_question
 from shared.adapters.report.citations import CITATION_RE
@@ -223,7 +222,7 @@ class OfflineAnswers:
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
         t = texts_for_question(query, language)
-        subject = subject_of(query)
+        subject = follow_up_subject(query, t)
         ours = {t[k] for k in ("answer_untranslatable", "answer_none", "synth_off_topic")}
         said = "" if text.strip() in ours else CITATION_RE.sub(" ", text)  # not our own words
         found = lexical.key_phrases([said], 8, idf=self.corpus.idf, exclude=[query])

@@ -22,7 +22,7 @@ from shared.adapters.reasoning.offline_quotes import (
     names_only_subject,
     topic_sections,
 )
-from shared.adapters.reasoning.question_shape import subject_of
+from shared.adapters.reasoning.question_shape import query_type_of, split_comparison, subject_of
 from shared.adapters.reasoning.templates import (
     fixed_headings,
     texts_for,
@@ -176,7 +176,7 @@ def source_questions(asked: list[str], titles: list[str], query: str, language: 
     to it, then its pitfalls: questions a reader can take to the sources (none when fewer
     than three). A module's page goes by the module's name ("atexit"), not its synopsis."""
     t = texts_for_question(query, language)
-    subject = subject_of(query)
+    subject = follow_up_subject(query, t)
     subject_words = set(lexical.content_tokens(subject))
     questions = list(asked)
     for title in titles:
@@ -186,6 +186,17 @@ def source_questions(asked: list[str], titles: list[str], query: str, language: 
             questions.append(t["fq_source"].format(phrase=name, subject=subject))
     questions.append(t["fq_generic_pitfalls"].format(subject=subject))
     return lexical.unique_texts(questions)[:5] if len(questions) >= 3 else []
+
+
+def follow_up_subject(query: str, texts: dict[str, str]) -> str:
+    """What follow-up questions are about: the question's subject, or a comparison's two
+    sides ("What is the difference between a list and a tuple?": "a list and a tuple", not
+    "What are common mistakes with difference between a list and a tuple?")."""
+    subject = subject_of(query)
+    if query_type_of(query) != "comparison":
+        return subject
+    a, b = split_comparison(subject, [""])
+    return texts["fq_sides"].format(a=a, b=b) if b else subject
 
 
 def _fixed_sections(

@@ -122,6 +122,7 @@ TEXTS: Final[dict[str, str]] = {
     "fq_generic_alternatives": "Welche Alternativen gibt es zum Thema „{subject}“?",
     "fq_source": "Was sagt „{phrase}“ über das Thema „{subject}“?",
     "fq_gap": "Was sagen andere Quellen über „{phrase}“?",
+    "fq_sides": "{a} und {b}",
 }
 
 # A question asking how to do something needs no other wording: the templates quote the

@@ -116,6 +116,7 @@ TEXTS: Final[dict[str, str]] = {
     "fq_generic_alternatives": "What alternatives to {subject} exist?",
     "fq_source": "What does “{phrase}” say about {subject}?",
     "fq_gap": "What do other sources say about “{phrase}”?",
+    "fq_sides": "{a} and {b}",  # what a comparison's follow-up questions are about
 }
 
 # The wording that replaces TEXTS' for a question asking how to do something (GATE_HOW_TO):

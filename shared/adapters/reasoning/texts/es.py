@@ -122,6 +122,7 @@ TEXTS: Final[dict[str, str]] = {
     "fq_generic_alternatives": "¿Qué alternativas existen a «{subject}»?",
     "fq_source": "¿Qué dice «{phrase}» sobre «{subject}»?",
     "fq_gap": "¿Qué dicen otras fuentes sobre «{phrase}»?",
+    "fq_sides": "{a} y {b}",
 }
 
 # A question asking how to do something needs no other wording: the templates quote the

@@ -125,6 +125,7 @@ TEXTS: Final[dict[str, str]] = {
     "fq_generic_alternatives": "Quelles alternatives à « {subject} » existent ?",
     "fq_source": "Que dit « {phrase} » à propos de « {subject} » ?",
     "fq_gap": "Que disent d'autres sources à propos de « {phrase} » ?",
+    "fq_sides": "{a} et {b}",
 }
 
 # A question asking how to do something needs no other wording: the templates quote the

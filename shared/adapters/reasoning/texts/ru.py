@@ -108,6 +108,7 @@ TEXTS: Final[dict[str, str]] = {
     "fq_generic_alternatives": "Какие есть альтернативы для темы «{subject}»?",
     "fq_source": "Что говорится в «{phrase}» о теме «{subject}»?",
     "fq_gap": "Что говорят другие источники о теме «{phrase}»?",
+    "fq_sides": "{a} и {b}",
 }
 
 # A question asking how to do something needs no other wording: the templates quote the

@@ -104,6 +104,7 @@ TEXTS: Final[dict[str, str]] = {
     "fq_generic_alternatives": "“{subject}”有哪些替代方案？",
     "fq_source": "“{phrase}”对“{subject}”有何论述？",
     "fq_gap": "其他来源对“{phrase}”有何论述？",
+    "fq_sides": "{a}和{b}",
 }
 
 # A question asking how to do something needs no other wording: the templates quote the
