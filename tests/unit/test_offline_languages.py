@@ -264,3 +264,16 @@ def test_a_comparisons_follow_up_questions_are_about_its_two_sides(question, lan
     follow_ups = OfflineReasoner(shared_corpus()).follow_up_questions(question, "", language)
     assert asked in follow_ups
     assert not [q for q in follow_ups if "difference between" in q or "Unterschied" in q]
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("How are exceptions handled in Python?", "exceptions"),
+        ("How is memory managed?", "memory"),
+        ("How are integer and imaginary literals written?", "integer and imaginary literals"),
+        ("How is a pickled object restored?", "a pickled object"),  # after an article: a noun
+    ],
+)
+def test_a_passive_how_questions_subject_ends_before_its_participle(question, subject):
+    assert subject_of(question) == subject

@@ -76,6 +76,15 @@ _TAIL_RE = re.compile(
     r"schreiben|unterscheide[nt]|fonctionne(?:nt)?|marche(?:nt)?|funcionan?|se\s+usan?)\b.*$",
     re.IGNORECASE,
 )
+# "How are exceptions handled?": a passive how-question names its subject before the
+# participle, which ends it ("exceptions", not "exceptions handled"); not a participle after
+# an article ("How is a pickled object restored?")
+_PASSIVE_RE = re.compile(r"^\s*how\s+(?:is|are|was|were)\s", re.IGNORECASE)
+_PARTICIPLE_RE = re.compile(
+    r"(?<=\w)(?<!\bthe)(?<!\ban)(?<!\ba)\s+(?:\w+ed|written|done|made|built|run|thrown|kept|"
+    r"chosen|given|shown|known|found|held|sent|taken|bound|hidden|frozen)\b.*$",
+    re.IGNORECASE,
+)
 # "in Python", "в Python", "en Python" and "together" say where, not what
 _PLACE_RE = re.compile(
     r"\s+(?:in|on|with|в|mit|en|con|dans|avec)\s+Python\b.*$|\s+together$", re.IGNORECASE
@@ -195,6 +204,8 @@ def subject_of(query: str, max_words: int = 10) -> str:
         core = asked["sides"]
     for pattern in (_PLACE_RE, _TAIL_RE, _PLACE_RE):
         core = pattern.sub("", core)
+    if _PASSIVE_RE.match(text):
+        core = _PARTICIPLE_RE.sub("", core)
     core = core.strip(" ,;:?!.\"'«»“”„")
     words = (core or text).split()
     if len(words) > max_words:  # never cut after an article: "... return the"
