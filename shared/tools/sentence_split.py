@@ -21,6 +21,12 @@ _CODE_LINE_RE = re.compile(
 # a list item's number or bullet ("1. ", "(2) ", "* "): the reference's lists are written
 # with "* ", and 215 of the corpus's sentences began with one
 _ENUMERATOR_RE = re.compile(r"^(?:\(?\d{1,2}[.)]|[*•–-])\s+")
+# a line that is a call's signature, perhaps bulleted, and the type it returns ("* bind_partial(
+# *args, **kwargs) -> BoundArguments"); not "od.clear() -> None.  Remove all items from od."
+# nor "D.popitem() -> (k, v), remove and return some (key, value) pair", whose sentence
+# follows the arrow
+_SIGNATURE_LINE_RE = re.compile(r"^(?:[*-][ \t]+)?[\w.]+\([^()]*\)(?:[ \t]*->[ \t]*[\w.\[\]]+)?$")
+_ENDED_LINE_RE = re.compile(r"[.:!?]\s*$")
 _SUPPORTED_SPLIT_LANGUAGES = frozenset(pysbd.languages.LANGUAGE_CODES)
 
 MIN_SENTENCE_WORDS = 5
@@ -42,13 +48,32 @@ def _is_code(paragraph: str) -> bool:
 
 
 def paragraphs(text: str) -> list[str]:
-    """Prose paragraphs of ``text`` with their line breaks joined; code-like blocks dropped."""
+    """Prose paragraphs of ``text`` with their line breaks joined; code-like blocks dropped,
+    and signature lines, which end the prose before them and open none after them."""
     out = []
     for block in re.split(r"\n\s*\n", text):
         if not block.strip() or _is_code(block):
             continue
-        out.append(" ".join(block.split()))
+        out += [" ".join(p.split()) for p in _apart_from_signatures(block) if p.strip()]
     return out
+
+
+def _apart_from_signatures(block: str) -> list[str]:
+    """``block`` split around its signature lines, which are left out: reference pages list
+    methods as a signature line with the description under it, and joined to it the
+    description's first sentence opened with the signature ("bind_partial(*args, **kwargs)
+    -> BoundArguments Creates a partial mapping …"). Only a line that opens the block or
+    follows an ended line or another signature is one: "uses" then
+    "traceback.print_exception()" on the next line is a sentence wrapped before a call."""
+    parts: list[list[str]] = [[]]
+    after_end = True  # the block's first line opens it
+    for line in block.splitlines():
+        if after_end and _SIGNATURE_LINE_RE.match(line.strip()):
+            parts.append([])
+            continue
+        parts[-1].append(line)
+        after_end = bool(_ENDED_LINE_RE.search(line))
+    return ["\n".join(lines) for lines in parts]
 
 
 _THREAD = threading.local()

@@ -57,3 +57,25 @@ def test_the_tail_of_a_parenthetical_cut_at_a_period_is_not_a_sentence():
     )
     interval = "Get a random number in the range [a, b) or [a, b] depending on rounding."
     assert split_sentences(interval) == (interval,)
+
+
+def test_a_signature_line_does_not_open_the_sentence_under_it():
+    """A class's docstring lists its methods as a signature line with the description under
+    it; a report quoted "bind_partial(*args, **kwargs) -> BoundArguments Creates a partial
+    mapping …"."""
+    doc = (
+        "A Signature object has the following public attributes and methods:\n\n"
+        "* bind(*args, **kwargs) -> BoundArguments\n"
+        "    Creates a mapping from positional and keyword arguments to\n"
+        "    parameters.\n"
+        "* bind_partial(*args, **kwargs) -> BoundArguments\n"
+        "    Creates a partial mapping from positional and keyword arguments\n"
+        "    to parameters (simulating 'functools.partial' behavior.)"
+    )
+    assert split_sentences(doc) == (
+        "Creates a mapping from positional and keyword arguments to parameters.",
+        "Creates a partial mapping from positional and keyword arguments to parameters "
+        "(simulating 'functools.partial' behavior.)",
+    )
+    prose = "Call acquire() and release() around the block, and never call wait()\nalone."
+    assert split_sentences(prose) == (" ".join(prose.split()),)  # a call in prose is no signature
