@@ -27,6 +27,10 @@ _ENUMERATOR_RE = re.compile(r"^(?:\(?\d{1,2}[.)]|[*•–-])\s+")
 # follows the arrow
 _SIGNATURE_LINE_RE = re.compile(r"^(?:[*-][ \t]+)?[\w.]+\([^()]*\)(?:[ \t]*->[ \t]*[\w.\[\]]+)?$")
 _ENDED_LINE_RE = re.compile(r"[.:!?]\s*$")
+# a line opening an item of a list of names and what they are ("last_type -- type of last
+# uncaught exception"): with two or more in a block, each is an item of its own, not a
+# wrapped line of one 51-word "sentence" (``sys``'s list of its attributes)
+_ITEM_LINE_RE = re.compile(r"^\s*[\w.'*\[\]()]+ --\s")
 _SUPPORTED_SPLIT_LANGUAGES = frozenset(pysbd.languages.LANGUAGE_CODES)
 
 MIN_SENTENCE_WORDS = 5
@@ -54,23 +58,28 @@ def paragraphs(text: str) -> list[str]:
     for block in re.split(r"\n\s*\n", text):
         if not block.strip() or _is_code(block):
             continue
-        out += [" ".join(p.split()) for p in _apart_from_signatures(block) if p.strip()]
+        out += [" ".join(p.split()) for p in _apart(block) if p.strip()]
     return out
 
 
-def _apart_from_signatures(block: str) -> list[str]:
+def _apart(block: str) -> list[str]:
     """``block`` split around its signature lines, which are left out: reference pages list
     methods as a signature line with the description under it, and joined to it the
     description's first sentence opened with the signature ("bind_partial(*args, **kwargs)
     -> BoundArguments Creates a partial mapping …"). Only a line that opens the block or
     follows an ended line or another signature is one: "uses" then
-    "traceback.print_exception()" on the next line is a sentence wrapped before a call."""
+    "traceback.print_exception()" on the next line is a sentence wrapped before a call.
+    The items of a list of names (``_ITEM_LINE_RE``) are split apart too."""
+    lines = block.splitlines()
+    listed = sum(1 for line in lines if _ITEM_LINE_RE.match(line)) >= 2
     parts: list[list[str]] = [[]]
     after_end = True  # the block's first line opens it
-    for line in block.splitlines():
+    for line in lines:
         if after_end and _SIGNATURE_LINE_RE.match(line.strip()):
             parts.append([])
             continue
+        if listed and _ITEM_LINE_RE.match(line):
+            parts.append([])
         parts[-1].append(line)
         after_end = bool(_ENDED_LINE_RE.search(line))
     return ["\n".join(lines) for lines in parts]

@@ -79,3 +79,19 @@ def test_a_signature_line_does_not_open_the_sentence_under_it():
     )
     prose = "Call acquire() and release() around the block, and never call wait()\nalone."
     assert split_sentences(prose) == (" ".join(prose.split()),)  # a call in prose is no signature
+
+
+def test_each_item_of_a_list_of_names_is_its_own_sentence():
+    """``sys`` lists its attributes one per line, "name -- what it is": joined, they made a
+    51-word "sentence" of a dozen names."""
+    doc = (
+        "int_info -- a named tuple with information about the int implementation.\n"
+        "maxsize -- the largest supported length of containers.\n"
+        "platform -- platform identifier"
+    )
+    assert split_sentences(doc) == (
+        "int_info -- a named tuple with information about the int implementation.",
+        "maxsize -- the largest supported length of containers.",
+    )
+    prose = "The wait -- a short one -- ends when the lock is released, and the call returns."
+    assert split_sentences(prose) == (prose,)  # a dash inside one line is no list
