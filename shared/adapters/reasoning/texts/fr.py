@@ -128,9 +128,7 @@ TEXTS: Final[dict[str, str]] = {
     "fq_sides": "{a} et {b}",
 }
 
-# A question asking how to do something needs no other wording: the templates quote the
-# subject or set it after a label ("…: {subject}"), where a verb phrase reads as well as a
-# noun (English needs its own: en.TASK_TEXTS).
+# none: these templates quote the subject or set it after a label, where a task reads well
 TASK_TEXTS: Final[dict[str, str]] = {}
 
 # Agent profiles: (name, specialization, working style, source preferences).
