@@ -277,3 +277,19 @@ def test_a_comparisons_follow_up_questions_are_about_its_two_sides(question, lan
 )
 def test_a_passive_how_questions_subject_ends_before_its_participle(question, subject):
     assert subject_of(question) == subject
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("What is a generator?", "What are common mistakes with a generator?"),
+        ("What’s the GIL?", "What are common mistakes with the GIL?"),
+        ("What's a closure?", "What are common mistakes with a closure?"),
+        ("What are generators?", "What are common mistakes with generators?"),
+    ],
+)
+def test_a_follow_up_question_keeps_the_article_the_question_set(question, asked):
+    """The subject leaves the article out, so a heading reads "Generator"; a question
+    needs it back: not "What are common mistakes with generator?"."""
+    assert asked in OfflineReasoner(shared_corpus()).follow_up_questions(question, "", "en")
+    assert subject_of(question) in ("generator", "GIL", "closure", "generators")

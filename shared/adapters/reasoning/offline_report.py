@@ -22,7 +22,12 @@ from shared.adapters.reasoning.offline_quotes import (
     names_only_subject,
     topic_sections,
 )
-from shared.adapters.reasoning.question_shape import query_type_of, split_comparison, subject_of
+from shared.adapters.reasoning.question_shape import (
+    query_type_of,
+    split_comparison,
+    subject_of,
+    with_article,
+)
 from shared.adapters.reasoning.templates import (
     fixed_headings,
     texts_for,
@@ -189,12 +194,13 @@ def source_questions(asked: list[str], titles: list[str], query: str, language: 
 
 
 def follow_up_subject(query: str, texts: dict[str, str]) -> str:
-    """What follow-up questions are about: the question's subject, or a comparison's two
-    sides ("What is the difference between a list and a tuple?": "a list and a tuple", not
-    "What are common mistakes with difference between a list and a tuple?")."""
+    """What follow-up questions are about: the question's subject with its article ("What
+    is a generator?": "a generator"), or a comparison's two sides ("What is the difference
+    between a list and a tuple?": "a list and a tuple", not "What are common mistakes with
+    difference between a list and a tuple?")."""
     subject = subject_of(query)
     if query_type_of(query) != "comparison":
-        return subject
+        return with_article(query, subject)
     a, b = split_comparison(subject, [""])
     return texts["fq_sides"].format(a=a, b=b) if b else subject
 

@@ -22,7 +22,7 @@ from shared.tools import lexical
 _LEAD_RE = re.compile(
     rf"^\s*(?:(?:{WAY_TO}|"
     r"how\s+(?:do|does|can|could|should|to|is|are|did|would|might)(?:\s+(?:i|you|we|one))?|"
-    r"what\s+(?:is|are|was|were)(?:\s+(?:the|a|an))?|why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
+    r"what(?:['’]s|\s+(?:is|are|was|were))(?:\s+(?:the|a|an))?|why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
     r"does)?(?:\s+i)?|explain|describe|define|compare|list|tell\s+me\s+about|"
     r"как(?:ой|ая|ие|ое)?(?:\s+(?:работает|работают|устроен[аоы]?|использовать))?|"
     r"что\s+(?:такое|означает)|почему|зачем|когда|объясни(?:те)?|опиши(?:те)?|сравни(?:те)?|"
@@ -155,7 +155,7 @@ QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
     (
         "definition",
         re.compile(
-            r"^\s*(?:what\s+(?:is|are)|define|definition\s+of|meaning\s+of)\b|"
+            r"^\s*(?:what(?:['’]s|\s+(?:is|are))|define|definition\s+of|meaning\s+of)\b|"
             r"^\s*что\s+(?:такое|означает)|определени|"
             r"^\s*was\s+(?:ist|sind|bedeutet)\b|^[\s¿]*qu[ée]\s+(?:es|son|significa)\b|"
             r"^\s*(?:qu['’]est-ce\s+qu|que\s+(?:signifie|veut\s+dire)\b)|"
@@ -213,6 +213,20 @@ def subject_of(query: str, max_words: int = 10) -> str:
         while len(words) > 1 and words[-1].lower() in _ARTICLES:
             words.pop()
     return " ".join(words).rstrip(",;:")
+
+
+# "What is a generator?": the article the question set before its subject, which the subject
+# leaves out (a heading reads "Generator") and a follow-up question needs back
+_ASKED_ARTICLE_RE = re.compile(r"^\s*what(?:'s|’s|\s+is|\s+are|\s+was)\s+(the|an?)\s", re.I)
+
+
+def with_article(query: str, subject: str) -> str:
+    """``subject`` with the article ``query`` set right before it: "a generator", "the GIL"
+    (not "the read a file …" of "What is the best way to read a file …?")."""
+    asked = _ASKED_ARTICLE_RE.match(query)
+    if not asked or not subject or not query[asked.end() :].lstrip().startswith(subject):
+        return subject
+    return f"{asked[1].lower()} {subject}"
 
 
 def split_comparison(subject: str, fallback: list[str]) -> tuple[str, str]:
