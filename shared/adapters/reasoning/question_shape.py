@@ -19,10 +19,18 @@ from typing import Final
 from shared.adapters.reasoning.texts.en import WAY_TO
 from shared.tools import lexical
 
+# "What is", "What's", "What were": how a what-question opens, read by the subject, the
+# question's shape and the article a follow-up question gives back
+_WHAT_IS = r"what(?:['’]s|\s+(?:is|are|was|were))"
+# after a word that is no article: where a verb or a participle ends the subject ("… work",
+# "… handled"), and not a noun after "the"/"a"/"an" ("compute the mean", "a pickled object")
+_AFTER_NOUN = r"(?<=\w)(?<!\bthe)(?<!\ban)(?<!\ba)\s+"
+
 _LEAD_RE = re.compile(
     rf"^\s*(?:(?:{WAY_TO}|"
     r"how\s+(?:do|does|can|could|should|to|is|are|did|would|might)(?:\s+(?:i|you|we|one))?|"
-    r"what(?:['’]s|\s+(?:is|are|was|were))(?:\s+(?:the|a|an))?|why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
+    rf"{_WHAT_IS}(?:\s+(?:the|a|an))?|"
+    r"why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
     r"does)?(?:\s+i)?|explain|describe|define|compare|list|tell\s+me\s+about|"
     r"как(?:ой|ая|ие|ое)?(?:\s+(?:работает|работают|устроен[аоы]?|использовать))?|"
     r"что\s+(?:такое|означает)|почему|зачем|когда|объясни(?:те)?|опиши(?:те)?|сравни(?:те)?|"
@@ -69,7 +77,8 @@ _ZH_PLACE_RE = re.compile(r"^(?:在\s*)?Python\s*(?:中|里)的?\s*", re.IGNOREC
 # the verb that ends the subject, and everything after it ("... work on sequences"); not a
 # noun after an article ("compute the mean and median": "mean" is what is computed)
 _TAIL_RE = re.compile(
-    r"(?<=\w)(?<!\bthe)(?<!\ban)(?<!\ba)\s+(?:work|works|operate|happen|mean|differ|find|finds|get\s+used|are\s+used|"
+    rf"{_AFTER_NOUN}(?:work|works|"
+    r"operate|happen|mean|differ|find|finds|get\s+used|are\s+used|"
     r"is\s+used|used|get\s+evaluated|evaluated|behave|interact|relate|"
     # German puts the verb last; Spanish and French name it after the subject at times
     r"funktionier(?:t|en)|verwendet|verwenden|benutzt|benutzen|nutzen|eingesetzt|einsetzen|"
@@ -81,7 +90,8 @@ _TAIL_RE = re.compile(
 # an article ("How is a pickled object restored?")
 _PASSIVE_RE = re.compile(r"^\s*how\s+(?:is|are|was|were)\s", re.IGNORECASE)
 _PARTICIPLE_RE = re.compile(
-    r"(?<=\w)(?<!\bthe)(?<!\ban)(?<!\ba)\s+(?:\w+ed|written|done|made|built|run|thrown|kept|"
+    rf"{_AFTER_NOUN}(?:\w+ed|"
+    r"written|done|made|built|run|thrown|kept|"
     r"chosen|given|shown|known|found|held|sent|taken|bound|hidden|frozen)\b.*$",
     re.IGNORECASE,
 )
@@ -155,7 +165,7 @@ QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
     (
         "definition",
         re.compile(
-            r"^\s*(?:what(?:['’]s|\s+(?:is|are))|define|definition\s+of|meaning\s+of)\b|"
+            rf"^\s*(?:{_WHAT_IS}|define|definition\s+of|meaning\s+of)\b|"
             r"^\s*что\s+(?:такое|означает)|определени|"
             r"^\s*was\s+(?:ist|sind|bedeutet)\b|^[\s¿]*qu[ée]\s+(?:es|son|significa)\b|"
             r"^\s*(?:qu['’]est-ce\s+qu|que\s+(?:signifie|veut\s+dire)\b)|"
@@ -217,7 +227,7 @@ def subject_of(query: str, max_words: int = 10) -> str:
 
 # "What is a generator?": the article the question set before its subject, which the subject
 # leaves out (a heading reads "Generator") and a follow-up question needs back
-_ASKED_ARTICLE_RE = re.compile(r"^\s*what(?:'s|’s|\s+is|\s+are|\s+was)\s+(the|an?)\s", re.I)
+_ASKED_ARTICLE_RE = re.compile(rf"^\s*{_WHAT_IS}\s+(the|an?)\s", re.I)
 
 
 def with_article(query: str, subject: str) -> str:
