@@ -241,10 +241,26 @@ def test_a_question_asking_how_to_do_something_gets_follow_ups_and_topics_in_eng
         ("What’s the GIL?", "GIL"),
         ("What's a closure?", "closure"),
         ("What are generators?", "generators"),
+        # a second question after ", and" has a subject of its own
+        (
+            "Why is 0.1 + 0.2 not exactly 0.3, and should I use Decimal?",
+            "0.1 + 0.2 not exactly 0.3",
+        ),
+        ("What is a generator, and how do I write one?", "generator"),
+        # a choice: the things to choose between, not what they are for
+        ("Should I use pathlib or os.path to work with file paths?", "pathlib or os.path"),
+        ("Should we pick a dataclass or a dict for a record?", "a dataclass or a dict"),
     ],
 )
 def test_the_subject_is_what_the_question_asks_about(question, subject):
     assert subject_of(question) == subject
+
+
+def test_a_choice_between_two_things_is_a_comparison():
+    question = "Should I use the random module or secrets to generate a token?"
+    assert query_type_of(question) == "comparison"
+    assert split_comparison(subject_of(question), []) == ("the random module", "secrets")
+    assert query_type_of("Should I use pathlib for file paths?") != "comparison"  # no choice
 
 
 @pytest.mark.parametrize(
@@ -266,6 +282,11 @@ def test_the_subject_is_what_the_question_asks_about(question, subject):
         ("What’s the GIL?", "en", "What are common mistakes with the GIL?"),
         ("What's a closure?", "en", "What are common mistakes with a closure?"),
         ("What are generators?", "en", "What are common mistakes with generators?"),
+        (
+            "Should I use pathlib or os.path to work with file paths?",
+            "en",
+            "What are common mistakes with pathlib and os.path?",
+        ),
     ],
 )
 def test_follow_up_questions_name_the_subject_as_a_reader_would(question, language, asked):

@@ -99,10 +99,18 @@ _PARTICIPLE_RE = re.compile(
 _PLACE_RE = re.compile(
     r"\s+(?:in|on|with|в|mit|en|con|dans|avec)\s+Python\b.*$|\s+together$", re.IGNORECASE
 )
-# ", including break and continue": a list of examples, not the subject
+# ", including break and continue": a list of examples, not the subject; ", and how should I
+# test …": a second question, whose subject is not the first one's
 _CLAUSE_RE = re.compile(
-    r",?\s+(?:including|such\s+as|включая|einschließlich|incluyendo|y\s+compris)\b.*$",
+    r",?\s+(?:including|such\s+as|включая|einschließlich|incluyendo|y\s+compris)\b.*$|"
+    r",\s+and\s+(?:how|what|why|when|which|should|is|are|do|does|can)\s.*$",
     re.IGNORECASE,
+)
+# "Should I use pathlib or os.path to work with file paths?": a choice between the things
+# named, which are the subject; what they are for comes after them ("to …", "for …")
+_CHOICE = r"should\s+(?:i|we|you|one)\s+(?:use|choose|pick|prefer)"
+_CHOICE_RE = re.compile(
+    rf"^\s*{_CHOICE}\s+(?P<sides>.+?\sor\s.+?)(?:\s+(?:to|for|when|in)\s.*)?$", re.I
 )
 # "Compare lists and tuples: when should each be used?": the question after the colon asks
 # about the two things named before it, which are the subject (a comparison only: in
@@ -141,6 +149,7 @@ QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
             re.I,
         ),
     ),
+    ("comparison", re.compile(rf"^\s*{_CHOICE}\s.+\sor\s", re.I)),
     (
         "list",
         re.compile(
@@ -209,6 +218,8 @@ def subject_of(query: str, max_words: int = 10) -> str:
     core = _LEAD_RE.sub("", core)
     core = _DECIDES_RE.sub("", core)
     core = _CLAUSE_RE.sub("", core)
+    if chosen := _CHOICE_RE.match(core):
+        core = chosen["sides"]
     asked = _ASKED_AFTER_RE.match(core)
     if asked and len(_COMPARE_SPLIT_RE.split(asked["sides"], maxsplit=1)) == 2:
         core = asked["sides"]
