@@ -14,7 +14,12 @@ import string
 import pytest
 
 from shared.adapters.reasoning.offline import OfflineReasoner
-from shared.adapters.reasoning.question_shape import query_type_of, split_comparison, subject_of
+from shared.adapters.reasoning.question_shape import (
+    query_type_of,
+    split_comparison,
+    statement_of,
+    subject_of,
+)
 from shared.adapters.reasoning.templates import (
     PROFILES,
     TEXTS,
@@ -69,9 +74,10 @@ def test_topic_headings_recover_the_subject_from_each_plan_template(language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_languages_wording_for_a_task_replaces_templates_it_has(language):
-    english, task = TEXTS["en"], texts_module(language).TASK_TEXTS
-    assert set(task) <= set(english)
-    assert all(_fields(task[k]) == _fields(english[k]) for k in task)
+    english, module = TEXTS["en"], texts_module(language)
+    for wording in (module.TASK_TEXTS, module.WHY_TEXTS):
+        assert set(wording) <= set(english)
+        assert all(_fields(wording[k]) == _fields(english[k]) for k in wording)
 
 
 def test_an_unknown_language_falls_back_to_english():
@@ -118,8 +124,8 @@ def test_a_noun_after_an_article_does_not_end_the_subject(question, subject):
 
 
 def test_a_long_subject_is_not_cut_after_an_article():
-    question = "Why do all the functions I create in a loop return the value from the last one?"
-    assert subject_of(question) == "all the functions I create in a loop return"  # not "… the"
+    question = "How do the closures I create inside a loop all capture the same variable?"
+    assert subject_of(question) == "the closures I create inside a loop all capture"  # not "the"
     assert subject_of("How do I keep a list sorted?") == "keep a list sorted"  # short: whole
 
 
@@ -242,14 +248,25 @@ def test_a_question_asking_how_to_do_something_gets_follow_ups_and_topics_in_eng
         ("What's a closure?", "closure"),
         ("What are generators?", "generators"),
         # a second question after ", and" has a subject of its own
-        (
-            "Why is 0.1 + 0.2 not exactly 0.3, and should I use Decimal?",
-            "0.1 + 0.2 not exactly 0.3",
-        ),
+        ("What is the GIL, and why does it exist?", "GIL"),
         ("What is a generator, and how do I write one?", "generator"),
         # a choice: the things to choose between, not what they are for
         ("Should I use pathlib or os.path to work with file paths?", "pathlib or os.path"),
         ("Should we pick a dataclass or a dict for a record?", "a dataclass or a dict"),
+        # a why-question's subject ends at its verb; with "I" it is what the asker does
+        (
+            "Why does my function's default list keep items from earlier calls?",
+            "my function's default list",
+        ),
+        ("Why is my Python program slow?", "my Python program"),
+        (
+            "Why do the functions I create in a loop return the last value?",
+            "the functions I create in a loop",
+        ),
+        (
+            "Why can't I change one character of a string in place?",
+            "change one character of a string in place",
+        ),
     ],
 )
 def test_the_subject_is_what_the_question_asks_about(question, subject):
@@ -293,3 +310,50 @@ def test_follow_up_questions_name_the_subject_as_a_reader_would(question, langua
     follow_ups = OfflineReasoner(shared_corpus()).follow_up_questions(question, "", language)
     assert asked in follow_ups
     assert not [q for q in follow_ups if "difference between" in q or "Unterschied" in q]
+
+
+@pytest.mark.parametrize(
+    ("question", "statement"),
+    [
+        ("Why does -2**2 give -4 in Python?", "-2**2 gives -4"),
+        ("Why is my Python program slow?", "my Python program is slow"),
+        (
+            "Why is float('nan') not equal to itself, and how do I test for it?",
+            "float('nan') is not equal to itself",
+        ),
+        ("Why are default arguments evaluated once?", "default arguments are evaluated once"),
+        ("Why is list.sort() faster than sorted()?", "list.sort() is faster than sorted()"),
+        ("Why can't I change a character of a string?", "I can't change a character of a string"),
+        ("Why doesn't my loop stop?", "my loop doesn't stop"),
+        ("Why does Python have a GIL?", "Python has a GIL"),
+        (
+            "Why do the lambdas I make in a loop return the same value?",
+            "the lambdas I make in a loop return the same value",
+        ),
+        # no statement: reasons to do something, no verb we know, or no why-question
+        ("Why should I use generators?", None),
+        ("Why does my script segfault?", None),
+        ("What is a generator?", None),
+    ],
+)
+def test_a_why_question_is_read_as_the_statement_it_asks_about(question, statement):
+    assert statement_of(question) == statement
+
+
+def test_a_why_question_gets_a_title_and_follow_ups_about_its_statement():
+    """Not "My Python program slow: research report", nor "What are common mistakes with my
+    Python program slow?"."""
+    offline = OfflineReasoner(shared_corpus())
+    question = "Why is my Python program slow?"
+    follow_ups = offline.follow_up_questions(question, "", "en")
+    assert "What can I do when my Python program is slow?" in follow_ups
+    assert "What else can explain why my Python program is slow?" in follow_ups
+    assert not [q for q in follow_ups if "program slow" in q]
+
+    context = ResearchContext(session_id="s1", query=question, language="en")
+    report = offline.write_report(fixture_material().model_copy(update={"context": context}))
+    assert report.title == "Why my Python program is slow: research report"
+    assert not [q for q in report.follow_up_questions if "program slow" in q]
+    # German has no wording for a statement: its templates quote the subject
+    german = offline.follow_up_questions(question, "", "de")
+    assert "Welche typischen Fehler gibt es beim Thema „my Python program“?" in german

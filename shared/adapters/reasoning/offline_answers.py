@@ -222,7 +222,7 @@ class OfflineAnswers:
 
     def follow_up_questions(self, query: str, text: str, language: str) -> list[str]:
         t = texts_for_question(query, language)
-        subject = follow_up_subject(query, t)
+        subject = follow_up_subject(query, language)
         ours = {t[k] for k in ("answer_untranslatable", "answer_none", "synth_off_topic")}
         said = "" if text.strip() in ours else CITATION_RE.sub(" ", text)  # not our own words
         found = lexical.key_phrases([said], 8, idf=self.corpus.idf, exclude=[query])

@@ -33,6 +33,7 @@ from shared.adapters.reasoning.templates import (
     texts_for,
     texts_for_question,
     topic_heading,
+    why_statement,
 )
 from shared.adapters.report.citations import CITATION_RE, cited_numbers
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, ReportSection
@@ -116,7 +117,11 @@ def write_report(
     report_sections += _fixed_sections(material, t, gaps, len(report_sections), titles)
     sources = [s for s in material.sources if s.n in cited]
     return FinalReport(
-        title=t["report_title"].format(subject=_capitalized(subject)),
+        title=_capitalized(
+            texts_for_question(context.query, context.language)["report_title"].format(
+                subject=why_statement(context.query, context.language) or subject
+            )
+        ),
         executive_summary=" ".join([summary, *(cite(s, ns) for s, ns in summary_lead)]),
         sections=report_sections,
         conclusion=" ".join(conclusion),
@@ -181,7 +186,7 @@ def source_questions(asked: list[str], titles: list[str], query: str, language: 
     to it, then its pitfalls: questions a reader can take to the sources (none when fewer
     than three). A module's page goes by the module's name ("atexit"), not its synopsis."""
     t = texts_for_question(query, language)
-    subject = follow_up_subject(query, t)
+    subject = follow_up_subject(query, language)
     subject_words = set(lexical.content_tokens(subject))
     questions = list(asked)
     for title in titles:
@@ -193,16 +198,19 @@ def source_questions(asked: list[str], titles: list[str], query: str, language: 
     return lexical.unique_texts(questions)[:5] if len(questions) >= 3 else []
 
 
-def follow_up_subject(query: str, texts: dict[str, str]) -> str:
-    """What follow-up questions are about: the question's subject with its article ("What
-    is a generator?": "a generator"), or a comparison's two sides ("What is the difference
-    between a list and a tuple?": "a list and a tuple", not "What are common mistakes with
-    difference between a list and a tuple?")."""
+def follow_up_subject(query: str, language: str) -> str:
+    """What follow-up questions and the report's title are about: the question's subject
+    with its article ("What is a generator?": "a generator"), a comparison's two sides ("What
+    is the difference between a list and a tuple?": "a list and a tuple", not "What are
+    common mistakes with difference between a list and a tuple?"), or what a why-question
+    asks about ("Why is my program slow?": "my program is slow")."""
+    if statement := why_statement(query, language):
+        return statement
     subject = subject_of(query)
     if query_type_of(query) != "comparison":
         return with_article(query, subject)
     a, b = split_comparison(subject, [""])
-    return texts["fq_sides"].format(a=a, b=b) if b else subject
+    return texts_for(language)["fq_sides"].format(a=a, b=b) if b else subject
 
 
 def _fixed_sections(

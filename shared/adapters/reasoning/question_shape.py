@@ -16,7 +16,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from shared.adapters.reasoning import why_question
 from shared.adapters.reasoning.texts.en import WAY_TO
+from shared.adapters.reasoning.why_question import PARTICIPLE
 from shared.tools import lexical
 
 # "What is", "What's", "What were": how a what-question opens, read by the subject, the
@@ -89,12 +91,7 @@ _TAIL_RE = re.compile(
 # participle, which ends it ("exceptions", not "exceptions handled"); not a participle after
 # an article ("How is a pickled object restored?")
 _PASSIVE_RE = re.compile(r"^\s*how\s+(?:is|are|was|were)\s", re.IGNORECASE)
-_PARTICIPLE_RE = re.compile(
-    rf"{_AFTER_NOUN}(?:\w+ed|"
-    r"written|done|made|built|run|thrown|kept|"
-    r"chosen|given|shown|known|found|held|sent|taken|bound|hidden|frozen)\b.*$",
-    re.IGNORECASE,
-)
+_PARTICIPLE_RE = re.compile(rf"{_AFTER_NOUN}{PARTICIPLE}.*$", re.IGNORECASE)
 # "in Python", "в Python", "en Python" and "together" say where, not what
 _PLACE_RE = re.compile(
     r"\s+(?:in|on|with|в|mit|en|con|dans|avec)\s+Python\b.*$|\s+together$", re.IGNORECASE
@@ -216,6 +213,8 @@ def subject_of(query: str, max_words: int = 10) -> str:
     text = " ".join(query.strip().strip("?!.¿¡？！。").split())
     core = _ZH_PLACE_RE.sub("", _ZH_TAIL_RE.sub("", _ZH_LEAD_RE.sub("", text)))
     core = _LEAD_RE.sub("", core)
+    if (why := _why(text)) and (named := why_question.subject(*why)):
+        core = named
     core = _DECIDES_RE.sub("", core)
     core = _CLAUSE_RE.sub("", core)
     if chosen := _CHOICE_RE.match(core):
@@ -248,6 +247,21 @@ def with_article(query: str, subject: str) -> str:
     if not asked or not subject or not query[asked.end() :].lstrip().startswith(subject):
         return subject
     return f"{asked[1].lower()} {subject}"
+
+
+def statement_of(query: str) -> str | None:
+    """What an English why-question asks about, as a statement (``why_question``): "Why
+    is my program slow?" -> "my program is slow"; None for any other question."""
+    why = _why(query)
+    return why_question.statement(*why) if why else None
+
+
+def _why(query: str) -> why_question.Parts | None:
+    """The why-question's parts, without a second question or "in Python" after it."""
+    clause = query.strip().rstrip("?!. ")
+    for pattern in (_CLAUSE_RE, _PLACE_RE):
+        clause = pattern.sub("", clause)
+    return why_question.parts(clause)
 
 
 def split_comparison(subject: str, fallback: list[str]) -> tuple[str, str]:

@@ -14,6 +14,7 @@ import re
 from types import ModuleType
 from typing import Final
 
+from shared.adapters.reasoning.question_shape import statement_of
 from shared.adapters.reasoning.texts import Profile, de, en, es, fr, ru, zh
 
 _LANGUAGES: Final = {"en": en, "ru": ru, "de": de, "es": es, "fr": fr, "zh": zh}
@@ -58,12 +59,21 @@ def texts_for_question(query: str, language: str) -> dict[str, str]:
     """``texts_for(language)``, worded for ``query``: a question asking how to do something
     ("How do I check if a file exists?") has a verb phrase for its subject, which English
     cannot set where a noun goes, so its language's ``TASK_TEXTS`` replace those templates
-    ("What can go wrong when you check if a file exists?")."""
+    ("What can go wrong when you check if a file exists?"); a why-question read as a
+    statement ("my program is slow") takes ``WHY_TEXTS`` ("What can I do when …?")."""
     module = texts_module(language)
     texts = texts_for(language)
     if module.TASK_TEXTS and re.match(module.GATE_HOW_TO, query, re.IGNORECASE):
         return {**texts, **module.TASK_TEXTS}
+    if why_statement(query, language):
+        return {**texts, **module.WHY_TEXTS}
     return texts
+
+
+def why_statement(query: str, language: str) -> str | None:
+    """What a why-question asks about as a statement ("my program is slow"), where
+    ``language`` has the wording for one (``WHY_TEXTS``)."""
+    return statement_of(query) if texts_module(language).WHY_TEXTS else None
 
 
 def texts_module(language: str) -> ModuleType:

@@ -133,6 +133,18 @@ TASK_TEXTS: Final[dict[str, str]] = {
     "fq_source": "What does “{phrase}” say about how to {subject}?",
 }
 
+# The wording that replaces TEXTS' for a why-question read as a statement
+# (``question_shape.statement_of``: "my program is slow"), which the templates above would
+# set where a noun goes ("What are common mistakes with my program slow?").
+WHY_TEXTS: Final[dict[str, str]] = {
+    "report_title": "Why {subject}: research report",
+    "fq_relate": "How does {phrase} explain why {subject}?",
+    "fq_generic_examples": "What is a small example where {subject}?",
+    "fq_generic_pitfalls": "What can I do when {subject}?",
+    "fq_generic_alternatives": "What else can explain why {subject}?",
+    "fq_source": "What does “{phrase}” say about why {subject}?",
+}
+
 # Agent profiles: (name, specialization, working style, source preferences).
 PROFILES: Final[list[Profile]] = [
     (
