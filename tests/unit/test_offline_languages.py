@@ -15,9 +15,9 @@ import pytest
 
 from shared.adapters.reasoning.offline import OfflineReasoner
 from shared.adapters.reasoning.question_shape import (
+    asked_statement,
     query_type_of,
     split_comparison,
-    statement_of,
     subject_of,
 )
 from shared.adapters.reasoning.templates import (
@@ -75,7 +75,7 @@ def test_topic_headings_recover_the_subject_from_each_plan_template(language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_languages_wording_for_a_task_replaces_templates_it_has(language):
     english, module = TEXTS["en"], texts_module(language)
-    for wording in (module.TASK_TEXTS, module.WHY_TEXTS):
+    for wording in (module.TASK_TEXTS, *module.STATEMENT_TEXTS.values()):
         assert set(wording) <= set(english)
         assert all(_fields(wording[k]) == _fields(english[k]) for k in wording)
 
@@ -267,6 +267,13 @@ def test_a_question_asking_how_to_do_something_gets_follow_ups_and_topics_in_eng
             "Why can't I change one character of a string in place?",
             "change one character of a string in place",
         ),
+        ("Why is there a GIL?", "a GIL"),
+        ("Does Python have tail call optimization?", "tail call optimization"),
+        ("Can I use a list as a dictionary key?", "use a list as a dictionary key"),
+        # "What does X do?", "What does X mean?": X
+        ("What does the yield keyword do?", "the yield keyword"),
+        ("What does *args mean in a function definition?", "*args"),
+        ("What does it mean for an object to be hashable?", "hashable"),
     ],
 )
 def test_the_subject_is_what_the_question_asks_about(question, subject):
@@ -330,14 +337,24 @@ def test_follow_up_questions_name_the_subject_as_a_reader_would(question, langua
             "Why do the lambdas I make in a loop return the same value?",
             "the lambdas I make in a loop return the same value",
         ),
-        # no statement: reasons to do something, no verb we know, or no why-question
+        # an article starts what X is, unless a preposition or a gerund comes before it
+        ("Why is None a singleton?", "None is a singleton"),
+        ("Why is the result of a division a float?", "the result of a division is a float"),
+        # a yes/no question asks whether the statement holds
+        ("Does Python have tail call optimization?", "Python has tail call optimization"),
+        ("Is a tuple faster than a list?", "a tuple is faster than a list"),
+        ("Can I use a list as a dictionary key?", "I can use a list as a dictionary key"),
+        ("Is building a string with += slower?", "building a string with += is slower"),
+        # no statement: reasons to do something, advice, no verb we know, or another question
         ("Why should I use generators?", None),
+        ("Should I use generators?", None),
         ("Why does my script segfault?", None),
         ("What is a generator?", None),
     ],
 )
-def test_a_why_question_is_read_as_the_statement_it_asks_about(question, statement):
-    assert statement_of(question) == statement
+def test_a_why_or_yes_no_question_is_read_as_the_statement_it_asks_about(question, statement):
+    asked = asked_statement(question)
+    assert (asked.statement() if asked else None) == statement
 
 
 def test_a_why_question_gets_a_title_and_follow_ups_about_its_statement():
@@ -357,3 +374,14 @@ def test_a_why_question_gets_a_title_and_follow_ups_about_its_statement():
     # German has no wording for a statement: its templates quote the subject
     german = offline.follow_up_questions(question, "", "de")
     assert "Welche typischen Fehler gibt es beim Thema „my Python program“?" in german
+
+
+def test_a_yes_no_question_gets_follow_ups_about_whether_its_statement_holds():
+    """Not "What are common mistakes with Does Python have tail call optimization?"."""
+    offline = OfflineReasoner(shared_corpus())
+    follow_ups = offline.follow_up_questions("Does Python have tail call optimization?", "", "en")
+    assert "When does it matter whether Python has tail call optimization?" in follow_ups
+    assert not [q for q in follow_ups if "Does Python" in q]
+    # asked as a yes/no, "Is there a way to …?" is still a task
+    task = offline.follow_up_questions("Is there a way to run a function on exit?", "", "en")
+    assert "What can go wrong when you run a function on exit?" in task

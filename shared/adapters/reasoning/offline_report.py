@@ -30,10 +30,10 @@ from shared.adapters.reasoning.question_shape import (
 )
 from shared.adapters.reasoning.templates import (
     fixed_headings,
+    statement_for,
     texts_for,
     texts_for_question,
     topic_heading,
-    why_statement,
 )
 from shared.adapters.report.citations import CITATION_RE, cited_numbers
 from shared.core.report_models import Critique, FinalReport, ReportMaterial, ReportSection
@@ -119,7 +119,7 @@ def write_report(
     return FinalReport(
         title=_capitalized(
             texts_for_question(context.query, context.language)["report_title"].format(
-                subject=why_statement(context.query, context.language) or subject
+                subject=statement_for(context.query, context.language) or subject
             )
         ),
         executive_summary=" ".join([summary, *(cite(s, ns) for s, ns in summary_lead)]),
@@ -199,12 +199,12 @@ def source_questions(asked: list[str], titles: list[str], query: str, language: 
 
 
 def follow_up_subject(query: str, language: str) -> str:
-    """What follow-up questions and the report's title are about: the question's subject
+    """What follow-up questions are about: the question's subject
     with its article ("What is a generator?": "a generator"), a comparison's two sides ("What
     is the difference between a list and a tuple?": "a list and a tuple", not "What are
-    common mistakes with difference between a list and a tuple?"), or what a why-question
-    asks about ("Why is my program slow?": "my program is slow")."""
-    if statement := why_statement(query, language):
+    common mistakes with difference between a list and a tuple?"), or what a why- or yes/no
+    question asks about ("Why is my program slow?": "my program is slow")."""
+    if statement := statement_for(query, language):
         return statement
     subject = subject_of(query)
     if query_type_of(query) != "comparison":

@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from shared.adapters.reasoning import why_question
+from shared.adapters.reasoning import question_statement
+from shared.adapters.reasoning.question_statement import PARTICIPLE, Asked
 from shared.adapters.reasoning.texts.en import WAY_TO
-from shared.adapters.reasoning.why_question import PARTICIPLE
 from shared.tools import lexical
 
 # "What is", "What's", "What were": how a what-question opens, read by the subject, the
@@ -32,6 +32,8 @@ _LEAD_RE = re.compile(
     rf"^\s*(?:(?:{WAY_TO}|"
     r"how\s+(?:do|does|can|could|should|to|is|are|did|would|might)(?:\s+(?:i|you|we|one))?|"
     rf"{_WHAT_IS}(?:\s+(?:the|a|an))?|"
+    r"what\s+does\s+it\s+mean(?:\s+for(?:\s+\S+){1,3}?)?\s+to(?:\s+be)?|"  # "… to be hashable"
+    r"what\s+(?:does|do)(?!\s+it\b)|"  # "What does X do/mean?": the verb ends X (below)
     r"why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
     r"does)?(?:\s+i)?|explain|describe|define|compare|list|tell\s+me\s+about|"
     r"как(?:ой|ая|ие|ое)?(?:\s+(?:работает|работают|устроен[аоы]?|использовать))?|"
@@ -79,7 +81,7 @@ _ZH_PLACE_RE = re.compile(r"^(?:在\s*)?Python\s*(?:中|里)的?\s*", re.IGNOREC
 # the verb that ends the subject, and everything after it ("... work on sequences"); not a
 # noun after an article ("compute the mean and median": "mean" is what is computed)
 _TAIL_RE = re.compile(
-    rf"{_AFTER_NOUN}(?:work|works|"
+    rf"{_AFTER_NOUN}(?:work|works|do$|"
     r"operate|happen|mean|differ|find|finds|get\s+used|are\s+used|"
     r"is\s+used|used|get\s+evaluated|evaluated|behave|interact|relate|"
     # German puts the verb last; Spanish and French name it after the subject at times
@@ -135,6 +137,8 @@ _BETWEEN_RE = re.compile(
     re.I,
 )
 
+_WAY_TO_RE = re.compile(rf"^\s*(?:{WAY_TO})\b", re.I)  # a how-to asked as a what or a yes/no
+
 QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
     (
         "comparison",
@@ -158,7 +162,7 @@ QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
             re.I,
         ),
     ),
-    ("how_to", re.compile(rf"^\s*(?:{WAY_TO})\b", re.I)),  # before "what is" (definition)
+    ("how_to", _WAY_TO_RE),  # before "what is" (definition)
     (
         "fact",
         re.compile(
@@ -213,7 +217,7 @@ def subject_of(query: str, max_words: int = 10) -> str:
     text = " ".join(query.strip().strip("?!.¿¡？！。").split())
     core = _ZH_PLACE_RE.sub("", _ZH_TAIL_RE.sub("", _ZH_LEAD_RE.sub("", text)))
     core = _LEAD_RE.sub("", core)
-    if (why := _why(text)) and (named := why_question.subject(*why)):
+    if (asked := asked_statement(text)) and (named := asked.subject()):
         core = named
     core = _DECIDES_RE.sub("", core)
     core = _CLAUSE_RE.sub("", core)
@@ -249,19 +253,16 @@ def with_article(query: str, subject: str) -> str:
     return f"{asked[1].lower()} {subject}"
 
 
-def statement_of(query: str) -> str | None:
-    """What an English why-question asks about, as a statement (``why_question``): "Why
-    is my program slow?" -> "my program is slow"; None for any other question."""
-    why = _why(query)
-    return why_question.statement(*why) if why else None
-
-
-def _why(query: str) -> why_question.Parts | None:
-    """The why-question's parts, without a second question or "in Python" after it."""
+def asked_statement(query: str) -> Asked | None:
+    """An English why- or yes/no question read as the statement it asks about
+    (``question_statement``), without a second question or "in Python" after it; not "Is
+    there a way to …?", which asks how to do something."""
+    if _WAY_TO_RE.match(query):
+        return None
     clause = query.strip().rstrip("?!. ")
     for pattern in (_CLAUSE_RE, _PLACE_RE):
         clause = pattern.sub("", clause)
-    return why_question.parts(clause)
+    return question_statement.parts(clause)
 
 
 def split_comparison(subject: str, fallback: list[str]) -> tuple[str, str]:

@@ -14,7 +14,7 @@ import re
 from types import ModuleType
 from typing import Final
 
-from shared.adapters.reasoning.question_shape import statement_of
+from shared.adapters.reasoning.question_shape import Asked, asked_statement
 from shared.adapters.reasoning.texts import Profile, de, en, es, fr, ru, zh
 
 _LANGUAGES: Final = {"en": en, "ru": ru, "de": de, "es": es, "fr": fr, "zh": zh}
@@ -59,21 +59,29 @@ def texts_for_question(query: str, language: str) -> dict[str, str]:
     """``texts_for(language)``, worded for ``query``: a question asking how to do something
     ("How do I check if a file exists?") has a verb phrase for its subject, which English
     cannot set where a noun goes, so its language's ``TASK_TEXTS`` replace those templates
-    ("What can go wrong when you check if a file exists?"); a why-question read as a
-    statement ("my program is slow") takes ``WHY_TEXTS`` ("What can I do when …?")."""
+    ("What can go wrong when you check if a file exists?"); a why- or yes/no question read
+    as a statement ("my program is slow") takes ``STATEMENT_TEXTS`` ("What can I do when
+    …?", "When does it matter whether …?")."""
     module = texts_module(language)
     texts = texts_for(language)
     if module.TASK_TEXTS and re.match(module.GATE_HOW_TO, query, re.IGNORECASE):
         return {**texts, **module.TASK_TEXTS}
-    if why_statement(query, language):
-        return {**texts, **module.WHY_TEXTS}
+    if asked := _asked(query, language):
+        return {**texts, **module.STATEMENT_TEXTS[asked.kind]}
     return texts
 
 
-def why_statement(query: str, language: str) -> str | None:
-    """What a why-question asks about as a statement ("my program is slow"), where
-    ``language`` has the wording for one (``WHY_TEXTS``)."""
-    return statement_of(query) if texts_module(language).WHY_TEXTS else None
+def statement_for(query: str, language: str) -> str | None:
+    """The statement a why- or yes/no question asks about ("my program is slow"), where
+    ``texts_for_question`` words the question around one."""
+    asked = _asked(query, language)
+    return asked.statement() if asked else None
+
+
+def _asked(query: str, language: str) -> Asked | None:
+    """``query`` as a question about a statement, where ``language`` has the wording for it."""
+    asked = asked_statement(query)
+    return asked if asked and asked.kind in texts_module(language).STATEMENT_TEXTS else None
 
 
 def texts_module(language: str) -> ModuleType:

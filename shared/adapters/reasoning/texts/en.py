@@ -133,16 +133,26 @@ TASK_TEXTS: Final[dict[str, str]] = {
     "fq_source": "What does “{phrase}” say about how to {subject}?",
 }
 
-# The wording that replaces TEXTS' for a why-question read as a statement
-# (``question_shape.statement_of``: "my program is slow"), which the templates above would
+# The wording that replaces TEXTS' for a why- or a yes/no question, read as the statement it
+# asks about (``question_statement``: "my program is slow"), which the templates above would
 # set where a noun goes ("What are common mistakes with my program slow?").
-WHY_TEXTS: Final[dict[str, str]] = {
-    "report_title": "Why {subject}: research report",
-    "fq_relate": "How does {phrase} explain why {subject}?",
-    "fq_generic_examples": "What is a small example where {subject}?",
-    "fq_generic_pitfalls": "What can I do when {subject}?",
-    "fq_generic_alternatives": "What else can explain why {subject}?",
-    "fq_source": "What does “{phrase}” say about why {subject}?",
+STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {
+    "why": {
+        "report_title": "Why {subject}: research report",
+        "fq_relate": "How does {phrase} explain why {subject}?",
+        "fq_generic_examples": "What is a small example where {subject}?",
+        "fq_generic_pitfalls": "What can I do when {subject}?",
+        "fq_generic_alternatives": "What else can explain why {subject}?",
+        "fq_source": "What does “{phrase}” say about why {subject}?",
+    },
+    "whether": {
+        "report_title": "Whether {subject}: research report",
+        "fq_relate": "How does {phrase} bear on whether {subject}?",
+        "fq_generic_examples": "What is a small example that shows whether {subject}?",
+        "fq_generic_pitfalls": "When does it matter whether {subject}?",
+        "fq_generic_alternatives": "How can I check for myself whether {subject}?",
+        "fq_source": "What does “{phrase}” say about whether {subject}?",
+    },
 }
 
 # Agent profiles: (name, specialization, working style, source preferences).

@@ -112,9 +112,9 @@ TEXTS: Final[dict[str, str]] = {
 }
 
 # none: these templates quote the subject or set it after a label, where a task reads well
-# (and no statement is read from a why-question but in English)
+# (and no statement is read from a why- or yes/no question but in English)
 TASK_TEXTS: Final[dict[str, str]] = {}
-WHY_TEXTS: Final[dict[str, str]] = {}
+STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {}
 
 # Agent profiles: (name, specialization, working style, source preferences).
 PROFILES: Final[list[Profile]] = [
