@@ -14,6 +14,7 @@ import string
 import pytest
 
 from shared.adapters.reasoning.offline import OfflineReasoner
+from shared.adapters.reasoning.offline_report import source_questions
 from shared.adapters.reasoning.question_shape import (
     asked_statement,
     query_type_of,
@@ -280,10 +281,20 @@ def test_the_subject_is_what_the_question_asks_about(question, subject):
     assert subject_of(question) == subject
 
 
-def test_a_choice_between_two_things_is_a_comparison():
-    question = "Should I use the random module or secrets to generate a token?"
+@pytest.mark.parametrize(
+    ("question", "sides"),
+    [
+        (
+            "Should I use the random module or secrets to generate a token?",
+            ("the random module", "secrets"),
+        ),
+        ("Which is better for a small record, a dataclass or a dict?", ("a dataclass", "a dict")),
+        ("Which one should I use: threading or asyncio?", ("threading", "asyncio")),
+    ],
+)
+def test_a_choice_between_two_things_is_a_comparison(question, sides):
     assert query_type_of(question) == "comparison"
-    assert split_comparison(subject_of(question), []) == ("the random module", "secrets")
+    assert split_comparison(subject_of(question), []) == sides
     assert query_type_of("Should I use pathlib for file paths?") != "comparison"  # no choice
 
 
@@ -374,6 +385,28 @@ def test_a_why_question_gets_a_title_and_follow_ups_about_its_statement():
     # German has no wording for a statement: its templates quote the subject
     german = offline.follow_up_questions(question, "", "de")
     assert "Welche typischen Fehler gibt es beim Thema „my Python program“?" in german
+
+
+def test_a_question_asking_when_to_do_something_gets_follow_ups_worded_for_a_task():
+    follow_ups = OfflineReasoner(shared_corpus()).follow_up_questions(
+        "When should I use a generator instead of a list?", "", "en"
+    )
+    assert "What can go wrong when you use a generator instead of a list?" in follow_ups
+    assert not [q for q in follow_ups if " with use " in q or " of use " in q]
+
+
+def test_a_question_that_keeps_its_frame_is_quoted_in_its_follow_ups():
+    """No template can set "Where does Python look for modules" where a noun goes ("What
+    are common mistakes with Where does Python look for modules?")."""
+    offline = OfflineReasoner(shared_corpus())
+    question = "Where does Python look for modules?"
+    asked = "What do other sources say about “Where does Python look for modules”?"
+    follow_ups = offline.follow_up_questions(question, "The import system searches sys.path.", "en")
+    assert asked in follow_ups
+    assert not [q for q in follow_ups if " with Where " in q or " of Where " in q]
+    cited = source_questions([], ["The import system", "sys"], question, "en")
+    assert "What does “sys” say about “Where does Python look for modules”?" in cited
+    assert asked in cited
 
 
 def test_a_yes_no_question_gets_follow_ups_about_whether_its_statement_holds():

@@ -17,7 +17,12 @@ from shared.adapters.reasoning import (
     question_terms,
     relevance,
 )
-from shared.adapters.reasoning.offline_report import cite, follow_up_subject, source_questions
+from shared.adapters.reasoning.offline_report import (
+    asked_again,
+    cite,
+    follow_up_subject,
+    source_questions,
+)
 from shared.adapters.reasoning.offline_text import leads, script_language
 from shared.adapters.reasoning.question_terms import carried_terms, searched_for
 from shared.adapters.reasoning.templates import texts_for, texts_for_question
@@ -227,15 +232,17 @@ class OfflineAnswers:
         said = "" if text.strip() in ours else CITATION_RE.sub(" ", text)  # not our own words
         found = lexical.key_phrases([said], 8, idf=self.corpus.idf, exclude=[query])
         phrases = [n for p in found if (n := lexical.as_named(p, said))][:4]
-        forms = ("fq_relate", "fq_pitfalls", "fq_when", "fq_examples")
+        # a question that keeps its frame is quoted, not set where a noun goes (fq_relate)
+        forms = ("fq_relate", "fq_pitfalls", "fq_when", "fq_examples")[subject is None :]
         questions = [
             t[form].format(phrase=p, subject=subject)
             for form, p in zip(forms, phrases, strict=False)
         ]
-        questions += [
-            t[k].format(subject=subject)
-            for k in ("fq_generic_examples", "fq_generic_pitfalls", "fq_generic_alternatives")
-        ]
+        generic = ("fq_generic_examples", "fq_generic_pitfalls", "fq_generic_alternatives")
+        if subject is None:
+            questions.append(asked_again(query, t))
+        else:
+            questions += [t[k].format(subject=subject) for k in generic]
         return lexical.unique_texts(questions)[: max(3, min(5, len(phrases) + 1))]
 
 

@@ -23,6 +23,7 @@ from shared.adapters.reasoning.offline_quotes import (
     topic_sections,
 )
 from shared.adapters.reasoning.question_shape import (
+    frame_left,
     query_type_of,
     split_comparison,
     subject_of,
@@ -187,6 +188,8 @@ def source_questions(asked: list[str], titles: list[str], query: str, language: 
     than three). A module's page goes by the module's name ("atexit"), not its synopsis."""
     t = texts_for_question(query, language)
     subject = follow_up_subject(query, language)
+    framed = subject is None  # the question is quoted as asked
+    subject = subject or _quoted(query, t)
     subject_words = set(lexical.content_tokens(subject))
     questions = list(asked)
     for title in titles:
@@ -194,19 +197,39 @@ def source_questions(asked: list[str], titles: list[str], query: str, language: 
         if title and words and not words <= subject_words:
             name = relevance.module_title(title) or title
             questions.append(t["fq_source"].format(phrase=name, subject=subject))
-    questions.append(t["fq_generic_pitfalls"].format(subject=subject))
+    pitfalls = t["fq_generic_pitfalls"].format(subject=subject)
+    questions.append(asked_again(query, t) if framed else pitfalls)
+    return _enough(questions)
+
+
+def _enough(questions: list[str]) -> list[str]:
+    """At most five questions, and none when there are fewer than three."""
     return lexical.unique_texts(questions)[:5] if len(questions) >= 3 else []
 
 
-def follow_up_subject(query: str, language: str) -> str:
-    """What follow-up questions are about: the question's subject
-    with its article ("What is a generator?": "a generator"), a comparison's two sides ("What
-    is the difference between a list and a tuple?": "a list and a tuple", not "What are
-    common mistakes with difference between a list and a tuple?"), or what a why- or yes/no
-    question asks about ("Why is my program slow?": "my program is slow")."""
+def asked_again(query: str, texts: dict[str, str]) -> str:
+    """ "What do other sources say about “Where does Python look for modules”?"."""
+    return texts["fq_gap"].format(phrase=query.strip().rstrip("?？"))
+
+
+def _quoted(query: str, texts: dict[str, str]) -> str:
+    """The question in the quotation marks of its language, as ``fq_gap`` sets them."""
+    head, _, tail = texts["fq_gap"].partition("{phrase}")
+    return f"{head.rstrip()[-1:]}{query.strip().rstrip('?？')}{tail.lstrip()[:1]}"
+
+
+def follow_up_subject(query: str, language: str) -> str | None:
+    """What follow-up questions are about: the question's subject with its article ("What is
+    a generator?": "a generator"), a comparison's two sides ("What is the difference between
+    a list and a tuple?": "a list and a tuple", not "What are common mistakes with difference
+    between a list and a tuple?"), or what a why- or yes/no question asks about ("Why is my
+    program slow?": "my program is slow"). None when the question keeps its frame ("Where
+    does Python look for modules?"): follow-up questions then quote it."""
     if statement := statement_for(query, language):
         return statement
     subject = subject_of(query)
+    if frame_left(subject):
+        return None
     if query_type_of(query) != "comparison":
         return with_article(query, subject)
     a, b = split_comparison(subject, [""])

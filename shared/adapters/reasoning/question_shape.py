@@ -105,11 +105,18 @@ _CLAUSE_RE = re.compile(
     r",\s+and\s+(?:how|what|why|when|which|should|is|are|do|does|can)\s.*$",
     re.IGNORECASE,
 )
-# "Should I use pathlib or os.path to work with file paths?": a choice between the things
-# named, which are the subject; what they are for comes after them ("to …", "for …")
+# "Should I use pathlib or os.path to work with file paths?", "Which is better for a record,
+# a dataclass or a dict?": a choice between the things named, which are the subject; what
+# they are for is not ("to …", "for …")
 _CHOICE = r"should\s+(?:i|we|you|one)\s+(?:use|choose|pick|prefer)"
+_WHICH = (
+    r"which\s+(?:one\s+)?(?:is|should\s+(?:i|we|you)\s+(?:use|choose|pick))"
+    r"(?:\s+(?:better|best|faster|preferable|more\s+\w+))?(?:\s+(?:for|to|when|in)\s[^,:]+)?[,:]"
+)
 _CHOICE_RE = re.compile(
-    rf"^\s*{_CHOICE}\s+(?P<sides>.+?\sor\s.+?)(?:\s+(?:to|for|when|in)\s.*)?$", re.I
+    rf"^\s*(?:{_CHOICE}\s+(?P<sides>.+?\sor\s.+?)(?:\s+(?:to|for|when|in)\s.*)?|"
+    rf"{_WHICH}\s+(?P<named>.+\sor\s.+))$",
+    re.I,
 )
 # "Compare lists and tuples: when should each be used?": the question after the colon asks
 # about the two things named before it, which are the subject (a comparison only: in
@@ -150,7 +157,7 @@ QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
             re.I,
         ),
     ),
-    ("comparison", re.compile(rf"^\s*{_CHOICE}\s.+\sor\s", re.I)),
+    ("comparison", re.compile(rf"^\s*(?:{_CHOICE}\s.+|{_WHICH}.+)\sor\s", re.I)),
     (
         "list",
         re.compile(
@@ -222,7 +229,7 @@ def subject_of(query: str, max_words: int = 10) -> str:
     core = _DECIDES_RE.sub("", core)
     core = _CLAUSE_RE.sub("", core)
     if chosen := _CHOICE_RE.match(core):
-        core = chosen["sides"]
+        core = chosen["sides"] or chosen["named"]
     asked = _ASKED_AFTER_RE.match(core)
     if asked and len(_COMPARE_SPLIT_RE.split(asked["sides"], maxsplit=1)) == 2:
         core = asked["sides"]
@@ -263,6 +270,19 @@ def asked_statement(query: str) -> Asked | None:
     for pattern in (_CLAUSE_RE, _PLACE_RE):
         clause = pattern.sub("", clause)
     return question_statement.parts(clause)
+
+
+# an English question word the subject opens with: its frame was not taken off ("Where does
+# Python look for modules"), and no template can set it where a noun goes
+_FRAME_LEFT_RE = re.compile(
+    r"^(?:what|where|which|who|whose|how|when|why|is|are|do|does|did|can|could|should|would|"
+    r"will)\b",
+    re.IGNORECASE,
+)
+
+
+def frame_left(subject: str) -> bool:
+    return bool(_FRAME_LEFT_RE.match(subject))
 
 
 def split_comparison(subject: str, fallback: list[str]) -> tuple[str, str]:

@@ -64,7 +64,7 @@ def texts_for_question(query: str, language: str) -> dict[str, str]:
     …?", "When does it matter whether …?")."""
     module = texts_module(language)
     texts = texts_for(language)
-    if module.TASK_TEXTS and re.match(module.GATE_HOW_TO, query, re.IGNORECASE):
+    if module.TASK_TEXTS and re.match(module.TASK_QUESTION, query, re.IGNORECASE):
         return {**texts, **module.TASK_TEXTS}
     if asked := _asked(query, language):
         return {**texts, **module.STATEMENT_TEXTS[asked.kind]}

@@ -119,7 +119,7 @@ TEXTS: Final[dict[str, str]] = {
     "fq_sides": "{a} and {b}",  # what a comparison's follow-up questions are about
 }
 
-# The wording that replaces TEXTS' for a question asking how to do something (GATE_HOW_TO):
+# The wording that replaces TEXTS' for a question worded as a task (TASK_QUESTION below):
 # its subject is a verb phrase ("check if a file exists"), which the templates above would
 # set where a noun goes ("What are common mistakes with check if a file exists?").
 TASK_TEXTS: Final[dict[str, str]] = {
@@ -227,4 +227,9 @@ WAY_TO: Final[str] = (
 GATE_HOW_TO: Final[str] = (
     r"^\s*how\s+(?:do|can|could|should|would|might)\s+(?:i|we|you|one)\b|^\s*how\s+to\b|"
     rf"^\s*(?:{WAY_TO})\b"
+)
+# A question worded as a task (TASK_TEXTS): a how-to, or when to do something ("When should
+# I use a generator instead of a list?" is about "use a generator instead of a list").
+TASK_QUESTION: Final[str] = (
+    rf"{GATE_HOW_TO}|^\s*when\s+(?:should|would|do|can)\s+(?:i|we|you|one)\b|^\s*when\s+to\b"
 )
