@@ -124,10 +124,26 @@ def test_a_noun_after_an_article_does_not_end_the_subject(question, subject):
     assert subject_of(question) == subject
 
 
-def test_a_long_subject_is_not_cut_after_an_article():
-    question = "How do the closures I create inside a loop all capture the same variable?"
-    assert subject_of(question) == "the closures I create inside a loop all capture"  # not "the"
-    assert subject_of("How do I keep a list sorted?") == "keep a list sorted"  # short: whole
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        # at a clause that opens late enough, else after twelve words, not on "of" or "the"
+        (
+            "How do I keep a list in sorted order while I keep inserting new items into it?",
+            "keep a list in sorted order",
+        ),
+        (
+            "How do I check in a unit test that my function raises an error for bad input?",
+            "check in a unit test that my function raises an error",
+        ),
+        (
+            "How do the closures I create inside a loop all capture the same value of the name?",
+            "the closures I create inside a loop all capture the same value",
+        ),
+    ],
+)
+def test_a_long_subject_is_cut_where_a_reader_would_cut_it(question, subject):
+    assert subject_of(question) == subject
 
 
 @pytest.mark.parametrize(
@@ -275,6 +291,20 @@ def test_a_question_asking_how_to_do_something_gets_follow_ups_and_topics_in_eng
         ("What does the yield keyword do?", "the yield keyword"),
         ("What does *args mean in a function definition?", "*args"),
         ("What does it mean for an object to be hashable?", "hashable"),
+        ("What does a function return when it has no return statement?", "a function"),
+        (
+            'What does if __name__ == "__main__": do at the bottom of a script?',
+            'if __name__ == "__main__"',
+        ),
+        ("What do the three dots (...) mean in code?", "the three dots (...)"),
+        # a task's verbs are part of it: "hand", "… the lines that" are not what is asked
+        ("How do I hand work from one thread to another?", "hand work from one thread to another"),
+        ("How do I show the lines that differ?", "show the lines that differ"),
+        # "and" before a participle: "chained" is no verb here
+        (
+            "How are comparisons and chained comparisons evaluated?",
+            "comparisons and chained comparisons",
+        ),
     ],
 )
 def test_the_subject_is_what_the_question_asks_about(question, subject):

@@ -18,7 +18,7 @@ from typing import Final
 
 from shared.adapters.reasoning import question_statement
 from shared.adapters.reasoning.question_statement import PARTICIPLE, Asked
-from shared.adapters.reasoning.texts.en import WAY_TO
+from shared.adapters.reasoning.texts.en import TASK_QUESTION, WAY_TO
 from shared.tools import lexical
 
 # "What is", "What's", "What were": how a what-question opens, read by the subject, the
@@ -26,7 +26,7 @@ from shared.tools import lexical
 _WHAT_IS = r"what(?:['’]s|\s+(?:is|are|was|were))"
 # after a word that is no article: where a verb or a participle ends the subject ("… work",
 # "… handled"), and not a noun after "the"/"a"/"an" ("compute the mean", "a pickled object")
-_AFTER_NOUN = r"(?<=\w)(?<!\bthe)(?<!\ban)(?<!\ba)\s+"
+_AFTER_NOUN = r"(?<=\S)(?<!\bthe)(?<!\ban)(?<!\ba)\s+"
 
 _LEAD_RE = re.compile(
     rf"^\s*(?:(?:{WAY_TO}|"
@@ -81,7 +81,7 @@ _ZH_PLACE_RE = re.compile(r"^(?:在\s*)?Python\s*(?:中|里)的?\s*", re.IGNOREC
 # the verb that ends the subject, and everything after it ("... work on sequences"); not a
 # noun after an article ("compute the mean and median": "mean" is what is computed)
 _TAIL_RE = re.compile(
-    rf"{_AFTER_NOUN}(?:work|works|do$|"
+    rf"{_AFTER_NOUN}(?:work|works|return|returns|do(?=$|\s+(?:at|in|on|with|when|for)\b)|"
     r"operate|happen|mean|differ|find|finds|get\s+used|are\s+used|"
     r"is\s+used|used|get\s+evaluated|evaluated|behave|interact|relate|"
     # German puts the verb last; Spanish and French name it after the subject at times
@@ -93,7 +93,8 @@ _TAIL_RE = re.compile(
 # participle, which ends it ("exceptions", not "exceptions handled"); not a participle after
 # an article ("How is a pickled object restored?")
 _PASSIVE_RE = re.compile(r"^\s*how\s+(?:is|are|was|were)\s", re.IGNORECASE)
-_PARTICIPLE_RE = re.compile(rf"{_AFTER_NOUN}{PARTICIPLE}.*$", re.IGNORECASE)
+# (nor after "and": "comparisons and chained comparison operators")
+_PARTICIPLE_RE = re.compile(rf"(?<!\band)(?<!\bor){_AFTER_NOUN}{PARTICIPLE}.*$", re.IGNORECASE)
 # "in Python", "в Python", "en Python" and "together" say where, not what
 _PLACE_RE = re.compile(
     r"\s+(?:in|on|with|в|mit|en|con|dans|avec)\s+Python\b.*$|\s+together$", re.IGNORECASE
@@ -144,6 +145,7 @@ _BETWEEN_RE = re.compile(
     re.I,
 )
 
+_TASK_RE = re.compile(TASK_QUESTION, re.I)  # English: "How do I …", "When should I …"
 _WAY_TO_RE = re.compile(rf"^\s*(?:{WAY_TO})\b", re.I)  # a how-to asked as a what or a yes/no
 
 QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
@@ -218,7 +220,7 @@ def query_type_of(query: str) -> str:
 _ARTICLES = frozenset({"the", "a", "an"})  # as concepts_of drops them
 
 
-def subject_of(query: str, max_words: int = 10) -> str:
+def subject_of(query: str, max_words: int = 12) -> str:
     """The question with its interrogative frame removed: "How do X work in Python?" -> "X",
     "How does the import statement find modules?" -> "the import statement"."""
     text = " ".join(query.strip().strip("?!.¿¡？！。").split())
@@ -233,15 +235,53 @@ def subject_of(query: str, max_words: int = 10) -> str:
     asked = _ASKED_AFTER_RE.match(core)
     if asked and len(_COMPARE_SPLIT_RE.split(asked["sides"], maxsplit=1)) == 2:
         core = asked["sides"]
-    for pattern in (_PLACE_RE, _TAIL_RE, _PLACE_RE):
+    # a task's subject opens with its verb, and a verb after it is part of it ("hand work
+    # from one thread to another", "show the lines that differ")
+    for pattern in (_PLACE_RE,) if _TASK_RE.match(text) else (_PLACE_RE, _TAIL_RE, _PLACE_RE):
         core = pattern.sub("", core)
     if _PASSIVE_RE.match(text):
         core = _PARTICIPLE_RE.sub("", core)
-    core = core.strip(" ,;:?!.\"'«»“”„")
-    words = (core or text).split()
-    if len(words) > max_words:  # never cut after an article: "... return the"
-        words = words[:max_words]
-        while len(words) > 1 and words[-1].lower() in _ARTICLES:
+    core = _unquoted(core.strip(" ,;:?!."))
+    return _shortened((core or text).split(), max_words)
+
+
+# where a long subject may end: before a clause ("keep a list sorted | while I insert …")
+_CLAUSE_OPENS = frozenset(
+    {
+        "while",
+        "where",
+        "when",
+        "whenever",
+        "without",
+        "that",
+        "which",
+        "so",
+        "because",
+        "if",
+        "after",
+        "before",
+        "until",
+        "like",
+    }
+)
+_DANGLING = _ARTICLES | {"of", "by", "in", "with", "for", "to", "from", "on", "at", "and", "or"}
+
+
+def _unquoted(text: str) -> str:
+    """``text`` without the quotation marks around it, but not half of a quoted name
+    ('if __name__ == "__main__"')."""
+    stripped = text.strip("\"'«»“”„")
+    return text if stripped.count('"') % 2 != text.count('"') % 2 else stripped
+
+
+def _shortened(words: list[str], most: int) -> str:
+    """At most ``most`` words: up to the first clause that opens in the second half of them,
+    else the first ``most``, never ending on an article or a preposition ("… raises an
+    error for")."""
+    if len(words) > most:
+        opens = [i for i in range(most // 2, most + 1) if words[i].lower() in _CLAUSE_OPENS]
+        words = words[: opens[0]] if opens else words[:most]
+        while len(words) > 1 and words[-1].lower() in _DANGLING:
             words.pop()
     return " ".join(words).rstrip(",;:")
 
