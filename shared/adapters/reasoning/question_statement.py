@@ -30,7 +30,7 @@ _AUX = r"is|are|do|does|did|has|have|can|could|will"
 # "was" opens a German question ("Was ist …?"): after "why" only
 _ASKED_RE = re.compile(
     rf"^\s*(?:(?P<why>why)\s+(?P<because>(?:{_AUX}|was|were)(?:n['’]t)?|can['’]t|cannot|"
-    rf"won['’]t)|(?P<whether>{_AUX}))\s+(?P<rest>.+)$",
+    rf"won['’]t)|(?P<how>how)\s+(?P<manner>does|do)|(?P<whether>{_AUX}))\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 # who asks: "Why can't I change …" is about what the asker does ("change …")
@@ -45,17 +45,19 @@ _PREPOSITIONS = frozenset(
     {"of", "in", "on", "at", "to", "for", "from", "with", "by", "inside", "into", "over"}
 )
 # the verbs that end the subject of "Why does X keep …?" (base forms)
-_VERB_TEXT = """accept allow become behave break call change compare contain copy crash create
-    differ end evaluate exist fail find get give grow hang have hold ignore import keep leak look
-    lose make matter mean modify need point print produce raise reach refer remember require
-    return round run see seem share show skip stay stop support take throw treat use work"""
+_VERB_TEXT = """accept allow become behave break call change compare compute contain convert copy
+    crash create decide differ end evaluate exist fail find generate get give grow handle hang
+    have hold ignore implement import keep leak load look lose make manage matter mean memoize
+    modify need parse point print produce raise reach read refer remember remove require resolve
+    return round run search see seem send share show skip stay stop store support take throw
+    track treat update use work write"""
 _VERBS = frozenset(_VERB_TEXT.split())
 
 
 class Asked(NamedTuple):
     """A question about a statement: why it holds, or whether it does."""
 
-    kind: str  # "why" or "whether"
+    kind: str  # "why", "whether" or "how" (its subject only: "How does X handle …")
     aux: str  # "does", "is", "can't"
     words: list[str]  # the question's other words, in order
     at: int  # where the verb phrase starts in them
@@ -74,6 +76,8 @@ class Asked(NamedTuple):
         after "I", "there" or "Python" ("change one character …", "a GIL", "tail call
         optimization" of "Does Python have …"); None after "it" or "this"."""
         first, after = self.words[0].lower(), self.words[self.at :]
+        if self.kind == "how":  # "How do I …" is a task, read as one in question_shape
+            return None if first in _OPENS else " ".join(self.words[: self.at])
         if first not in _OPENS:
             return " ".join(self.words if self.kind == "whether" else self.words[: self.at])
         if first in _ASKERS or first == "there":
@@ -90,8 +94,8 @@ def parts(clause: str) -> Asked | None:
     asked = _ASKED_RE.match(clause)
     if not asked:
         return None
-    kind = "why" if asked["why"] else "whether"
-    aux = (asked["because"] or asked["whether"]).lower().replace("’", "'")
+    kind = "why" if asked["why"] else "how" if asked["how"] else "whether"
+    aux = (asked["because"] or asked["manner"] or asked["whether"]).lower().replace("’", "'")
     words = asked["rest"].split()
     at = _predicate_at(aux, words)
     return None if at is None or not 0 < at < len(words) else Asked(kind, aux, words, at)
@@ -114,8 +118,10 @@ def _predicate_at(aux: str, words: list[str]) -> int | None:
             if word in _PREDICATE_OPENS or than or named or re.fullmatch(PARTICIPLE, word):
                 return i
         return len(words) - 1
-    # not a verb right after "I" or "you": a clause of the subject ("the functions I create")
-    verbs = (i for i, w in enumerate(lower[1:], 1) if w in _VERBS and lower[i - 1] not in _OPENS)
+    # not a verb right after "I" or "you" (a clause of the subject: "the functions I
+    # create"), nor after an article ("the import statement")
+    after = _OPENS | _ARTICLES
+    verbs = (i for i, w in enumerate(lower[1:], 1) if w in _VERBS and lower[i - 1] not in after)
     return next(verbs, None)
 
 
