@@ -390,6 +390,8 @@ def test_follow_up_questions_name_the_subject_as_a_reader_would(question, langua
         ("Is a tuple faster than a list?", "a tuple is faster than a list"),
         ("Can I use a list as a dictionary key?", "I can use a list as a dictionary key"),
         ("Is building a string with += slower?", "building a string with += is slower"),
+        # "What happens when …?" asks about what follows the statement
+        ("What happens when a finally block raises?", "a finally block raises"),
         # no statement: reasons to do something, advice, no verb we know, or another question
         ("Why should I use generators?", None),
         ("Should I use generators?", None),
@@ -419,6 +421,14 @@ def test_a_why_question_gets_a_title_and_follow_ups_about_its_statement():
     # German has no wording for a statement: its templates quote the subject
     german = offline.follow_up_questions(question, "", "de")
     assert "Welche typischen Fehler gibt es beim Thema „my Python program“?" in german
+
+
+def test_a_what_happens_question_gets_follow_ups_about_its_statement():
+    question = "What happens when an exception is raised inside a finally block?"
+    assert subject_of(question) == "an exception is raised inside a finally block"
+    follow_ups = OfflineReasoner(shared_corpus()).follow_up_questions(question, "", "en")
+    assert "What can go wrong when an exception is raised inside a finally block?" in follow_ups
+    assert not [q for q in follow_ups if "What happens when an" in q]
 
 
 def test_a_question_asking_when_to_do_something_gets_follow_ups_worded_for_a_task():

@@ -1,4 +1,4 @@
-"""English why- and yes/no questions read as the statement they ask about.
+"""English why-, yes/no and what-happens questions read as the statement they ask about.
 
 "Why does my function's default list keep the items from earlier calls?" and "Does Python
 have tail call optimization?" ask about a statement with its auxiliary moved to the front:
@@ -7,7 +7,9 @@ optimization". Set where a noun goes, such a question without its frame reads as
 English ("What are common mistakes with my Python program slow?"), so the offline reasoner
 words the report's title and follow-up questions around the statement (the language's
 ``STATEMENT_TEXTS``: "What can I do when my Python program is slow?", "When does it matter
-whether a tuple is faster than a list?"), and its topics are about the statement's subject.
+whether a tuple is faster than a list?", "What can go wrong when an exception is raised
+inside a finally block?"), and its topics are about the statement or its subject. "How does
+X memoize …?" is about X the same way.
 
 There is no parser: the verb is found after "I", "it" or "Python", at "not", a participle,
 an article or "… than" after "is", or among a list of verbs questions about code use. A
@@ -33,6 +35,7 @@ _ASKED_RE = re.compile(
     rf"won['’]t)|(?P<how>how)\s+(?P<manner>does|do)|(?P<whether>{_AUX}))\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
+_HAPPENS_RE = re.compile(r"^\s*what\s+happens\s+(?:when|if)\s+(?P<rest>.+)$", re.IGNORECASE)
 # who asks: "Why can't I change …" is about what the asker does ("change …")
 _ASKERS = frozenset({"i", "you", "we"})
 # a subject of one word, after which the verb comes
@@ -57,13 +60,17 @@ _VERBS = frozenset(_VERB_TEXT.split())
 class Asked(NamedTuple):
     """A question about a statement: why it holds, or whether it does."""
 
-    kind: str  # "why", "whether" or "how" (its subject only: "How does X handle …")
+    # "why", "whether", "happens" ("What happens when …?"), or "how" (its subject only: "How
+    # does X handle …?")
+    kind: str
     aux: str  # "does", "is", "can't"
     words: list[str]  # the question's other words, in order
     at: int  # where the verb phrase starts in them
 
     def statement(self) -> str:
         """ "my list keeps items" ("does"), "my program is slow" ("is"), "I can't change …"."""
+        if self.kind == "happens":  # said as it is: "an exception is raised in …"
+            return " ".join(self.words)
         aux, verb = self.aux, self.words[self.at :]
         if aux == "does":  # "my list keeps", not "my list does keep"
             aux, verb = "", [_third_person(verb[0]), *verb[1:]]
@@ -76,10 +83,12 @@ class Asked(NamedTuple):
         after "I", "there" or "Python" ("change one character …", "a GIL", "tail call
         optimization" of "Does Python have …"); None after "it" or "this"."""
         first, after = self.words[0].lower(), self.words[self.at :]
+        if self.kind in ("happens", "whether") and first not in _OPENS:
+            return self.statement()  # what is asked about: "a tuple is faster than a list"
         if self.kind == "how":  # "How do I …" is a task, read as one in question_shape
             return None if first in _OPENS else " ".join(self.words[: self.at])
         if first not in _OPENS:
-            return " ".join(self.words if self.kind == "whether" else self.words[: self.at])
+            return " ".join(self.words[: self.at])
         if first in _ASKERS or first == "there":
             return " ".join(after)
         if first == "python" and len(after) > 1:
@@ -88,9 +97,11 @@ class Asked(NamedTuple):
 
 
 def parts(clause: str) -> Asked | None:
-    """``clause`` read as a why- or yes/no question about a statement; None when it is no
-    such question or its verb is not found. ``clause`` is the question without its question
+    """``clause`` read as a question about a statement (why, yes/no, what happens when, how
+    does X …); None when it is no such question or its verb is not found. ``clause`` is the question without its question
     mark or a second question after it."""
+    if happens := _HAPPENS_RE.match(clause):
+        return Asked("happens", "", happens["rest"].split(), 0)
     asked = _ASKED_RE.match(clause)
     if not asked:
         return None

@@ -145,6 +145,14 @@ STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {
         "fq_generic_alternatives": "What else can explain why {subject}?",
         "fq_source": "What does “{phrase}” say about why {subject}?",
     },
+    "happens": {
+        "report_title": "What happens when {subject}: research report",
+        "fq_relate": "How does {phrase} bear on what happens when {subject}?",
+        "fq_generic_examples": "What is a small example where {subject}?",
+        "fq_generic_pitfalls": "What can go wrong when {subject}?",
+        "fq_generic_alternatives": "How can I handle the case where {subject}?",
+        "fq_source": "What does “{phrase}” say about what happens when {subject}?",
+    },
     "whether": {
         "report_title": "Whether {subject}: research report",
         "fq_relate": "How does {phrase} bear on whether {subject}?",
