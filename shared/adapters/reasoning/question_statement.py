@@ -98,8 +98,8 @@ class Asked(NamedTuple):
 
 def parts(clause: str) -> Asked | None:
     """``clause`` read as a question about a statement (why, yes/no, what happens when, how
-    does X …); None when it is no such question or its verb is not found. ``clause`` is the question without its question
-    mark or a second question after it."""
+    does X …); None when it is no such question or its verb is not found. ``clause`` is the
+    question without its question mark or a second question after it."""
     if happens := _HAPPENS_RE.match(clause):
         return Asked("happens", "", happens["rest"].split(), 0)
     asked = _ASKED_RE.match(clause)
