@@ -222,8 +222,8 @@ def follow_up_subject(query: str, language: str) -> str | None:
     """What follow-up questions are about: the question's subject with its article ("What is
     a generator?": "a generator"), a comparison's two sides ("What is the difference between
     a list and a tuple?": "a list and a tuple", not "What are common mistakes with difference
-    between a list and a tuple?"), or what a why- or yes/no question asks about ("Why is my
-    program slow?": "my program is slow"). None when the question keeps its frame ("Where
+    between a list and a tuple?"), or the statement a question asks about ("Why is my program
+    slow?": "my program is slow"). None when the question keeps its frame ("Where
     does Python look for modules?"): follow-up questions then quote it."""
     if statement := statement_for(query, language):
         return statement

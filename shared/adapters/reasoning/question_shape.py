@@ -226,7 +226,7 @@ def subject_of(query: str, max_words: int = 12) -> str:
     text = " ".join(query.strip().strip("?!.¿¡？！。").split())
     core = _ZH_PLACE_RE.sub("", _ZH_TAIL_RE.sub("", _ZH_LEAD_RE.sub("", text)))
     core = _LEAD_RE.sub("", core)
-    if (asked := asked_statement(text)) and (named := asked.subject()):
+    if (statement := asked_statement(text)) and (named := statement.subject()):
         core = named
     core = _DECIDES_RE.sub("", core)
     core = _CLAUSE_RE.sub("", core)
@@ -246,25 +246,12 @@ def subject_of(query: str, max_words: int = 12) -> str:
 
 
 # where a long subject may end: before a clause ("keep a list sorted | while I insert …")
-_CLAUSE_OPENS = frozenset(
-    {
-        "while",
-        "where",
-        "when",
-        "whenever",
-        "without",
-        "that",
-        "which",
-        "so",
-        "because",
-        "if",
-        "after",
-        "before",
-        "until",
-        "like",
-    }
+_CLAUSE_OPEN_TEXT = (
+    "while where when whenever without that which so because if after before until like"
 )
-_DANGLING = _ARTICLES | {"of", "by", "in", "with", "for", "to", "from", "on", "at", "and", "or"}
+_CLAUSE_OPENS = frozenset(_CLAUSE_OPEN_TEXT.split())
+_DANGLING_TEXT = "of by in with for to from on at and or than"  # nor on an article
+_DANGLING = _ARTICLES | frozenset(_DANGLING_TEXT.split())
 
 
 def _unquoted(text: str) -> str:
@@ -301,9 +288,9 @@ def with_article(query: str, subject: str) -> str:
 
 
 def asked_statement(query: str) -> Asked | None:
-    """An English why- or yes/no question read as the statement it asks about
-    (``question_statement``), without a second question or "in Python" after it; not "Is
-    there a way to …?", which asks how to do something."""
+    """An English question about a statement (why, yes/no, what happens when, how does X
+    …), read by ``question_statement`` without a second question or "in Python" after it;
+    not "Is there a way to …?", which asks how to do something."""
     if _WAY_TO_RE.match(query):
         return None
     clause = query.strip().rstrip("?!. ")

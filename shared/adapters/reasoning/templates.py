@@ -59,9 +59,9 @@ def texts_for_question(query: str, language: str) -> dict[str, str]:
     """``texts_for(language)``, worded for ``query``: a question asking how to do something
     ("How do I check if a file exists?") has a verb phrase for its subject, which English
     cannot set where a noun goes, so its language's ``TASK_TEXTS`` replace those templates
-    ("What can go wrong when you check if a file exists?"); a why- or yes/no question read
-    as a statement ("my program is slow") takes ``STATEMENT_TEXTS`` ("What can I do when
-    …?", "When does it matter whether …?")."""
+    ("What can go wrong when you check if a file exists?"); a why-, yes/no or what-happens
+    question read as a statement ("my program is slow") takes ``STATEMENT_TEXTS`` ("What
+    can I do when …?", "When does it matter whether …?")."""
     module = texts_module(language)
     texts = texts_for(language)
     if module.TASK_TEXTS and re.match(module.TASK_QUESTION, query, re.IGNORECASE):
@@ -72,8 +72,8 @@ def texts_for_question(query: str, language: str) -> dict[str, str]:
 
 
 def statement_for(query: str, language: str) -> str | None:
-    """The statement a why- or yes/no question asks about ("my program is slow"), where
-    ``texts_for_question`` words the question around one."""
+    """The statement a why-, yes/no or what-happens question asks about ("my program is
+    slow"), where ``texts_for_question`` words the question around one."""
     asked = _asked(query, language)
     return asked.statement() if asked else None
 
