@@ -587,3 +587,16 @@ def test_a_section_named_after_a_module_holds_only_that_modules_quotes(offline):
     quoted = {heading: [text for text, _ in items] for heading, items in sections}
     assert quoted["The with statement"] == [WITH[0][0], expression]
     assert len(quoted["Contextlib"]) == 2 and expression not in quoted["Contextlib"]
+
+
+def test_a_section_on_a_yes_no_question_names_its_statement_as_asked(offline):
+    """A heading "The with statement calls the context manager's enter method" would claim
+    what the question only asks."""
+    question = "Does the with statement call the context manager's enter method?"
+    statement = "the with statement calls the context manager's enter method"
+    material = _material_with({f"Definition of {statement}": WITH})  # the plan's topic
+    material.context = material.context.model_copy(update={"query": question})
+    report = offline.write_report(material)
+    whether = f"Whether {statement}"
+    assert report.title == f"{whether}: research report"
+    assert report.sections[0].heading == whether

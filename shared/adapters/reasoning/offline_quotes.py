@@ -21,7 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from urllib.parse import urlsplit
 
 from shared.adapters.reasoning import question_terms, relevance
-from shared.adapters.reasoning.templates import texts_for, topic_heading
+from shared.adapters.reasoning.question_shape import subject_of
+from shared.adapters.reasoning.templates import statement_heading, texts_for, topic_heading
 from shared.adapters.report.citations import CITATION_RE, sentence_key
 from shared.core.report_models import ReportMaterial
 from shared.core.research_models import Finding, KeyFinding, ResearchContext
@@ -99,7 +100,8 @@ def topic_sections(
         items = _fresh_items(material, keys, seen, gates(topic), citable, named)
         items.sort(key=lambda item: sentence_key(item[0]) not in endorsed)  # stable
         if items:
-            sections.append((_unique_heading(topic, sections, language), items[:ITEMS_PER_SECTION]))
+            heading = _unique_heading(topic, sections, material.context)
+            sections.append((heading, items[:ITEMS_PER_SECTION]))
         elif not _fresh_items(material, keys, [], gates(topic), citable, named):  # no repeat
             gaps.append(topic)
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
@@ -247,9 +249,15 @@ def _stemmed(text: str) -> set[str]:
     return {question_terms.stem(w) for w in lexical.content_tokens(text)}
 
 
-def _unique_heading(topic: str, sections: list[tuple[str, list[Cited]]], language: str) -> str:
-    """The topic's subject as heading, or its full title when another section has it."""
-    heading = topic_heading(topic, language)
+def _unique_heading(
+    topic: str, sections: list[tuple[str, list[Cited]]], context: ResearchContext
+) -> str:
+    """The topic's subject as heading, or its full title when another section has it. A
+    statement the question asks about is named as asked: "Whether a tuple is faster than a
+    list", not "A tuple is faster than a list"."""
+    heading = topic_heading(topic, context.language)
+    if heading.lower() == subject_of(context.query).lower():
+        heading = statement_heading(context.query, context.language) or heading
     return topic if any(h == heading for h, _ in sections) else heading
 
 

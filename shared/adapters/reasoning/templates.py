@@ -78,6 +78,19 @@ def statement_for(query: str, language: str) -> str | None:
     return asked.statement() if asked else None
 
 
+def statement_heading(query: str, language: str) -> str | None:
+    """A heading that names the statement a question asks about as the question does
+    ("Whether a tuple is faster than a list", not the claim "A tuple is faster than a
+    list"): the report's title without its suffix; None for other questions."""
+    statement = statement_for(query, language)
+    if not statement:
+        return None
+    title = texts_for_question(query, language)["report_title"].format(subject=statement)
+    suffix = texts_for(language)["report_title"].partition("{subject}")[2]
+    heading = title.removesuffix(suffix)
+    return heading[:1].upper() + heading[1:]
+
+
 def _asked(query: str, language: str) -> Asked | None:
     """``query`` as a question about a statement, where ``language`` has the wording for it."""
     asked = asked_statement(query)
