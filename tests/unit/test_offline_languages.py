@@ -439,6 +439,26 @@ def test_a_question_asking_when_to_do_something_gets_follow_ups_worded_for_a_tas
     assert not [q for q in follow_ups if " with use " in q or " of use " in q]
 
 
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("Can you explain decorators?", "decorators"),
+        ("Could you please explain how context managers work?", "context managers"),
+        ("Can you tell me about generators?", "generators"),
+    ],
+)
+def test_a_polite_request_is_no_yes_no_question(question, subject):
+    """Not "When does it matter whether you can explain decorators?"."""
+    assert subject_of(question) == subject
+    follow_ups = OfflineReasoner(shared_corpus()).follow_up_questions(question, "", "en")
+    assert f"What are common mistakes with {subject}?" in follow_ups
+    shown = "Can you show me how to read a file?"
+    assert subject_of(shown) == "read a file"
+    assert "What can go wrong when you read a file?" in (
+        OfflineReasoner(shared_corpus()).follow_up_questions(shown, "", "en")
+    )
+
+
 def test_a_question_that_keeps_its_frame_is_quoted_in_its_follow_ups():
     """No template can set "Where does Python look for modules" where a noun goes ("What
     are common mistakes with Where does Python look for modules?")."""

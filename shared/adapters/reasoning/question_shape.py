@@ -35,7 +35,7 @@ _LEAD_RE = re.compile(
     r"what\s+does\s+it\s+mean(?:\s+for(?:\s+\S+){1,3}?)?\s+to(?:\s+be)?|"  # "… to be hashable"
     r"what\s+(?:does|do)(?!\s+it\b)|"  # "What does X do/mean?": the verb ends X (below)
     r"why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
-    r"does)?(?:\s+i)?|explain|describe|define|compare|list|tell\s+me\s+about|"
+    r"does)?(?:\s+i)?|(?:explain|describe)(?:\s+how)?|define|compare|list|tell\s+me\s+about|"
     r"как(?:ой|ая|ие|ое)?(?:\s+(?:работает|работают|устроен[аоы]?|использовать))?|"
     r"что\s+(?:такое|означает)|почему|зачем|когда|объясни(?:те)?|опиши(?:те)?|сравни(?:те)?|"
     r"перечисли(?:те)?|расскажи(?:те)?(?:\s+(?:о|об|про))?|"
@@ -146,6 +146,15 @@ _BETWEEN_RE = re.compile(
 )
 
 _TASK_RE = re.compile(TASK_QUESTION, re.I)  # English: "How do I …", "When should I …"
+# "Can you explain decorators?", "Could you show me how to …": a request, asked politely,
+# not a yes/no question about what the reader can do
+_POLITE_RE = re.compile(
+    r"^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:show|tell|teach)\s+me\s+(?=how\s+to\b)|"
+    r"^\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?=(?:explain|describe|tell|show|list|compare|give|define|summari[sz]e)\b)",
+    re.IGNORECASE,
+)
 _WAY_TO_RE = re.compile(rf"^\s*(?:{WAY_TO})\b", re.I)  # a how-to asked as a what or a yes/no
 
 QUERY_TYPE_PATTERNS: Final[list[tuple[str, re.Pattern[str]]]] = [
@@ -223,7 +232,7 @@ _ARTICLES = frozenset({"the", "a", "an"})  # as concepts_of drops them
 def subject_of(query: str, max_words: int = 12) -> str:
     """The question with its interrogative frame removed: "How do X work in Python?" -> "X",
     "How does the import statement find modules?" -> "the import statement"."""
-    text = " ".join(query.strip().strip("?!.¿¡？！。").split())
+    text = _POLITE_RE.sub("", " ".join(query.strip().strip("?!.¿¡？！。").split()))
     core = _ZH_PLACE_RE.sub("", _ZH_TAIL_RE.sub("", _ZH_LEAD_RE.sub("", text)))
     core = _LEAD_RE.sub("", core)
     if (statement := asked_statement(text)) and (named := statement.subject()):
@@ -291,7 +300,7 @@ def asked_statement(query: str) -> Asked | None:
     """An English question about a statement (why, yes/no, what happens when, how does X
     …), read by ``question_statement`` without a second question or "in Python" after it;
     not "Is there a way to …?", which asks how to do something."""
-    if _WAY_TO_RE.match(query):
+    if _WAY_TO_RE.match(query) or _POLITE_RE.match(query):
         return None
     clause = query.strip().rstrip("?!. ")
     for pattern in (_CLAUSE_RE, _PLACE_RE):

@@ -236,8 +236,10 @@ GATE_HOW_TO: Final[str] = (
     r"^\s*how\s+(?:do|can|could|should|would|might)\s+(?:i|we|you|one)\b|^\s*how\s+to\b|"
     rf"^\s*(?:{WAY_TO})\b"
 )
-# A question worded as a task (TASK_TEXTS): a how-to, or when to do something ("When should
-# I use a generator instead of a list?" is about "use a generator instead of a list").
+# A question worded as a task (TASK_TEXTS): a how-to, when to do something ("When should I
+# use a generator instead of a list?" is about "use a generator instead of a list"), or
+# "Can you show me how to …".
 TASK_QUESTION: Final[str] = (
-    rf"{GATE_HOW_TO}|^\s*when\s+(?:should|would|do|can)\s+(?:i|we|you|one)\b|^\s*when\s+to\b"
+    rf"{GATE_HOW_TO}|^\s*when\s+(?:should|would|do|can)\s+(?:i|we|you|one)\b|^\s*when\s+to\b|"
+    r"^\s*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:show|tell|teach)\s+me\s+how\s+to\b"
 )
