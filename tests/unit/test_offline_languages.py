@@ -285,6 +285,7 @@ def test_a_question_asking_how_to_do_something_gets_follow_ups_and_topics_in_eng
             "change one character of a string in place",
         ),
         ("Why is there a GIL?", "a GIL"),
+        ("Why are Python strings immutable?", "Python strings"),
         ("Does Python have tail call optimization?", "tail call optimization"),
         ("Can I use a list as a dictionary key?", "use a list as a dictionary key"),
         # "What does X do?", "What does X mean?": X
@@ -388,6 +389,7 @@ def test_follow_up_questions_name_the_subject_as_a_reader_would(question, langua
         # a yes/no question asks whether the statement holds
         ("Does Python have tail call optimization?", "Python has tail call optimization"),
         ("Is a tuple faster than a list?", "a tuple is faster than a list"),
+        ("Are Python strings mutable?", "Python strings are mutable"),  # not "Python are …"
         ("Can I use a list as a dictionary key?", "I can use a list as a dictionary key"),
         ("Is building a string with += slower?", "building a string with += is slower"),
         # "What happens when …?" asks about what follows the statement

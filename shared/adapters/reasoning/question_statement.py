@@ -43,6 +43,7 @@ _OPENS = _ASKERS | {"they", "it", "he", "she", "there", "this", "that", "python"
 # where the predicate of "Why is X …" starts when nothing else says so
 _PREDICATE_OPENS = frozenset({"not", "never", "always", "still", "so", "too", "also", "only"})
 _ARTICLES = frozenset({"a", "an", "the"})
+_PLURAL = frozenset({"are", "were", "do", "have", "aren't", "weren't", "don't", "haven't"})
 # an article after these belongs to the subject: "the result of a division"
 _PREPOSITIONS = frozenset(
     {"of", "in", "on", "at", "to", "for", "from", "with", "by", "inside", "into", "over"}
@@ -83,6 +84,8 @@ class Asked(NamedTuple):
         after "I", "there" or "Python" ("change one character …", "a GIL", "tail call
         optimization" of "Does Python have …"); None after "it" or "this"."""
         first, after = self.words[0].lower(), self.words[self.at :]
+        if self.at > 1:  # a subject of more words: "Python strings"
+            first = ""
         if self.kind in ("happens", "whether") and first not in _OPENS:
             return self.statement()  # what is asked about: "a tuple is faster than a list"
         if self.kind == "how":  # "How do I …" is a task, read as one in question_shape
@@ -116,9 +119,11 @@ def _predicate_at(aux: str, words: list[str]) -> int | None:
     """Where the statement's verb phrase starts: after "I", "it", "Python"; in "Why is …",
     at "not", a participle, a comparison or an article, else at the last word ("… program
     slow"); otherwise at the first known verb."""
-    if len(words) > 1 and words[0].lower() in _OPENS:
-        return 1
     lower = [w.lower() for w in words]
+    # "Python" alone is the subject of "Is Python …", not of "Are Python strings …"
+    alone = lower[0] != "python" or aux not in _PLURAL
+    if len(words) > 1 and lower[0] in _OPENS and alone:
+        return 1
     if aux.startswith(("is", "are", "was", "were")):
         for i, word in enumerate(lower[1:], start=1):
             than = i + 1 < len(words) and lower[i + 1] == "than"
