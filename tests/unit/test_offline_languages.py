@@ -291,7 +291,9 @@ def test_a_question_asking_how_to_do_something_gets_follow_ups_and_topics_in_eng
         # "What does X do?", "What does X mean?": X
         ("What does the yield keyword do?", "the yield keyword"),
         ("What does *args mean in a function definition?", "*args"),
-        ("What does it mean for an object to be hashable?", "hashable"),
+        ("What does it mean for an object to be hashable?", "a hashable object"),
+        ("What does it mean for a class to be abstract?", "an abstract class"),
+        ("What does it mean to be pythonic?", "pythonic"),
         ("What does a function return when it has no return statement?", "a function"),
         (
             'What does if __name__ == "__main__": do at the bottom of a script?',

@@ -12,6 +12,7 @@ the confidence comes from how many independent sources each section rests on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
 from shared.adapters.reasoning import relevance
@@ -23,7 +24,6 @@ from shared.adapters.reasoning.offline_quotes import (
     topic_sections,
 )
 from shared.adapters.reasoning.question_shape import (
-    frame_left,
     query_type_of,
     split_comparison,
     subject_of,
@@ -218,6 +218,15 @@ def _quoted(query: str, texts: dict[str, str]) -> str:
     return f"{head.rstrip()[-1:]}{query.strip().rstrip('?？')}{tail.lstrip()[:1]}"
 
 
+# an English question word the subject opens with: its frame was not taken off ("Where does
+# Python look for modules"), and no template can set it where a noun goes
+_FRAME_LEFT_RE = re.compile(
+    r"^(?:what|where|which|who|whose|how|when|why|is|are|do|does|did|can|could|should|would|"
+    r"will)\b",
+    re.IGNORECASE,
+)
+
+
 def follow_up_subject(query: str, language: str) -> str | None:
     """What follow-up questions are about: the question's subject with its article ("What is
     a generator?": "a generator"), a comparison's two sides ("What is the difference between
@@ -228,7 +237,7 @@ def follow_up_subject(query: str, language: str) -> str | None:
     if statement := statement_for(query, language):
         return statement
     subject = subject_of(query)
-    if frame_left(subject):
+    if _FRAME_LEFT_RE.match(subject):
         return None
     if query_type_of(query) != "comparison":
         return with_article(query, subject)

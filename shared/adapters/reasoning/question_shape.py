@@ -32,7 +32,7 @@ _LEAD_RE = re.compile(
     rf"^\s*(?:(?:{WAY_TO}|"
     r"how\s+(?:do|does|can|could|should|to|is|are|did|would|might)(?:\s+(?:i|you|we|one))?|"
     rf"{_WHAT_IS}(?:\s+(?:the|a|an))?|"
-    r"what\s+does\s+it\s+mean(?:\s+for(?:\s+\S+){1,3}?)?\s+to(?:\s+be)?|"  # "… to be hashable"
+    r"what\s+does\s+it\s+mean\s+to(?:\s+be)?|"  # "… to be pythonic": "pythonic"
     r"what\s+(?:does|do)(?!\s+it\b)|"  # "What does X do/mean?": the verb ends X (below)
     r"why\s+(?:do|does|is|are|did|would|should)?|when\s+(?:should|to|do|"
     r"does)?(?:\s+i)?|(?:explain|describe)(?:\s+how)?|define|compare|list|tell\s+me\s+about|"
@@ -145,6 +145,12 @@ _BETWEEN_RE = re.compile(
     re.I,
 )
 
+# "What does it mean for an object to be hashable?" asks about a hashable object
+_MEANS_RE = re.compile(
+    r"^what\s+does\s+it\s+mean\s+for\s+(?:(?P<article>an?|the)\s+)?(?P<thing>(?:\S+\s+){0,2}?\S+)\s+"
+    r"to\s+be\s+(?P<quality>[\w-]+)",
+    re.IGNORECASE,
+)
 _TASK_RE = re.compile(TASK_QUESTION, re.I)  # English: "How do I …", "When should I …"
 # "Can you explain decorators?", "Could you show me how to …": a request, asked politely,
 # not a yes/no question about what the reader can do
@@ -235,6 +241,10 @@ def subject_of(query: str, max_words: int = 12) -> str:
     text = _POLITE_RE.sub("", " ".join(query.strip().strip("?!.¿¡？！。").split()))
     core = _ZH_PLACE_RE.sub("", _ZH_TAIL_RE.sub("", _ZH_LEAD_RE.sub("", text)))
     core = _LEAD_RE.sub("", core)
+    if means := _MEANS_RE.match(core):  # "an object to be hashable": "a hashable object"
+        quality = means["quality"]
+        article = means["article"] and ("an" if quality[:1].lower() in "aeiou" else "a")
+        core = " ".join(w for w in (article, quality, means["thing"]) if w)
     if (statement := asked_statement(text)) and (named := statement.subject()):
         core = named
     core = _DECIDES_RE.sub("", core)
@@ -306,19 +316,6 @@ def asked_statement(query: str) -> Asked | None:
     for pattern in (_CLAUSE_RE, _PLACE_RE):
         clause = pattern.sub("", clause)
     return question_statement.parts(clause)
-
-
-# an English question word the subject opens with: its frame was not taken off ("Where does
-# Python look for modules"), and no template can set it where a noun goes
-_FRAME_LEFT_RE = re.compile(
-    r"^(?:what|where|which|who|whose|how|when|why|is|are|do|does|did|can|could|should|would|"
-    r"will)\b",
-    re.IGNORECASE,
-)
-
-
-def frame_left(subject: str) -> bool:
-    return bool(_FRAME_LEFT_RE.match(subject))
 
 
 def split_comparison(subject: str, fallback: list[str]) -> tuple[str, str]:
