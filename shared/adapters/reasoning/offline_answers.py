@@ -238,10 +238,10 @@ class OfflineAnswers:
             t[form].format(phrase=p, subject=subject)
             for form, p in zip(forms, phrases, strict=False)
         ]
-        generic = ("fq_generic_examples", "fq_generic_pitfalls", "fq_generic_alternatives")
         if subject is None:
             questions.append(asked_again(query, t))
         else:
+            generic = ("fq_generic_examples", "fq_generic_pitfalls", "fq_generic_alternatives")
             questions += [t[k].format(subject=subject) for k in generic]
         return lexical.unique_texts(questions)[: max(3, min(5, len(phrases) + 1))]
 

@@ -31,6 +31,7 @@ from shared.adapters.reasoning.question_shape import (
 )
 from shared.adapters.reasoning.templates import (
     fixed_headings,
+    report_title,
     statement_for,
     texts_for,
     texts_for_question,
@@ -118,11 +119,7 @@ def write_report(
     report_sections += _fixed_sections(material, t, gaps, len(report_sections), titles)
     sources = [s for s in material.sources if s.n in cited]
     return FinalReport(
-        title=_capitalized(
-            texts_for_question(context.query, context.language)["report_title"].format(
-                subject=statement_for(context.query, context.language) or subject
-            )
-        ),
+        title=report_title(context.query, context.language, subject),
         executive_summary=" ".join([summary, *(cite(s, ns) for s, ns in summary_lead)]),
         sections=report_sections,
         conclusion=" ".join(conclusion),
@@ -322,7 +319,3 @@ def critique(report: FinalReport, material: ReportMaterial) -> Critique:
 def _paragraphs(items: list[Cited]) -> str:
     cited = [cite(s, ns) for s, ns in items]
     return "\n\n".join(" ".join(cited[i : i + 3]) for i in range(0, len(cited), 3))
-
-
-def _capitalized(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -59,7 +59,7 @@ _VERBS = frozenset(_VERB_TEXT.split())
 
 
 class Asked(NamedTuple):
-    """A question about a statement: why it holds, or whether it does."""
+    """A question about a statement: why it holds, whether it does, what follows from it."""
 
     # "why", "whether", "happens" ("What happens when …?"), or "how" (its subject only: "How
     # does X handle …?")
@@ -83,18 +83,16 @@ class Asked(NamedTuple):
         """What the question is about: the words before the verb ("my list"); what comes
         after "I", "there" or "Python" ("change one character …", "a GIL", "tail call
         optimization" of "Does Python have …"); None after "it" or "this"."""
-        first, after = self.words[0].lower(), self.words[self.at :]
-        if self.at > 1:  # a subject of more words: "Python strings"
-            first = ""
-        if self.kind in ("happens", "whether") and first not in _OPENS:
-            return self.statement()  # what is asked about: "a tuple is faster than a list"
+        one = self.words[0].lower() if self.at == 1 else ""  # a subject of one word: "I"
+        after = self.words[self.at :]
+        if one not in _OPENS:  # "a tuple is faster than a list" is asked about as a whole
+            whole = self.kind in ("happens", "whether")
+            return self.statement() if whole else " ".join(self.words[: self.at])
         if self.kind == "how":  # "How do I …" is a task, read as one in question_shape
-            return None if first in _OPENS else " ".join(self.words[: self.at])
-        if first not in _OPENS:
-            return " ".join(self.words[: self.at])
-        if first in _ASKERS or first == "there":
+            return None
+        if one in _ASKERS or one == "there":
             return " ".join(after)
-        if first == "python" and len(after) > 1:
+        if one == "python" and len(after) > 1:
             return " ".join(after[1:] if after[0].lower() in _VERBS else after)
         return None
 

@@ -78,17 +78,22 @@ def statement_for(query: str, language: str) -> str | None:
     return asked.statement() if asked else None
 
 
+def report_title(query: str, language: str, subject: str) -> str:
+    """ "Generators: research report"; for a question about a statement, the statement as
+    the question asks it: "Why my program is slow: research report"."""
+    title = texts_for_question(query, language)["report_title"]
+    title = title.format(subject=statement_for(query, language) or subject)
+    return title[:1].upper() + title[1:]
+
+
 def statement_heading(query: str, language: str) -> str | None:
     """A heading that names the statement a question asks about as the question does
     ("Whether a tuple is faster than a list", not the claim "A tuple is faster than a
     list"): the report's title without its suffix; None for other questions."""
-    statement = statement_for(query, language)
-    if not statement:
+    if not statement_for(query, language):
         return None
-    title = texts_for_question(query, language)["report_title"].format(subject=statement)
     suffix = texts_for(language)["report_title"].partition("{subject}")[2]
-    heading = title.removesuffix(suffix)
-    return heading[:1].upper() + heading[1:]
+    return report_title(query, language, "").removesuffix(suffix)
 
 
 def _asked(query: str, language: str) -> Asked | None:

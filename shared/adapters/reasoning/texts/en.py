@@ -133,9 +133,10 @@ TASK_TEXTS: Final[dict[str, str]] = {
     "fq_source": "What does “{phrase}” say about how to {subject}?",
 }
 
-# The wording that replaces TEXTS' for a why- or a yes/no question, read as the statement it
-# asks about (``question_statement``: "my program is slow"), which the templates above would
-# set where a noun goes ("What are common mistakes with my program slow?").
+# The wording that replaces TEXTS' for a why-, yes/no or what-happens question, read as the
+# statement it asks about (``question_statement``: "my program is slow"), which the
+# templates above would set where a noun goes ("What are common mistakes with my program
+# slow?").
 STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {
     "why": {
         "report_title": "Why {subject}: research report",

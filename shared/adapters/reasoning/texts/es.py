@@ -126,7 +126,7 @@ TEXTS: Final[dict[str, str]] = {
 }
 
 # none: these templates quote the subject or set it after a label, where a task reads well
-# (and no statement is read from a why- or yes/no question but in English)
+# (and only English reads a why-, yes/no or what-happens question as a statement)
 TASK_TEXTS: Final[dict[str, str]] = {}
 STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {}
 
