@@ -591,12 +591,18 @@ def test_a_section_named_after_a_module_holds_only_that_modules_quotes(offline):
 
 def test_a_section_on_a_yes_no_question_names_its_statement_as_asked(offline):
     """A heading "The with statement calls the context manager's enter method" would claim
-    what the question only asks."""
+    what the question only asks, and a topic "Definition of the with statement calls …",
+    listed under Open questions when nothing covers it, is no English."""
     question = "Does the with statement call the context manager's enter method?"
     statement = "the with statement calls the context manager's enter method"
-    material = _material_with({f"Definition of {statement}": WITH})  # the plan's topic
+    whether = f"Whether {statement}"
+    context = ResearchContext(session_id="s1", query=question, language="en")
+    titles = [t.title for t in offline.plan(context, offline.analyze(context), 5).topics]
+    assert titles[0] == whether
+    assert not [t for t in titles if t.startswith(("Definition of", "How it works:", "When to"))]
+
+    material = _material_with({whether: WITH})
     material.context = material.context.model_copy(update={"query": question})
     report = offline.write_report(material)
-    whether = f"Whether {statement}"
     assert report.title == f"{whether}: research report"
     assert report.sections[0].heading == whether

@@ -22,7 +22,12 @@ from typing import Protocol
 
 from shared.adapters.reasoning import relevance
 from shared.adapters.reasoning.question_shape import query_type_of, split_comparison, subject_of
-from shared.adapters.reasoning.templates import DECOMPOSITIONS, texts_for, texts_for_question
+from shared.adapters.reasoning.templates import (
+    DECOMPOSITIONS,
+    texts_for,
+    texts_for_question,
+    topic_title,
+)
 from shared.core.completeness_models import (
     COVERED_SCORE,
     CompletenessReview,
@@ -97,7 +102,7 @@ def topics_for(query: str, language: str) -> list[tuple[str, str, str]]:
     a, b = split_comparison(subject, [])
     out = []
     for kind in DECOMPOSITIONS[query_type_of(query)][:TOPICS]:
-        title = t[f"topic_{kind}"].format(subject=subject, phrase=subject, a=a, b=b)
+        title = topic_title(query, language, kind, subject=subject, phrase=subject, a=a, b=b)
         out.append((kind, title, f"{subject} {t[f'q_{kind}']}"))
     return out
 

@@ -21,8 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from urllib.parse import urlsplit
 
 from shared.adapters.reasoning import question_terms, relevance
-from shared.adapters.reasoning.question_shape import subject_of
-from shared.adapters.reasoning.templates import statement_heading, texts_for, topic_heading
+from shared.adapters.reasoning.templates import texts_for, topic_heading
 from shared.adapters.report.citations import CITATION_RE, sentence_key
 from shared.core.report_models import ReportMaterial
 from shared.core.research_models import Finding, KeyFinding, ResearchContext
@@ -238,7 +237,7 @@ def names_only_subject(topic: str, context: ResearchContext, cited: Sequence[str
     (``cited``: their titles; "Examples: contextlib" beside the contextlib page's quotes
     is no open question: the report answers it)."""
     named = re.search(r"\((.+)\)", topic)  # a gap clause: "topic 2 (Examples: …) was …"
-    heading = topic_heading(named.group(1) if named else topic, context.language)
+    heading = topic_heading(named.group(1) if named else topic, context.query, context.language)
     words = _stemmed(heading)
     if words <= _stemmed(context.query):
         return True
@@ -252,12 +251,8 @@ def _stemmed(text: str) -> set[str]:
 def _unique_heading(
     topic: str, sections: list[tuple[str, list[Cited]]], context: ResearchContext
 ) -> str:
-    """The topic's subject as heading, or its full title when another section has it. A
-    statement the question asks about is named as asked: "Whether a tuple is faster than a
-    list", not "A tuple is faster than a list"."""
-    heading = topic_heading(topic, context.language)
-    if heading.lower() == subject_of(context.query).lower():
-        heading = statement_heading(context.query, context.language) or heading
+    """The topic's subject as heading, or its full title when another section has it."""
+    heading = topic_heading(topic, context.query, context.language)
     return topic if any(h == heading for h, _ in sections) else heading
 
 

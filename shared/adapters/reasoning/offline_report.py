@@ -174,7 +174,8 @@ def _follow_ups(material: ReportMaterial, sources: list[Source], gaps: list[str]
     are not about the subject itself relate to it."""
     language = material.context.language
     t = texts_for(language)
-    questions = [t["fq_gap"].format(phrase=topic_heading(gap, language)) for gap in gaps[:2]]
+    query = material.context.query
+    questions = [t["fq_gap"].format(phrase=topic_heading(gap, query, language)) for gap in gaps[:2]]
     titles = [s.title for s in sources]
     return source_questions(questions, titles, material.context.query, language)
 

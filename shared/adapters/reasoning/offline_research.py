@@ -36,6 +36,7 @@ from shared.adapters.reasoning.templates import (
     profiles_for,
     texts_for,
     texts_for_question,
+    topic_title,
 )
 from shared.adapters.search.base import Corpus, FocusDocument
 from shared.core.limits import NUM_AGENTS
@@ -194,7 +195,9 @@ def plan(
         topics.append(
             ResearchTopic(
                 id=i,
-                title=t[f"topic_{kind}"].format(subject=subject, phrase=phrase, a=a, b=b),
+                title=topic_title(
+                    context.query, context.language, kind, subject=subject, phrase=phrase, a=a, b=b
+                ),
                 priority=min(5, 1 + (i - 1) // 2),
                 queries=queries,
                 rationale=t["plan_rationale"].format(aspect=word),

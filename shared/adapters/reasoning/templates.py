@@ -86,14 +86,14 @@ def report_title(query: str, language: str, subject: str) -> str:
     return title[:1].upper() + title[1:]
 
 
-def statement_heading(query: str, language: str) -> str | None:
-    """A heading that names the statement a question asks about as the question does
-    ("Whether a tuple is faster than a list", not the claim "A tuple is faster than a
-    list"): the report's title without its suffix; None for other questions."""
-    if not statement_for(query, language):
-        return None
-    suffix = texts_for(language)["report_title"].partition("{subject}")[2]
-    return report_title(query, language, "").removesuffix(suffix)
+def topic_title(query: str, language: str, kind: str, **slots: str) -> str:
+    """The title of a planned topic of ``kind``: "Definition of generators"; for a question
+    about a statement, the statement as the question asks it ("Whether a tuple is faster than
+    a list"), since "Definition of a tuple is faster than a list" is no English. Only the
+    title: the topic's searches keep the subject's words. ``slots``: subject, phrase, a, b."""
+    template = texts_for_question(query, language)[f"topic_{kind}"]
+    statement = statement_for(query, language)
+    return template.format(**{**slots, "subject": statement or slots["subject"]})
 
 
 def _asked(query: str, language: str) -> Asked | None:
@@ -120,20 +120,35 @@ def fixed_headings() -> frozenset[str]:
     )
 
 
-def topic_heading(title: str, language: str) -> str:
+def topic_heading(title: str, query: str, language: str) -> str:
     """A report heading for a planned topic: what it is about, without the plan's template
     ("Pitfalls and edge cases: objects, values and types" -> "Objects, values and types").
 
     The template names the aspect a topic was *planned* to cover; an extractive writer
-    cannot promise its quotes cover that aspect, so the heading names only the subject."""
+    cannot promise its quotes cover that aspect, so the heading names only the subject. A
+    topic on the statement a question asks about keeps its title ("Whether a tuple is faster
+    than a list"): the statement alone would read as the report's claim."""
+    asked = _asked(query, language)
+    if asked and any(
+        _fills(template, title)
+        for key, template in texts_module(language).STATEMENT_TEXTS[asked.kind].items()
+        if key.startswith("topic_")
+    ):
+        return title[:1].upper() + title[1:]
     templates = [*texts_for(language).items(), *texts_module(language).TASK_TEXTS.items()]
     for key, template in templates:
         if not key.startswith("topic_") or key == "topic_comparison":
             continue
-        head, _, tail = template.partition("{")
-        rest = tail.partition("}")[2]
-        if (head or rest) and title.startswith(head) and title.endswith(rest):
-            core = title[len(head) : len(title) - len(rest)].strip()
-            if core:
-                return core[:1].upper() + core[1:]
+        if (core := _fills(template, title)) is not None:
+            return core[:1].upper() + core[1:]
     return title[:1].upper() + title[1:]  # "a list compared with a tuple" opens a heading
+
+
+def _fills(template: str, title: str) -> str | None:
+    """What ``title`` sets in ``template``'s one slot ("Examples: {phrase}"), if it is that
+    template filled in; None when it is not."""
+    head, _, tail = template.partition("{")
+    rest = tail.partition("}")[2]
+    if not (head or rest) or not (title.startswith(head) and title.endswith(rest)):
+        return None
+    return title[len(head) : len(title) - len(rest)].strip() or None

@@ -136,10 +136,14 @@ TASK_TEXTS: Final[dict[str, str]] = {
 # The wording that replaces TEXTS' for a why-, yes/no or what-happens question, read as the
 # statement it asks about (``question_statement``: "my program is slow"), which the
 # templates above would set where a noun goes ("What are common mistakes with my program
-# slow?").
+# slow?", "Definition of a tuple is faster than a list"). Its topic titles are headings as
+# they stand: the statement is never shown alone, as if the report claimed it.
 STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {
     "why": {
         "report_title": "Why {subject}: research report",
+        "topic_definition": "Why {subject}",
+        "topic_how_it_works": "How it comes about that {subject}",
+        "topic_when_to_use": "When {subject}",
         "fq_relate": "How does {phrase} explain why {subject}?",
         "fq_generic_examples": "What is a small example where {subject}?",
         "fq_generic_pitfalls": "What can I do when {subject}?",
@@ -148,6 +152,9 @@ STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {
     },
     "happens": {
         "report_title": "What happens when {subject}: research report",
+        "topic_definition": "What happens when {subject}",
+        "topic_how_it_works": "How it is handled when {subject}",
+        "topic_when_to_use": "When {subject}",
         "fq_relate": "How does {phrase} bear on what happens when {subject}?",
         "fq_generic_examples": "What is a small example where {subject}?",
         "fq_generic_pitfalls": "What can go wrong when {subject}?",
@@ -156,6 +163,9 @@ STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {
     },
     "whether": {
         "report_title": "Whether {subject}: research report",
+        "topic_definition": "Whether {subject}",
+        "topic_how_it_works": "How to tell whether {subject}",
+        "topic_when_to_use": "When it matters whether {subject}",
         "fq_relate": "How does {phrase} bear on whether {subject}?",
         "fq_generic_examples": "What is a small example that shows whether {subject}?",
         "fq_generic_pitfalls": "When does it matter whether {subject}?",
