@@ -188,5 +188,3 @@ GATE_IDIOMS: Final[tuple[str, ...]] = (
     r"wie\s+oft",
 )
 GATE_HOW_TO: Final[str] = r"^\s*wie\s+(?:kann|könnte|sollte|soll)\s+(?:ich|man|wir)\b"
-# a question worded as a task (TASK_TEXTS, none here): a how-to
-TASK_QUESTION: Final[str] = GATE_HOW_TO

@@ -121,7 +121,8 @@ TEXTS: Final[dict[str, str]] = {
 
 # The wording that replaces TEXTS' for a question worded as a task (TASK_QUESTION below):
 # its subject is a verb phrase ("check if a file exists"), which the templates above would
-# set where a noun goes ("What are common mistakes with check if a file exists?").
+# set where a noun goes ("What are common mistakes with check if a file exists?"). A
+# language with TASK_TEXTS also defines TASK_QUESTION; the others need neither.
 TASK_TEXTS: Final[dict[str, str]] = {
     "topic_definition": "What it means to {subject}",
     "topic_how_it_works": "How to {subject}",

@@ -187,5 +187,3 @@ GATE_IDIOMS: Final[tuple[str, ...]] = (
     r"con\s+qué\s+frecuencia",
 )
 GATE_HOW_TO: Final[str] = r"^\s*¿?\s*cómo\s+(?:puedo|podemos|se\s+puede|debo|hago)\b"
-# a question worded as a task (TASK_TEXTS, none here): a how-to
-TASK_QUESTION: Final[str] = GATE_HOW_TO

@@ -191,5 +191,3 @@ GATE_IDIOMS: Final[tuple[str, ...]] = (
     r"à\s+quelle\s+fréquence",
 )
 GATE_HOW_TO: Final[str] = r"^\s*comment\s+(?:puis-je|peut-on|faire|dois-je)\b"
-# a question worded as a task (TASK_TEXTS, none here): a how-to
-TASK_QUESTION: Final[str] = GATE_HOW_TO

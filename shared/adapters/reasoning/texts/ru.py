@@ -170,5 +170,3 @@ GATE_IDIOMS: Final[tuple[str, ...]] = (
     r"как\s+часто",
 )
 GATE_HOW_TO: Final[str] = r"^\s*как\s+(?:мне|можно|нужно)\b"
-# a question worded as a task (TASK_TEXTS, none here): a how-to
-TASK_QUESTION: Final[str] = GATE_HOW_TO

@@ -129,5 +129,3 @@ GATE_FRAME: Final[str] = ""
 GATE_QUALIFIERS: Final[str] = ""
 GATE_IDIOMS: Final[tuple[str, ...]] = ()
 GATE_HOW_TO: Final[str] = r"^\s*(?:如何|怎么|怎样|怎麼)"
-# a question worded as a task (TASK_TEXTS, none here): a how-to
-TASK_QUESTION: Final[str] = GATE_HOW_TO
