@@ -31,6 +31,14 @@ _ENDED_LINE_RE = re.compile(r"[.:!?]\s*$")
 # uncaught exception"): with two or more in a block, each is an item of its own, not a
 # wrapped line of one 51-word "sentence" (``sys``'s list of its attributes)
 _ITEM_LINE_RE = re.compile(r"^\s*[\w.'*\[\]()]+ --\s")
+# or of parameters and what they are, one a line ("wrapper is the function to be updated",
+# "wrapped is the original function" in ``functools.update_wrapper``): counted only after a
+# line that ends a clause, since "mu is the mean angle, … and" / "kappa is the …" is one
+# sentence wrapped
+_NAMED_LINE_RE = re.compile(
+    r"^\s*(?!(?:it|this|that|there|which|what|here)\b)[a-z_][\w.]* is (?:the|a|an)\s"
+)
+_OPEN_CLAUSE_RE = re.compile(r"(?:[,;]|\b(?:and|or|the|a|an|of|to|with|where))\s*$", re.I)
 _SUPPORTED_SPLIT_LANGUAGES = frozenset(pysbd.languages.LANGUAGE_CODES)
 
 MIN_SENTENCE_WORDS = 5
@@ -69,16 +77,22 @@ def _apart(block: str) -> list[str]:
     -> BoundArguments Creates a partial mapping …"). Only a line that opens the block or
     follows an ended line or another signature is one: "uses" then
     "traceback.print_exception()" on the next line is a sentence wrapped before a call.
-    The items of a list of names (``_ITEM_LINE_RE``) are split apart too."""
+    The items of a list of names (``_ITEM_LINE_RE``, ``_NAMED_LINE_RE``) are split apart
+    too."""
     lines = block.splitlines()
-    listed = sum(1 for line in lines if _ITEM_LINE_RE.match(line)) >= 2
+    items = [
+        _ITEM_LINE_RE.match(line)
+        or (_NAMED_LINE_RE.match(line) and not (k and _OPEN_CLAUSE_RE.search(lines[k - 1])))
+        for k, line in enumerate(lines)
+    ]
+    listed = sum(1 for item in items if item) >= 2
     parts: list[list[str]] = [[]]
     after_end = True  # the block's first line opens it
-    for line in lines:
+    for line, item in zip(lines, items, strict=True):
         if after_end and _SIGNATURE_LINE_RE.match(line.strip()):
             parts.append([])
             continue
-        if listed and _ITEM_LINE_RE.match(line):
+        if listed and item:
             parts.append([])
         parts[-1].append(line)
         after_end = bool(_ENDED_LINE_RE.search(line))

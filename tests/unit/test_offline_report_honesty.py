@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from shared.adapters.reasoning.offline import OfflineReasoner
 from shared.adapters.reasoning.offline_quotes import names_only_subject
-from shared.adapters.reasoning.offline_report import source_questions
+from shared.adapters.reasoning.offline_report import cite, source_questions
 from shared.core.research_models import Finding, ResearchContext
 from tests.contract.conftest import fixture_context, fixture_material, shared_corpus
 
@@ -73,3 +73,12 @@ def test_a_question_about_a_cited_module_names_the_module_not_its_synopsis():
         "What does “atexit” say about exit handlers?",
         "What does “The with statement” say about exit handlers?",
     ]
+
+
+def test_a_quote_ending_on_a_parenthesis_is_closed_after_its_citation():
+    """An item of a docstring's list ends on "(defaults to …)" without a period; the quote
+    after it read as the same sentence ("…WRAPPER_ASSIGNMENTS) [1] If obj is …")."""
+    item = "assigned names the attributes copied (defaults to WRAPPER_ASSIGNMENTS)"
+    assert cite(item, [1]) == f"{item} [1]."
+    assert cite("It returns a pair (of items).", [2]) == "It returns a pair (of items) [2]."
+    assert cite("A call (simulating partial.)", [3]) == "A call (simulating partial.) [3]"

@@ -95,3 +95,28 @@ def test_each_item_of_a_list_of_names_is_its_own_sentence():
     )
     prose = "The wait -- a short one -- ends when the lock is released, and the call returns."
     assert split_sentences(prose) == (prose,)  # a dash inside one line is no list
+
+
+def test_each_parameter_of_a_list_of_what_they_are_is_its_own_sentence():
+    """``functools.update_wrapper`` lists its parameters one a line, "wrapper is the
+    function to be updated": joined, they made a 56-word quote of four parameters. A
+    sentence wrapped before a second "kappa is the …" after "and" stays whole."""
+    doc = (
+        "wrapped is the original function\n"
+        "assigned is a tuple naming the attributes assigned directly\n"
+        "from the wrapped function to the wrapper function (defaults to\n"
+        "functools.WRAPPER_ASSIGNMENTS)\n"
+        "updated is a tuple naming the attributes of the wrapper that\n"
+        "are updated with the corresponding attribute (defaults to WRAPPER_UPDATES)"
+    )
+    assert split_sentences(doc) == (
+        "assigned is a tuple naming the attributes assigned directly from the wrapped "
+        "function to the wrapper function (defaults to functools.WRAPPER_ASSIGNMENTS)",
+        "updated is a tuple naming the attributes of the wrapper that are updated with the "
+        "corresponding attribute (defaults to WRAPPER_UPDATES)",
+    )
+    wrapped = (
+        "mu is the mean angle, expressed in radians between 0 and 2*pi, and\n"
+        "kappa is the concentration parameter, which must be at least zero."
+    )
+    assert split_sentences(wrapped) == (" ".join(wrapped.split()),)
