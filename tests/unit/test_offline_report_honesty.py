@@ -6,6 +6,7 @@ from __future__ import annotations
 from shared.adapters.reasoning.offline import OfflineReasoner
 from shared.adapters.reasoning.offline_quotes import names_only_subject
 from shared.adapters.reasoning.offline_report import cite, source_questions
+from shared.adapters.reasoning.offline_text import named
 from shared.core.research_models import Finding, ResearchContext
 from tests.contract.conftest import fixture_context, fixture_material, shared_corpus
 
@@ -82,3 +83,22 @@ def test_a_quote_ending_on_a_parenthesis_is_closed_after_its_citation():
     assert cite(item, [1]) == f"{item} [1]."
     assert cite("It returns a pair (of items).", [2]) == "It returns a pair (of items) [2]."
     assert cite("A call (simulating partial.)", [3]) == "A call (simulating partial.) [3]"
+
+
+def test_a_quote_from_a_module_page_names_the_member_it_describes():
+    """ "Get an environment variable, return None if it doesn't exist" does not say which of
+    the ``os`` page's hundreds of functions it is: the answer names ``os.getenv``."""
+    offline = OfflineReasoner(shared_corpus())
+    answer = offline.answer("How do I read an environment variable?", [], "en").answer
+    assert "`os.getenv`: Get an environment variable, return None if it doesn't exist" in answer
+
+    def member(url: str, sentence: str) -> str | None:
+        return "atexit.register" if url == "corpus://python-stdlib/atexit" else None
+
+    quote = "Register a function to be executed upon normal program termination."
+    assert named(quote, ["corpus://x", "corpus://python-stdlib/atexit"], member) == (
+        f"`atexit.register`: {quote}"
+    )
+    assert named(quote, ["corpus://x"], member) == quote  # another page: as it is
+    itself = "Call register() once per exit function."
+    assert named(itself, ["corpus://python-stdlib/atexit"], member) == itself

@@ -71,3 +71,26 @@ def test_a_summary_written_without_a_period_is_a_sentence_a_report_can_quote():
     texts = {name: text for name, _, text in stdlib_docs.documents()}
     assert "os.path.isfile(path)\n\nTest whether a path is a regular file." in texts["os.path"]
     assert "D.keys() -> a set-like object providing a view on D's keys\n" in texts["collections"]
+
+
+def test_each_sentence_of_a_module_page_knows_the_member_it_documents():
+    """A docstring rarely names its function, and its signature line is no sentence: quoted
+    alone, "Get an environment variable, return None if it doesn't exist." does not say it
+    is ``os.getenv``. A sentence two entries repeat (``os.getenvb``) goes by the first."""
+    text = (
+        "Tools for paths. The module is portable across systems.\n\n"
+        "mod.getenv(key, default=None)\n\n"
+        "Get an environment variable, return None if it doesn't exist.\n\n"
+        "mod.getenvb(key, default=None)\n\n"
+        "Get an environment variable, return None if it doesn't exist.\n\n"
+        "mod.Thing\n\n"
+        "A thing that holds several values at once."
+    )
+    assert stdlib_docs.members(text) == {
+        "Get an environment variable, return None if it doesn't exist.": "mod.getenv",
+        "A thing that holds several values at once.": "mod.Thing",
+    }
+    corpus = shared_corpus()
+    getenv = "Get an environment variable, return None if it doesn't exist."
+    assert corpus.member_of("corpus://python-stdlib/os", getenv) == "os.getenv"
+    assert corpus.member_of("corpus://python-reference/with", getenv) is None

@@ -140,7 +140,13 @@ class OfflineReasoner(
         note = texts_for(language)["engine_note"].format(corpus=name, documents=documents)
         sentences, meant = offline_meaning.report_inputs(self.corpus, query, language)
         report = offline_report.write_report(
-            material, note, self.follow_up_questions, self.corpus.idf, sentences, meant
+            material,
+            note,
+            self.follow_up_questions,
+            self.corpus.idf,
+            sentences,
+            meant,
+            self.corpus.member_of,
         )
         report_stream.offer_report(report)
         return report

@@ -23,7 +23,7 @@ from shared.adapters.reasoning.offline_report import (
     follow_up_subject,
     source_questions,
 )
-from shared.adapters.reasoning.offline_text import leads, script_language
+from shared.adapters.reasoning.offline_text import leads, named, script_language
 from shared.adapters.reasoning.question_terms import carried_terms, searched_for
 from shared.adapters.reasoning.templates import texts_for, texts_for_question
 from shared.adapters.report.citations import CITATION_RE
@@ -103,7 +103,7 @@ class OfflineAnswers:
                 reasoning=t["answer_reasoning"].format(docs=0), answer=none, language=language
             )
         titles = list(dict.fromkeys(doc.title for _, _, doc in chosen))
-        sentences = [s for s, _, _ in chosen]
+        sentences = [named(s, [doc.url], self.corpus.member_of) for s, _, doc in chosen]
         intro = t["answer_intro"].format(titles="; ".join(titles))
         if carried:
             terms = ", ".join(f"“{term}”" for term in carried)
@@ -200,7 +200,9 @@ class OfflineAnswers:
         )
         turns = offline_quotes.in_turns(ranked, lambda i: pool[i][1], first, SEARCH_TURN)
         taken = _within_words(turns, pool, min_words, max_words)
-        said = [[cite(s, [n]) for s, n in quotes] for quotes in taken]  # a paragraph a turn
+        urls = [summary.url for summary in summaries]
+        member = self.corpus.member_of
+        said = [[cite(named(s, [urls[n - 1]], member), [n]) for s, n in quotes] for quotes in taken]
         picked = [sentence for paragraph in said for sentence in paragraph]
         cited = {n for quotes in taken for _, n in quotes}
         paragraphs = [" ".join(paragraph) for paragraph in said]

@@ -23,6 +23,7 @@ from shared.adapters.reasoning.offline_quotes import (
     names_only_subject,
     topic_sections,
 )
+from shared.adapters.reasoning.offline_text import Member, named
 from shared.adapters.reasoning.question_shape import (
     query_type_of,
     split_comparison,
@@ -68,12 +69,14 @@ def write_report(
     idf: Mapping[str, float],
     sentences: Sentences = lambda _: None,
     meant: frozenset[str] = frozenset(),
+    member: Member = lambda _url, _sentence: None,
 ) -> FinalReport:
     """See module docstring. ``engine_note`` says how the report was made (it opens the
     Limitations); ``follow_up_questions(query, text, language)`` is the reasoner's fallback;
     ``idf`` weighs the question's words when deciding what a quote is about; ``sentences``
     gives a corpus document's sentences, to judge a whole document by; ``meant``: the URLs
-    of the documents about the question by meaning (``offline_meaning``)."""
+    of the documents about the question by meaning (``offline_meaning``); ``member(url,
+    sentence)``: what a quote from a page documenting several things describes."""
     context = material.context
     t = texts_for(context.language)
     sections, gaps = topic_sections(material, idf, sentences, meant)
@@ -85,6 +88,11 @@ def write_report(
     near = None if answered or blind or not material.sources else nearest_section(material, idf)
     if near:  # nothing about the question: the nearest page's passages, flagged
         sections = [near]
+    urls = {s.n: s.url for s in material.sources}
+    sections = [
+        (h, [(named(s, [urls.get(n, "") for n in ns], member), ns) for s, ns in i])
+        for h, i in sections
+    ]
     subject = subject_of(context.query)
     # before sentences move to the summary and conclusion: what each section rests on
     support = {heading: _sources_of(items) for heading, items in sections}

@@ -6,7 +6,10 @@ General text tools (tokens, sentences, BM25, key phrases) are in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+Member = Callable[[str, str], str | None]  # (URL, sentence) -> "os.getenv" or None (Corpus)
 
 
 def leads(groups: Sequence[object]) -> list[tuple[int, float]]:
@@ -24,3 +27,14 @@ def script_language(text: str) -> str:
     sample = [c for c in text[:2000] if c.isalpha()]
     cyrillic = sum("\u0400" <= c <= "\u04ff" for c in sample)
     return "ru" if sample and cyrillic / len(sample) > 0.5 else "en"
+
+
+def named(sentence: str, urls: Iterable[str], member: Member) -> str:
+    """A quote from a library module's page opened with what it describes: "`os.getenv`:
+    Get an environment variable, return None if it doesn't exist". The quote alone does not
+    say which of the page's functions it is about, and the page's title names only the
+    module. ``urls``: the pages it is quoted from; one that names the member is left as is."""
+    name = next((m for url in urls if (m := member(url, sentence))), None)
+    if not name or re.search(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b", sentence):
+        return sentence
+    return f"`{name}`: {sentence}"

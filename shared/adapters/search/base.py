@@ -72,6 +72,11 @@ class Corpus(SearchProvider, Protocol):
         a lookup by address, not a ranking."""
         ...
 
+    def member_of(self, url: str, sentence: str) -> str | None:
+        """What ``sentence`` of the document at ``url`` describes, when the page documents
+        several ("os.getenv" on the ``os`` page), else None."""
+        ...
+
     def key_phrases(self, query: str, k: int, docs: int = 2) -> list[str]:
         """Characteristic phrases of the best documents for ``query``, minus its own words."""
         ...

@@ -27,7 +27,7 @@ from shared.adapters.documents.collection_search import (
     corpus_address,
     joined,
 )
-from shared.adapters.search import builtin_store, corpus_vectors
+from shared.adapters.search import builtin_store, corpus_vectors, stdlib_docs
 from shared.adapters.search.base import FocusDocument
 from shared.adapters.search.builtin_index import BuiltinIndex
 from shared.adapters.search.builtin_store import BuiltinCollection, BuiltinDocument
@@ -56,6 +56,7 @@ class BuiltinCorpus:
         self._catalog: BuiltinCatalog | None = None
         self._ranked: dict[str, list[ChunkHit]] = {}  # by query
         self._cosines: dict[str, dict[str, float]] = {}  # by query
+        self._members: dict[str, dict[str, str]] = {}  # by URL: sentence -> library member
         self._ranking = tuple(threading.Lock() for _ in range(RANKING_STRIPES))
 
     @property
@@ -113,6 +114,17 @@ class BuiltinCorpus:
             if url and (doc := self._stored(url)) is not None:
                 return (doc.sentences, doc.sentence_tokens) if doc.text == page.text else None
         return None
+
+    def member_of(self, url: str, sentence: str) -> str | None:
+        """The library member ("os.getenv") whose entry on the standard-library page at
+        ``url`` holds ``sentence`` (``stdlib_docs.members``); None for any other page."""
+        doc = self._stored(url)
+        if doc is None or not doc.url.startswith(f"{SCHEME}{stdlib_docs.STDLIB_CORPUS}/"):
+            return None
+        named = self._members.get(doc.url)
+        if named is None:  # a race only works the same map out twice
+            named = self._members[doc.url] = stdlib_docs.members(doc.text)
+        return named.get(sentence)
 
     def _stored(self, url: str) -> BuiltinDocument | None:
         """The indexed document at ``url``, or None (not one of this corpus's addresses)."""

@@ -22,6 +22,8 @@ import pydoc
 import re
 import sys
 
+from shared.tools import sentence_split
+
 STDLIB_CORPUS = "python-stdlib"
 # Everyday modules: the ones tutorials and questions name. Platform-specific, GUI and
 # deprecated modules stay out; so do the ones whose docstrings are a pointer to the
@@ -128,6 +130,8 @@ ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 # a doctest or a table row, whose symbols the sentence splitter turns away anyway
 _PROSE_SUMMARY = re.compile(r"^[A-Z][a-z]*(?: [\w,;:'()/.`-]+){3,}(?<![.!?:;])$")
 _SIGNATURE = re.compile(r"^[\w.]+\(.*\)(?:\s*->.*)?$")
+# the line an entry opens with (``_entry``): the member's qualified name, maybe its signature
+_ENTRY = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\.\w+)+)(?:\(.*\))?(?:\s*->.*)?$")
 _GENERIC = re.compile(
     r"^(?:Initialize self|Implement |Return (?:repr|str|hash|self|getattr)|Create and return "
     r"a new object|Helper for pickle|See PEP 585|Call self as a function|Return state information)"
@@ -210,6 +214,23 @@ def _entry(qualified: str, member: object) -> str:
     except (TypeError, ValueError):
         signature = qualified
     return f"{signature}\n\n{doc}"
+
+
+def members(text: str) -> dict[str, str]:
+    """Which member's entry each sentence of a module's document (``documents``) is in:
+    "Get an environment variable, return None if it doesn't exist." -> "os.getenv". A
+    docstring rarely names its own function, and the entry's signature line is no sentence,
+    so a quote on its own does not say what it describes. A sentence in several entries
+    goes by the first ("os.getenv", whose docstring ``os.getenvb`` repeats)."""
+    found: dict[str, str] = {}
+    member = None
+    for block in re.split(r"\n\s*\n", text):
+        if entry := _ENTRY.match(block.strip()):
+            member = entry["name"]
+        elif member:
+            for sentence in sentence_split.split_sentences(block):
+                found.setdefault(sentence, member)
+    return found
 
 
 def _as_sentences(doc: str) -> str:
