@@ -39,9 +39,6 @@ _NAMED_LINE_RE = re.compile(
     r"^\s*(?!(?:it|this|that|there|which|what|here)\b)[a-z_][\w.]* is (?:the|a|an)\s"
 )
 _OPEN_CLAUSE_RE = re.compile(r"(?:[,;]|\b(?:and|or|the|a|an|of|to|with|where))\s*$", re.I)
-# a "See also" entry of the language reference: "PEP 343 - The “with” statement", its
-# description indented under it; joined, it read "… The “with” statement The specification, …"
-_PEP_TITLE_RE = re.compile(r"^(\s*)(?:\*\*)?PEP \d+(?:\*\*)? - .*[^\s.:;]$")
 _SUPPORTED_SPLIT_LANGUAGES = frozenset(pysbd.languages.LANGUAGE_CODES)
 
 MIN_SENTENCE_WORDS = 5
@@ -69,20 +66,8 @@ def paragraphs(text: str) -> list[str]:
     for block in re.split(r"\n\s*\n", text):
         if not block.strip() or _is_code(block):
             continue
-        out += [" ".join(p.split()) for p in _apart(_titled(block)) if p.strip()]
+        out += [" ".join(p.split()) for p in _apart(block) if p.strip()]
     return out
-
-
-def _titled(block: str) -> str:
-    """``block`` with a PEP's title ended by a colon where its description follows,
-    indented: "PEP 343 - The “with” statement: The specification, …"."""
-    lines = block.splitlines()
-    for k, line in enumerate(lines[:-1]):
-        title = _PEP_TITLE_RE.match(line)
-        indent = len(lines[k + 1]) - len(lines[k + 1].lstrip())
-        if title and indent > len(title.group(1)):
-            lines[k] = line + ":"
-    return "\n".join(lines)
 
 
 def _apart(block: str) -> list[str]:

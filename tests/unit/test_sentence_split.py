@@ -120,19 +120,3 @@ def test_each_parameter_of_a_list_of_what_they_are_is_its_own_sentence():
         "kappa is the concentration parameter, which must be at least zero."
     )
     assert split_sentences(wrapped) == (" ".join(wrapped.split()),)
-
-
-def test_a_see_also_entry_names_its_pep_apart_from_the_description():
-    """The reference's "See also" entries put a PEP's title on a line and its description
-    indented under it: joined, "PEP 343 - The “with” statement The specification, …" read
-    as one garbled sentence."""
-    doc = (
-        "See also:\n\n"
-        "  PEP 343 - The “with” statement\n"
-        "     The specification, background, and examples for the Python with\n"
-        "     statement."
-    )
-    assert split_sentences(doc) == (
-        "PEP 343 - The “with” statement: The specification, background, and examples for "
-        "the Python with statement.",
-    )
