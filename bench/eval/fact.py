@@ -52,7 +52,9 @@ def check(statements: list[Statement], fetcher: Fetcher, judge: Judge | None) ->
             if text is None:
                 continue
             result.fetched += 1
-            result.quotes_found += quoted_in(statement.text, text)
+            # a quote opened with the member it describes: that name is the page's too
+            named = statement.member is None or quoted_in(statement.member, text)
+            result.quotes_found += quoted_in(statement.text, text) and named
             if judge is not None:
                 try:
                     supported = judge.supports(statement.text, text)

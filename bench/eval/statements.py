@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from shared.adapters.reasoning.offline_text import LABEL_RE
 from shared.adapters.report.citations import CITATION_RE, cited_numbers
 from shared.core.report_models import FinalReport
 from shared.tools.sentence_split import segment
@@ -20,8 +21,9 @@ _AROUND_PUNCTUATION = re.compile(r"\s*([^\w\s])\s*")
 
 @dataclass(frozen=True)
 class Statement:
-    text: str  # without its citation marks
+    text: str  # without its citation marks, nor the name of what it describes
     urls: tuple[str, ...]
+    member: str | None = None  # "os.getenv" of "`os.getenv`: Get an environment …"
 
 
 def cited_statements(report: FinalReport) -> list[Statement]:
@@ -33,7 +35,10 @@ def cited_statements(report: FinalReport) -> list[Statement]:
             cited = sorted(n for n in cited_numbers(sentence) if n in urls)
             if cited:
                 bare = CITATION_RE.sub("", sentence).strip()
-                found.append(Statement(bare, tuple(urls[n] for n in cited)))
+                label = LABEL_RE.match(bare)
+                bare = bare[label.end() :] if label else bare
+                member = label["name"] if label else None
+                found.append(Statement(bare, tuple(urls[n] for n in cited), member))
     return found
 
 

@@ -37,6 +37,15 @@ def test_a_quote_is_found_word_for_word_whatever_its_spacing_and_markup() -> Non
     assert not quoted_in("", PAGE)
 
 
+def test_a_quote_opened_with_the_member_it_describes_is_checked_without_the_label() -> None:
+    """The offline writer opens a quote from a library page with what it describes
+    ("`os.getenv`: …"): the quote is checked word for word, the name apart."""
+    (found,) = cited_statements(report("`os.getenv`: Get an environment variable [1]."))
+    assert (found.text, found.member) == ("Get an environment variable .", "os.getenv")
+    page = "os.getenv(key, default=None)\n\nGet an environment variable, or None."
+    assert quoted_in("Get an environment variable", page) and quoted_in(found.member, page)
+
+
 def test_deep_research_bench_tasks_are_read_with_their_reference_reports(tmp_path: Path) -> None:
     queries = tmp_path / "query.jsonl"
     references = tmp_path / "reference.jsonl"

@@ -29,6 +29,10 @@ def script_language(text: str) -> str:
     return "ru" if sample and cyrillic / len(sample) > 0.5 else "en"
 
 
+# what ``named`` opens a quote with; what follows it is the quote, word for word
+LABEL_RE = re.compile(r"^`(?P<name>[\w.]+)`: ")
+
+
 def named(sentence: str, urls: Iterable[str], member: Member) -> str:
     """A quote from a library module's page opened with what it describes: "`os.getenv`:
     Get an environment variable, return None if it doesn't exist". The quote alone does not
