@@ -146,3 +146,17 @@ def test_what_an_answer_lacks_is_said_in_its_language():
         "Von den gefundenen Seiten nicht abgedeckt: Beispiele.",
     ]
     assert shortfalls(review, "zh")[0].endswith("：定义、代码示例。")
+
+
+def test_a_topic_naming_a_task_or_a_statement_reads_as_english():
+    """Where a topic's title names a page ("Key concepts: {phrase}") it names the question
+    here, which a search answer's limitations list when nothing covered it: "Key concepts:
+    read an environment variable" is no English, and "Key concepts: a tuple is faster than
+    a list" reads as the report's claim."""
+    titles = [title for _, title, _ in topics_for("How do I read an environment variable?", "en")]
+    assert "Key concepts: how to read an environment variable" in titles
+    assert "Examples: how to read an environment variable" in titles
+    titles = [title for _, title, _ in topics_for("Is a tuple faster than a list?", "en")]
+    assert "Key concepts: whether a tuple is faster than a list" in titles
+    titles = [title for _, title, _ in topics_for("How do generators work?", "en")]
+    assert "Key concepts: generators" in titles

@@ -26,6 +26,7 @@ from shared.adapters.reasoning.templates import (
     DECOMPOSITIONS,
     texts_for,
     texts_for_question,
+    topic_phrase,
     topic_title,
 )
 from shared.core.completeness_models import (
@@ -101,8 +102,9 @@ def topics_for(query: str, language: str) -> list[tuple[str, str, str]]:
     subject = subject_of(query)
     a, b = split_comparison(subject, [])
     out = []
+    phrase = topic_phrase(query, language, subject)
     for kind in DECOMPOSITIONS[query_type_of(query)][:TOPICS]:
-        title = topic_title(query, language, kind, subject=subject, phrase=subject, a=a, b=b)
+        title = topic_title(query, language, kind, subject=subject, phrase=phrase, a=a, b=b)
         out.append((kind, title, f"{subject} {t[f'q_{kind}']}"))
     return out
 

@@ -78,6 +78,15 @@ def statement_for(query: str, language: str) -> str | None:
     return asked.statement() if asked else None
 
 
+def topic_phrase(query: str, language: str, subject: str) -> str:
+    """The question's subject where a topic's title names a page ("Key concepts: {phrase}")
+    and no page is at hand: "how to read an environment variable", "whether a tuple is
+    faster than a list", since "Key concepts: read an environment variable" is no English
+    and "Key concepts: a tuple is faster than a list" reads as a claim."""
+    template = texts_for_question(query, language)["topic_phrase"]
+    return template.format(subject=statement_for(query, language) or subject)
+
+
 def report_title(query: str, language: str, subject: str) -> str:
     """ "Generators: research report"; for a question about a statement, the statement as
     the question asks it: "Why my program is slow: research report"."""

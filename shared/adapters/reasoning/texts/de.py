@@ -90,6 +90,7 @@ TEXTS: Final[dict[str, str]] = {
     "topic_pitfalls": "Fallstricke und Sonderfälle: {phrase}",
     "topic_comparison": "Vergleich: {a} und {b}",
     "topic_when_to_use": "Wann einsetzen: {subject}",
+    "topic_phrase": "{subject}",
     "q_definition": "Definition",
     "q_key_concepts": "Kernkonzepte",
     "q_how_it_works": "Funktionsweise",

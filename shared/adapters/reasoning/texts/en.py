@@ -84,6 +84,7 @@ TEXTS: Final[dict[str, str]] = {
     "topic_pitfalls": "Pitfalls and edge cases: {phrase}",
     "topic_comparison": "{a} compared with {b}",
     "topic_when_to_use": "When to use {subject}",
+    "topic_phrase": "{subject}",  # the subject where a page's title would go
     "q_definition": "definition",
     "q_key_concepts": "key concepts",
     "q_how_it_works": "how it works",
@@ -124,6 +125,7 @@ TEXTS: Final[dict[str, str]] = {
 # set where a noun goes ("What are common mistakes with check if a file exists?"). A
 # language with TASK_TEXTS also defines TASK_QUESTION; the others need neither.
 TASK_TEXTS: Final[dict[str, str]] = {
+    "topic_phrase": "how to {subject}",
     "topic_definition": "What it means to {subject}",
     "topic_how_it_works": "How to {subject}",
     "topic_when_to_use": "When to {subject}",
@@ -141,6 +143,7 @@ TASK_TEXTS: Final[dict[str, str]] = {
 # they stand: the statement is never shown alone, as if the report claimed it.
 STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {
     "why": {
+        "topic_phrase": "why {subject}",
         "report_title": "Why {subject}: research report",
         "topic_definition": "Why {subject}",
         "topic_how_it_works": "How it comes about that {subject}",
@@ -152,6 +155,7 @@ STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {
         "fq_source": "What does “{phrase}” say about why {subject}?",
     },
     "happens": {
+        "topic_phrase": "what happens when {subject}",
         "report_title": "What happens when {subject}: research report",
         "topic_definition": "What happens when {subject}",
         "topic_how_it_works": "How it is handled when {subject}",
@@ -163,6 +167,7 @@ STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {
         "fq_source": "What does “{phrase}” say about what happens when {subject}?",
     },
     "whether": {
+        "topic_phrase": "whether {subject}",
         "report_title": "Whether {subject}: research report",
         "topic_definition": "Whether {subject}",
         "topic_how_it_works": "How to tell whether {subject}",

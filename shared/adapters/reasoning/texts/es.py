@@ -90,6 +90,7 @@ TEXTS: Final[dict[str, str]] = {
     "topic_pitfalls": "Errores frecuentes y casos límite: {phrase}",
     "topic_comparison": "{a} comparado con {b}",
     "topic_when_to_use": "Cuándo usarlo: {subject}",
+    "topic_phrase": "{subject}",
     "q_definition": "definición",
     "q_key_concepts": "conceptos clave",
     "q_how_it_works": "cómo funciona",

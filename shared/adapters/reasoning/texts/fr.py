@@ -92,6 +92,7 @@ TEXTS: Final[dict[str, str]] = {
     "topic_pitfalls": "Pièges et cas limites : {phrase}",
     "topic_comparison": "Comparaison : {a} et {b}",
     "topic_when_to_use": "Quand l'utiliser : {subject}",
+    "topic_phrase": "{subject}",
     "q_definition": "définition",
     "q_key_concepts": "concepts clés",
     "q_how_it_works": "fonctionnement",

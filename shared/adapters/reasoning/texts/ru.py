@@ -79,6 +79,7 @@ TEXTS: Final[dict[str, str]] = {
     "topic_pitfalls": "Подводные камни: {phrase}",
     "topic_comparison": "Сравнение: {a} и {b}",
     "topic_when_to_use": "Когда использовать: {subject}",
+    "topic_phrase": "{subject}",
     "q_definition": "определение",
     "q_key_concepts": "ключевые понятия",
     "q_how_it_works": "как работает",

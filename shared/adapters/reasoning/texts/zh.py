@@ -72,6 +72,7 @@ TEXTS: Final[dict[str, str]] = {
     "topic_pitfalls": "陷阱与边界情况：{phrase}",
     "topic_comparison": "{a}与{b}的比较",
     "topic_when_to_use": "适用场景：{subject}",
+    "topic_phrase": "{subject}",
     "q_definition": "定义",
     "q_key_concepts": "核心概念",
     "q_how_it_works": "工作原理",
