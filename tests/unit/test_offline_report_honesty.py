@@ -77,12 +77,15 @@ def test_a_question_about_a_cited_module_names_the_module_not_its_synopsis():
 
 
 def test_a_quote_ending_on_a_parenthesis_is_closed_after_its_citation():
-    """An item of a docstring's list ends on "(defaults to …)" without a period; the quote
-    after it read as the same sentence ("…WRAPPER_ASSIGNMENTS) [1] If obj is …")."""
+    """An item of a docstring's list ends on "(defaults to …)" without a period, a syntax
+    example on a quoted form; the quote after it read as the same sentence
+    ("…WRAPPER_ASSIGNMENTS) [1] If obj is …")."""
     item = "assigned names the attributes copied (defaults to WRAPPER_ASSIGNMENTS)"
     assert cite(item, [1]) == f"{item} [1]."
     assert cite("It returns a pair (of items).", [2]) == "It returns a pair (of items) [2]."
     assert cite("A call (simulating partial.)", [3]) == "A call (simulating partial.) [3]"
+    assert cite('Use "tuple(iterable)"', [1]) == 'Use "tuple(iterable)" [1].'
+    assert cite('He said "done."', [1]) == 'He said "done." [1]'
 
 
 def test_a_quote_from_a_module_page_names_the_member_it_describes():

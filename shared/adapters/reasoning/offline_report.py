@@ -50,14 +50,14 @@ FollowUps = Callable[[str, str, str], list[str]]
 
 def cite(sentence: str, ns: list[int]) -> str:
     """``sentence`` with ``[n]`` markers placed before its final punctuation. A quote that
-    ends on a closing parenthesis without a period inside ("… (defaults to
-    functools.WRAPPER_ASSIGNMENTS)", an item of a docstring's list) gets one after its
-    markers, so the quote after it does not read as the same sentence."""
+    ends on a closing parenthesis or quotation mark without a period inside ("… (defaults
+    to functools.WRAPPER_ASSIGNMENTS)", "… "tuple()" or "tuple(iterable)"") gets one after
+    its markers, so the quote after it does not read as the same sentence."""
     marks = "".join(f"[{n}]" for n in ns)
     text = sentence.rstrip()
     if text and text[-1] in ".!?…":
         return f"{text[:-1]} {marks}{text[-1]}"
-    if text.endswith(")") and text[-2:-1] not in (".", "!", "?"):
+    if text[-1:] in (")", '"', "”", "»") and text[-2:-1] not in (".", "!", "?", "…"):
         return f"{text} {marks}."
     return f"{text} {marks}"
 
