@@ -160,3 +160,14 @@ def test_a_topic_naming_a_task_or_a_statement_reads_as_english():
     assert "Key concepts: whether a tuple is faster than a list" in titles
     titles = [title for _, title, _ in topics_for("How do generators work?", "en")]
     assert "Key concepts: generators" in titles
+
+
+def test_a_comparison_naming_both_sides_asks_when_to_use_either():
+    """ "What is the difference between a list and a tuple?" is about "difference between a
+    list and a tuple": "When to use difference between a list and a tuple" is no English."""
+    question = "What is the difference between a list and a tuple?"
+    titles = [title for _, title, _ in topics_for(question, "en")]
+    assert "When to use a list or a tuple" in titles
+    assert not [t for t in titles if t.startswith("When to use difference")]
+    one_side = [title for _, title, _ in topics_for("Compare generators", "en")]
+    assert not [t for t in one_side if " or " in t]  # no second side to name

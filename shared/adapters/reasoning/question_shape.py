@@ -318,12 +318,15 @@ def asked_statement(query: str) -> Asked | None:
     return question_statement.parts(clause)
 
 
+NO_SIDE = "…"  # the second side of a comparison that names one
+
+
 def split_comparison(subject: str, fallback: list[str]) -> tuple[str, str]:
     """The two sides of "A vs B" (the second from ``fallback`` when the query names one)."""
     parts = _COMPARE_SPLIT_RE.split(_BETWEEN_RE.sub("", subject), maxsplit=1)
     if len(parts) == 2 and all(p.strip() for p in parts):
         return parts[0].strip(), parts[1].strip()
-    return subject, fallback[0] if fallback else "…"
+    return subject, fallback[0] if fallback else NO_SIDE
 
 
 def concepts_of(subject: str) -> list[str]:

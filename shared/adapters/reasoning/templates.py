@@ -14,7 +14,14 @@ import re
 from types import ModuleType
 from typing import Final
 
-from shared.adapters.reasoning.question_shape import Asked, asked_statement
+from shared.adapters.reasoning.question_shape import (
+    NO_SIDE,
+    Asked,
+    asked_statement,
+    query_type_of,
+    split_comparison,
+    subject_of,
+)
 from shared.adapters.reasoning.texts import Profile, de, en, es, fr, ru, zh
 
 _LANGUAGES: Final = {"en": en, "ru": ru, "de": de, "es": es, "fr": fr, "zh": zh}
@@ -61,13 +68,18 @@ def texts_for_question(query: str, language: str) -> dict[str, str]:
     cannot set where a noun goes, so its language's ``TASK_TEXTS`` replace those templates
     ("What can go wrong when you check if a file exists?"); a why-, yes/no or what-happens
     question read as a statement ("my program is slow") takes ``STATEMENT_TEXTS`` ("What
-    can I do when …?", "When does it matter whether …?")."""
+    can I do when …?", "When does it matter whether …?"); a comparison naming both sides,
+    ``COMPARISON_TEXTS`` ("When to use a list or a tuple")."""
     module = texts_module(language)
     texts = texts_for(language)
     if module.TASK_TEXTS and re.match(module.TASK_QUESTION, query, re.IGNORECASE):
         return {**texts, **module.TASK_TEXTS}
     if asked := _asked(query, language):
         return {**texts, **module.STATEMENT_TEXTS[asked.kind]}
+    if module.COMPARISON_TEXTS and query_type_of(query) == "comparison":
+        _, b = split_comparison(subject_of(query), [])
+        if b != NO_SIDE:  # both sides named: "When to use a list or a tuple"
+            return {**texts, **module.COMPARISON_TEXTS}
     return texts
 
 

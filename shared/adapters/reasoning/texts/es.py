@@ -130,6 +130,7 @@ TEXTS: Final[dict[str, str]] = {
 # (and only English reads a why-, yes/no or what-happens question as a statement)
 TASK_TEXTS: Final[dict[str, str]] = {}
 STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {}
+COMPARISON_TEXTS: Final[dict[str, str]] = {}
 
 # Agent profiles: (name, specialization, working style, source preferences).
 PROFILES: Final[list[Profile]] = [
