@@ -105,3 +105,7 @@ def test_a_quote_from_a_module_page_names_the_member_it_describes():
     assert named(quote, ["corpus://x"], member) == quote  # another page: as it is
     itself = "Call register() once per exit function."
     assert named(itself, ["corpus://python-stdlib/atexit"], member) == itself
+    dotted = "Use atexit.register to add one."
+    assert named(dotted, ["corpus://python-stdlib/atexit"], member) == dotted
+    prose = "Functions register themselves here."  # the word, not the function's name
+    assert named(prose, ["corpus://python-stdlib/atexit"], member).startswith("`atexit.register`")

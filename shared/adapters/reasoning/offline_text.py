@@ -37,8 +37,11 @@ def named(sentence: str, urls: Iterable[str], member: Member) -> str:
     """A quote from a library module's page opened with what it describes: "`os.getenv`:
     Get an environment variable, return None if it doesn't exist". The quote alone does not
     say which of the page's functions it is about, and the page's title names only the
-    module. ``urls``: the pages it is quoted from; one that names the member is left as is."""
+    module. ``urls``: the pages it is quoted from. A quote that names the member as code
+    ("… arguments to wraps()", "functools.wraps") is left as it is; the same word as prose
+    is not its name ("Context manager to suppress specified exceptions")."""
     name = next((m for url in urls if (m := member(url, sentence))), None)
-    if not name or re.search(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b", sentence):
+    last = re.escape(name.rsplit(".", 1)[-1]) if name else ""
+    if not name or re.search(rf"(?<![\w.]){last}\(|\.{last}\b", sentence):
         return sentence
     return f"`{name}`: {sentence}"
