@@ -76,7 +76,8 @@ def test_a_summary_written_without_a_period_is_a_sentence_a_report_can_quote():
 def test_each_sentence_of_a_module_page_knows_the_member_it_documents():
     """A docstring rarely names its function, and its signature line is no sentence: quoted
     alone, "Get an environment variable, return None if it doesn't exist." does not say it
-    is ``os.getenv``. A sentence two entries repeat (``os.getenvb``) goes by the first."""
+    is ``os.getenv``. A sentence two entries repeat (``os.getenvb``) goes by the first; the
+    signature a C method writes in its own docstring ("od.clear() -> …") opens no entry."""
     text = (
         "Tools for paths. The module is portable across systems.\n\n"
         "mod.getenv(key, default=None)\n\n"
@@ -84,12 +85,15 @@ def test_each_sentence_of_a_module_page_knows_the_member_it_documents():
         "mod.getenvb(key, default=None)\n\n"
         "Get an environment variable, return None if it doesn't exist.\n\n"
         "mod.Thing\n\n"
+        "od.clear() -> None.  Remove all items from od.\n\n"
         "A thing that holds several values at once."
     )
-    assert stdlib_docs.members(text) == {
-        "Get an environment variable, return None if it doesn't exist.": "mod.getenv",
-        "A thing that holds several values at once.": "mod.Thing",
-    }
+    entries = stdlib_docs.Entries(text, "mod")
+    assert entries.of("Get an environment variable, return None if it doesn't exist.") == (
+        "mod.getenv"
+    )
+    assert entries.of("A thing that holds several values at once.") == "mod.Thing"
+    assert entries.of("The module is portable across systems.") is None  # the module's own
     corpus = shared_corpus()
     getenv = "Get an environment variable, return None if it doesn't exist."
     assert corpus.member_of("corpus://python-stdlib/os", getenv) == "os.getenv"

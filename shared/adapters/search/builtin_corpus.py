@@ -56,7 +56,7 @@ class BuiltinCorpus:
         self._catalog: BuiltinCatalog | None = None
         self._ranked: dict[str, list[ChunkHit]] = {}  # by query
         self._cosines: dict[str, dict[str, float]] = {}  # by query
-        self._members: dict[str, dict[str, str]] = {}  # by URL: sentence -> library member
+        self._entries: dict[str, stdlib_docs.Entries] = {}  # by URL: its members' entries
         self._ranking = tuple(threading.Lock() for _ in range(RANKING_STRIPES))
 
     @property
@@ -117,14 +117,15 @@ class BuiltinCorpus:
 
     def member_of(self, url: str, sentence: str) -> str | None:
         """The library member ("os.getenv") whose entry on the standard-library page at
-        ``url`` holds ``sentence`` (``stdlib_docs.members``); None for any other page."""
+        ``url`` holds ``sentence`` (``stdlib_docs.Entries``); None for any other page."""
         doc = self._stored(url)
         if doc is None or not doc.url.startswith(f"{SCHEME}{stdlib_docs.STDLIB_CORPUS}/"):
             return None
-        named = self._members.get(doc.url)
-        if named is None:  # a race only works the same map out twice
-            named = self._members[doc.url] = stdlib_docs.members(doc.text)
-        return named.get(sentence)
+        entries = self._entries.get(doc.url)
+        if entries is None:  # a race only works the same entries out twice
+            module = doc.url.rsplit("/", 1)[-1]
+            entries = self._entries[doc.url] = stdlib_docs.Entries(doc.text, module)
+        return entries.of(sentence)
 
     def _stored(self, url: str) -> BuiltinDocument | None:
         """The indexed document at ``url``, or None (not one of this corpus's addresses)."""

@@ -16,13 +16,12 @@ seconds, which is what the cache saves).
 
 from __future__ import annotations
 
+import bisect
 import importlib
 import inspect
 import pydoc
 import re
 import sys
-
-from shared.tools import sentence_split
 
 STDLIB_CORPUS = "python-stdlib"
 # Everyday modules: the ones tutorials and questions name. Platform-specific, GUI and
@@ -216,21 +215,41 @@ def _entry(qualified: str, member: object) -> str:
     return f"{signature}\n\n{doc}"
 
 
-def members(text: str) -> dict[str, str]:
-    """Which member's entry each sentence of a module's document (``documents``) is in:
-    "Get an environment variable, return None if it doesn't exist." -> "os.getenv". A
-    docstring rarely names its own function, and the entry's signature line is no sentence,
-    so a quote on its own does not say what it describes. A sentence in several entries
-    goes by the first ("os.getenv", whose docstring ``os.getenvb`` repeats)."""
-    found: dict[str, str] = {}
-    member = None
-    for block in re.split(r"\n\s*\n", text):
-        if entry := _ENTRY.match(block.strip()):
-            member = entry["name"]
-        elif member:
-            for sentence in sentence_split.split_sentences(block):
-                found.setdefault(sentence, member)
-    return found
+class Entries:
+    """Which member's entry a sentence of a module's document (``documents``) is in: "Get an
+    environment variable, return None if it doesn't exist." -> "os.getenv". A docstring
+    rarely names its own function, and the entry's signature line is no sentence, so a quote
+    on its own does not say what it describes.
+
+    The sentences were split when the collection was built; the page is not split again
+    (a quarter of a second for ``asyncio``'s). A sentence is found in the page's text with
+    its spaces collapsed, as the splitter collapses them, and belongs to the last entry line
+    before it; a sentence in several entries goes by the first ("os.getenv", whose docstring
+    ``os.getenvb`` repeats). ``module``: the page's module, as its entries name it."""
+
+    def __init__(self, text: str, module: str) -> None:
+        blocks = re.split(r"\n\s*\n", text)
+        said = [" ".join(block.split()) for block in blocks]
+        self._text = " ".join(said)
+        self._starts: list[int] = []  # where each entry line starts in ``_text``
+        self._names: list[str] = []
+        at = 0
+        for block, collapsed in zip(blocks, said, strict=True):
+            # a line of its own naming one of this module's members, not the signature a C
+            # method writes in its docstring ("od.clear() -> None.  Remove all items …")
+            entry = _ENTRY.match(block.strip())
+            if entry and entry["name"].startswith(f"{module}."):
+                self._starts.append(at)
+                self._names.append(entry["name"])
+            at += len(collapsed) + 1
+
+    def of(self, sentence: str) -> str | None:
+        """The member whose entry holds ``sentence``; None before the first entry (the
+        module's own docstring) or when the page does not hold it."""
+        if not self._starts:
+            return None
+        at = self._text.find(sentence, self._starts[0])  # after the module's docstring
+        return self._names[bisect.bisect_right(self._starts, at) - 1] if at >= 0 else None
 
 
 def _as_sentences(doc: str) -> str:
