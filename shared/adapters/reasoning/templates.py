@@ -95,16 +95,14 @@ def topic_phrase(query: str, language: str, subject: str) -> str:
     and no page is at hand: "how to read an environment variable", "whether a tuple is
     faster than a list", since "Key concepts: read an environment variable" is no English
     and "Key concepts: a tuple is faster than a list" reads as a claim."""
-    template = texts_for_question(query, language)["topic_phrase"]
-    return template.format(subject=statement_for(query, language) or subject)
+    return _worded(query, language, "topic_phrase", subject=subject)
 
 
 def report_title(query: str, language: str, subject: str) -> str:
     """ "Generators: research report"; for a question about a statement, the statement as
     the question asks it: "Why my program is slow: research report"."""
-    title = texts_for_question(query, language)["report_title"]
-    title = title.format(subject=statement_for(query, language) or subject)
-    return title[:1].upper() + title[1:]
+    title = _worded(query, language, "report_title", subject=subject)
+    return _capitalized(title)
 
 
 def topic_title(query: str, language: str, kind: str, **slots: str) -> str:
@@ -112,9 +110,16 @@ def topic_title(query: str, language: str, kind: str, **slots: str) -> str:
     about a statement, the statement as the question asks it ("Whether a tuple is faster than
     a list"), since "Definition of a tuple is faster than a list" is no English. Only the
     title: the topic's searches keep the subject's words. ``slots``: subject, phrase, a, b."""
-    template = texts_for_question(query, language)[f"topic_{kind}"]
-    statement = statement_for(query, language)
-    return template.format(**{**slots, "subject": statement or slots["subject"]})
+    return _worded(query, language, f"topic_{kind}", **slots)
+
+
+def _worded(query: str, language: str, key: str, **slots: str) -> str:
+    """``texts_for_question``'s template ``key`` filled in, the statement a question asks
+    about in place of its subject, where the template is worded around one."""
+    template = texts_for_question(query, language)[key]
+    return template.format(
+        **{**slots, "subject": statement_for(query, language) or slots["subject"]}
+    )
 
 
 def _asked(query: str, language: str) -> Asked | None:
@@ -155,14 +160,18 @@ def topic_heading(title: str, query: str, language: str) -> str:
         for key, template in texts_module(language).STATEMENT_TEXTS[asked.kind].items()
         if key.startswith("topic_")
     ):
-        return title[:1].upper() + title[1:]
+        return _capitalized(title)
     templates = [*texts_for(language).items(), *texts_module(language).TASK_TEXTS.items()]
     for key, template in templates:
         if not key.startswith("topic_") or key == "topic_comparison":
             continue
         if (core := _fills(template, title)) is not None:
-            return core[:1].upper() + core[1:]
-    return title[:1].upper() + title[1:]  # "a list compared with a tuple" opens a heading
+            return _capitalized(core)
+    return _capitalized(title)  # "a list compared with a tuple" opens a heading
+
+
+def _capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _fills(template: str, title: str) -> str | None:
