@@ -26,6 +26,7 @@ _ENUMERATOR_RE = re.compile(r"^(?:\(?\d{1,2}[.)]|[*•–-])\s+")
 # nor "D.popitem() -> (k, v), remove and return some (key, value) pair", whose sentence
 # follows the arrow
 _SIGNATURE_LINE_RE = re.compile(r"^(?:[*-][ \t]+)?[\w.]+\([^()]*\)(?:[ \t]*->[ \t]*[\w.\[\]]+)?$")
+_SEE_ALSO_RE = re.compile(r"^\s*see also:?\s*$", re.IGNORECASE)
 _ENDED_LINE_RE = re.compile(r"[.:!?]\s*$")
 # a line opening an item of a list of names and what they are ("last_type -- type of last
 # uncaught exception"): with two or more in a block, each is an item of its own, not a
@@ -43,6 +44,7 @@ _SUPPORTED_SPLIT_LANGUAGES = frozenset(pysbd.languages.LANGUAGE_CODES)
 
 MIN_SENTENCE_WORDS = 5
 MAX_SENTENCE_WORDS = 80
+TERM_WORDS = 8  # a definition list's term: "PEP 563 - Postponed Evaluation of Annotations"
 OPENING_WORDS = 3  # where a sentence that begins inside a parenthetical shows it
 
 
@@ -61,13 +63,39 @@ def _is_code(paragraph: str) -> bool:
 
 def paragraphs(text: str) -> list[str]:
     """Prose paragraphs of ``text`` with their line breaks joined; code-like blocks dropped,
-    and signature lines, which end the prose before them and open none after them."""
+    and signature lines, which end the prose before them and open none after them. The
+    entries of a "See also:" that describe another document under its name (``_is_entry``)
+    are left out: a report quoted "The specification, background, and examples for the
+    Python "with" statement" from PEP 343's as if it were a finding."""
     out = []
+    aside = False  # after a "See also:", until a block that is not one of its entries
     for block in re.split(r"\n\s*\n", text):
-        if not block.strip() or _is_code(block):
+        if not block.strip():
+            continue
+        lines = block.strip("\n").splitlines()
+        if _SEE_ALSO_RE.match(block):
+            aside = True
+            continue
+        aside = aside and _is_entry(lines)
+        if aside or _is_code(block):
             continue
         out += [" ".join(p.split()) for p in _apart(block) if p.strip()]
     return out
+
+
+def _is_entry(lines: list[str]) -> bool:
+    """A reference to another document, its name over a description indented under it
+    ("**PEP 343** - The “with” statement" over "The specification, …"); not a bullet, nor
+    a sentence wrapped under a first line that lost its indent ("… a read-only view of a"
+    over '  "dict".')."""
+    head = lines[0].strip()
+    return (
+        len(lines) > 1
+        and _indent(lines[1]) > _indent(lines[0])
+        and not _ENUMERATOR_RE.match(head)
+        and not _ENDED_LINE_RE.search(head)
+        and not _OPEN_CLAUSE_RE.search(head)
+    )
 
 
 def _apart(block: str) -> list[str]:
@@ -78,7 +106,7 @@ def _apart(block: str) -> list[str]:
     follows an ended line or another signature is one: "uses" then
     "traceback.print_exception()" on the next line is a sentence wrapped before a call.
     The items of a list of names (``_ITEM_LINE_RE``, ``_NAMED_LINE_RE``) are split apart
-    too."""
+    too, and a definition list's terms left out (``_is_term``)."""
     lines = block.splitlines()
     items = [
         _ITEM_LINE_RE.match(line)
@@ -88,8 +116,8 @@ def _apart(block: str) -> list[str]:
     listed = sum(1 for item in items if item) >= 2
     parts: list[list[str]] = [[]]
     after_end = True  # the block's first line opens it
-    for line, item in zip(lines, items, strict=True):
-        if after_end and _SIGNATURE_LINE_RE.match(line.strip()):
+    for k, (line, item) in enumerate(zip(lines, items, strict=True)):
+        if (after_end and _SIGNATURE_LINE_RE.match(line.strip())) or _is_term(lines, k):
             parts.append([])
             continue
         if listed and item:
@@ -97,6 +125,28 @@ def _apart(block: str) -> list[str]:
         parts[-1].append(line)
         after_end = bool(_ENDED_LINE_RE.search(line))
     return ["\n".join(lines) for lines in parts]
+
+
+def _is_term(lines: list[str], k: int) -> bool:
+    """Line ``k`` is a definition list's term, left out like a signature: a short, unended,
+    capitalized line that the next line, a capitalized description, is indented under
+    ("Tuples" over "   The items of a tuple are …"). Joined to it, the description's first
+    sentence opened with the term: a report quoted "Tuples The items of a tuple …". A
+    parameter's lower-case name stays with what it is ("whence The relative position to
+    seek from." says more than its description alone), and so do a bullet's first line, a
+    description's own wrapped line and a sentence going on, lower-case, in a hanging indent
+    ("… TerminateProcess()" over " is called to stop the subprocess.")."""
+    line, below = lines[k].strip(), lines[k + 1].strip() if k + 1 < len(lines) else ""
+    if not (line and below and line[0].isupper() and below[0].isupper()):
+        return False
+    if len(line.split()) > TERM_WORDS or _ENUMERATOR_RE.match(line) or _ENDED_LINE_RE.search(line):
+        return False
+    inside = k > 0 and _indent(lines[k - 1]) < _indent(lines[k])
+    return not inside and _indent(lines[k + 1]) > _indent(lines[k])
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 _THREAD = threading.local()

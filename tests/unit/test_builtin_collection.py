@@ -38,6 +38,23 @@ def test_the_references_headings_become_the_heading_paths_of_its_chunks():
     assert with_section.text.startswith("The with statement")  # the heading stays readable
 
 
+def test_the_references_emphasis_is_removed_and_its_operators_stay_as_written():
+    topics = {d.url: d for d in corpus_sources.documents(Settings(local_corpus_path=None))}
+
+    def text(key: str) -> str:
+        return " ".join(" ".join(s.text.split()) for s in topics[key].sections)
+
+    # a star that marks emphasis goes; a bullet, a power or an unpacking star stays
+    assert "__slots__ are implemented at the class level" in text(
+        "corpus://python-reference/attribute-access"
+    )
+    assert 'An asterisk "*" denotes iterable unpacking' in text(
+        "corpus://python-reference/exprlists"
+    )
+    assert '"2**-1" is "0.5"' in text("corpus://python-reference/operator-summary")
+    assert "*rich comparison methods*" not in text("corpus://python-reference/comparisons")
+
+
 def test_a_hub_page_is_found_through_the_section_whose_heading_names_the_subject():
     results = CollectionSearch(shared_corpus().index, ["python-docs"]).search("with statement", 10)
     hub = next(r for r in results if r.url == "corpus://python-reference/compound")

@@ -320,6 +320,7 @@ def test_the_subject_is_what_the_question_asks_about(question, subject):
         ),
         ("Which is better for a small record, a dataclass or a dict?", ("a dataclass", "a dict")),
         ("Which one should I use: threading or asyncio?", ("threading", "asyncio")),
+        ("What is the difference between == and is when comparing objects?", ("==", "is")),
     ],
 )
 def test_a_choice_between_two_things_is_a_comparison(question, sides):

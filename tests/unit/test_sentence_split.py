@@ -120,3 +120,51 @@ def test_each_parameter_of_a_list_of_what_they_are_is_its_own_sentence():
         "kappa is the concentration parameter, which must be at least zero."
     )
     assert split_sentences(wrapped) == (" ".join(wrapped.split()),)
+
+
+def test_a_definition_lists_term_does_not_open_its_descriptions_first_sentence():
+    """The reference's type hierarchy names each type on a line of its own and describes it
+    indented under it: joined, a report quoted "Tuples The items of a tuple are …". A
+    parameter's lower-case name stays with what it is ("whence The relative position …"
+    says more than its description alone), and so does a line whose sentence goes on in a
+    hanging indent."""
+    doc = (
+        "Tuples\n"
+        "   The items of a tuple are arbitrary Python objects. Tuples of two or\n"
+        "   more items are formed by comma-separated lists of expressions.\n"
+        "Lists\n"
+        "   The items of a list are arbitrary Python objects."
+    )
+    assert split_sentences(doc) == (
+        "The items of a tuple are arbitrary Python objects.",
+        "Tuples of two or more items are formed by comma-separated lists of expressions.",
+        "The items of a list are arbitrary Python objects.",
+    )
+    parameter = "whence\n  The relative position to seek from."
+    assert split_sentences(parameter) == ("whence The relative position to seek from.",)
+    hanging = (
+        "On Windows the Win32 API function TerminateProcess()\n is called to stop the subprocess."
+    )
+    assert split_sentences(hanging) == (" ".join(hanging.split()),)
+
+
+def test_a_see_also_entry_describing_another_document_is_not_a_sentence_of_the_page():
+    """Under "See also:", the reference names a PEP and describes it indented under it: a
+    report quoted "The specification, background, and examples for the Python "with"
+    statement" as a finding on context managers. A see-also that is a sentence stays, even
+    where a chunk's first line lost its indent."""
+    doc = (
+        "The with statement binds the value.\n\n"
+        "See also:\n\n"
+        "  **PEP 343** - The “with” statement\n"
+        '     The specification, background, and examples for the Python "with"\n'
+        "     statement.\n\n"
+        '"types.MappingProxyType" can be used to create a read-only view of a\n'
+        '  "dict".\n\n'
+        "The statement after it is prose again."
+    )
+    assert split_sentences(doc) == (
+        "The with statement binds the value.",
+        '"types.MappingProxyType" can be used to create a read-only view of a "dict".',
+        "The statement after it is prose again.",
+    )

@@ -138,6 +138,9 @@ _COMPARE_SPLIT_RE = re.compile(
     r"|\s*(?:与|和|跟|还是)\s*",
     re.IGNORECASE,
 )
+# a clause after the second side says when the two are compared, not what: "== and is when
+# comparing objects" compares "==" and "is"
+_SIDE_CLAUSE_RE = re.compile(r"\s+(?:when|while|if)\s.*$")
 _BETWEEN_RE = re.compile(
     r"^(?:the\s+)?differences?\s+between\s+|^разница\s+между\s+|"
     r"^(?:der\s+)?Unterschiede?\s+zwischen\s+|^(?:las?\s+)?diferencias?\s+entre\s+|"
@@ -325,7 +328,7 @@ def split_comparison(subject: str, fallback: list[str]) -> tuple[str, str]:
     """The two sides of "A vs B" (the second from ``fallback`` when the query names one)."""
     parts = _COMPARE_SPLIT_RE.split(_BETWEEN_RE.sub("", subject), maxsplit=1)
     if len(parts) == 2 and all(p.strip() for p in parts):
-        return parts[0].strip(), parts[1].strip()
+        return parts[0].strip(), _SIDE_CLAUSE_RE.sub("", parts[1]).strip() or parts[1].strip()
     return subject, fallback[0] if fallback else NO_SIDE
 
 

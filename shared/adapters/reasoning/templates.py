@@ -94,8 +94,10 @@ def topic_phrase(query: str, language: str, subject: str) -> str:
     """The question's subject where a topic's title names a page ("Key concepts: {phrase}")
     and no page is at hand: "how to read an environment variable", "whether a tuple is
     faster than a list", since "Key concepts: read an environment variable" is no English
-    and "Key concepts: a tuple is faster than a list" reads as a claim."""
-    return _worded(query, language, "topic_phrase", subject=subject)
+    and "Key concepts: a tuple is faster than a list" reads as a claim; a comparison's two
+    sides, "a list and a tuple", not "difference between a list and a tuple"."""
+    a, b = split_comparison(subject, [])
+    return _worded(query, language, "topic_phrase", subject=subject, a=a, b=b)
 
 
 def report_title(query: str, language: str, subject: str) -> str:
@@ -109,8 +111,9 @@ def topic_title(query: str, language: str, kind: str, **slots: str) -> str:
     """The title of a planned topic of ``kind``: "Definition of generators"; for a question
     about a statement, the statement as the question asks it ("Whether a tuple is faster than
     a list"), since "Definition of a tuple is faster than a list" is no English. Only the
-    title: the topic's searches keep the subject's words. ``slots``: subject, phrase, a, b."""
-    return _worded(query, language, f"topic_{kind}", **slots)
+    title: the topic's searches keep the subject's words. ``slots``: subject, phrase, a, b.
+    Capitalized: "{a} compared with {b}" opens on the question's own words."""
+    return _capitalized(_worded(query, language, f"topic_{kind}", **slots))
 
 
 def _worded(query: str, language: str, key: str, **slots: str) -> str:

@@ -27,7 +27,13 @@ DEFAULT_NAME = "python-docs"  # the default corpus: the reference and the standa
 SCHEME = "corpus://"
 _SUFFIXES = (".md", ".markdown", ".txt", ".html", ".htm")
 _UNDERLINE_RE = re.compile(r"^\s*([*=\-~^#])\1{2,}\s*$")
-_EMPHASIS_RE = re.compile(r"\*{1,2}([^*\n]+?)\*{1,2}")
+# reStructuredText's emphasis, *text* or **text**, perhaps wrapped over two lines: its stars
+# open on a word, close on anything but a space, and touch no word outside, so "x**2",
+# "f(*args, **kwargs)", "except*" and the bullet of "* *__slots__* are …" stay as written
+# (taken for emphasis, "2**-1" became "2-1" and "__slots__*" kept a stray star)
+_EMPHASIS_RE = re.compile(
+    r"(?<![\w*])\*{1,2}(?=\w)((?:[^*\n]|\n(?!\s*\n)){0,200}?[^\s*])\*{1,2}(?![\w*])"
+)
 _MD_HEADING_RE = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _SLUG_RE = re.compile(r"[^A-Za-z0-9_\-]+")
 

@@ -182,8 +182,12 @@ STATEMENT_TEXTS: Final[dict[str, dict[str, str]]] = {
 
 # The wording that replaces TEXTS' for a comparison whose two sides the question names:
 # its subject is "difference between a list and a tuple", and "When to use difference
-# between …" is no English.
-COMPARISON_TEXTS: Final[dict[str, str]] = {"topic_when_to_use": "When to use {a} or {b}"}
+# between …" or "Definition of difference between …" is no English.
+COMPARISON_TEXTS: Final[dict[str, str]] = {
+    "topic_definition": "What {a} and {b} are",
+    "topic_when_to_use": "When to use {a} or {b}",
+    "topic_phrase": "{a} and {b}",  # "Key concepts: a list and a tuple"
+}
 
 # Agent profiles: (name, specialization, working style, source preferences).
 PROFILES: Final[list[Profile]] = [
