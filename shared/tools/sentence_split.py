@@ -26,6 +26,12 @@ _ENUMERATOR_RE = re.compile(r"^(?:\(?\d{1,2}[.)]|[*•–-])\s+")
 # nor "D.popitem() -> (k, v), remove and return some (key, value) pair", whose sentence
 # follows the arrow
 _SIGNATURE_LINE_RE = re.compile(r"^(?:[*-][ \t]+)?[\w.]+\([^()]*\)(?:[ \t]*->[ \t]*[\w.\[\]]+)?$")
+# a sentence that only sends the reader elsewhere ("See section Literals for details.", "For
+# more information on context managers, see Context Manager Types."): 124 of the corpus's,
+# and a report quoted them as findings
+_POINTER_RE = re.compile(
+    r"\(?See\s|For (?:more|further)? ?(?:information|details)\b[^.]*\bsee\s", re.IGNORECASE
+)
 _SEE_ALSO_RE = re.compile(r"^\s*see also:?\s*$", re.IGNORECASE)
 _ENDED_LINE_RE = re.compile(r"[.:!?]\s*$")
 # a line opening an item of a list of names and what they are ("last_type -- type of last
@@ -165,6 +171,8 @@ def _segmenter(language: str) -> pysbd.Segmenter:
 def _acceptable(sentence: str) -> bool:
     words = sentence.split()
     if not MIN_SENTENCE_WORDS <= len(words) <= MAX_SENTENCE_WORDS:
+        return False
+    if _POINTER_RE.match(sentence):
         return False
     if _opens_inside_parentheses(" ".join(words[:OPENING_WORDS])):
         return False

@@ -168,3 +168,16 @@ def test_a_see_also_entry_describing_another_document_is_not_a_sentence_of_the_p
         '"types.MappingProxyType" can be used to create a read-only view of a "dict".',
         "The statement after it is prose again.",
     )
+
+
+def test_a_sentence_that_only_sends_the_reader_elsewhere_is_not_quoted():
+    """ "For more information on context managers, see Context Manager Types." says nothing
+    of context managers: the demo's report quoted it as a finding."""
+    doc = (
+        "A context manager is an object that defines the runtime context. For more "
+        "information on context managers, see Context Manager Types. See section Literals "
+        "for details. (See section Primaries for the syntax definitions.)"
+    )
+    assert split_sentences(doc) == (
+        "A context manager is an object that defines the runtime context.",
+    )
