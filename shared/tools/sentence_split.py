@@ -32,6 +32,7 @@ _SIGNATURE_LINE_RE = re.compile(r"^(?:[*-][ \t]+)?[\w.]+\([^()]*\)(?:[ \t]*->[ \
 _POINTER_RE = re.compile(
     r"\(?See\s|For (?:more|further)? ?(?:information|details)\b[^.]*\bsee\s", re.IGNORECASE
 )
+_MARKED_END_RE = re.compile(r"([.!?…][)\"”»] (?:\[\d{1,3}\])+) (?=[`\"“A-Z])")
 _SEE_ALSO_RE = re.compile(r"^\s*see also:?\s*$", re.IGNORECASE)
 _ENDED_LINE_RE = re.compile(r"[.:!?]\s*$")
 # a line opening an item of a list of names and what they are ("last_type -- type of last
@@ -210,9 +211,16 @@ def _segments(segmenter: pysbd.Segmenter, paragraph: str) -> list[str]:
 def segment(text: str, language: str = "en") -> list[str]:
     """Every sentence of prose ``text`` as pysbd splits it, unfiltered: for text that is
     known to be prose with citation markers (a synthesized answer), which the
-    code-block heuristics of :func:`split_sentences` would misread."""
+    code-block heuristics of :func:`split_sentences` would misread. A sentence that ends
+    inside its closing parenthesis or quotation mark, its markers after it ("… behavior.)
+    [2]"), ends there when the next opens on a capital or a quoted name ("`inspect.…`"),
+    which pysbd reads as the same sentence going on."""
     lang = language if language in _SUPPORTED_SPLIT_LANGUAGES else "en"
-    return [s.strip() for s in _segments(_segmenter(lang), " ".join(text.split())) if s.strip()]
+    out = []
+    for raw in _segments(_segmenter(lang), " ".join(text.split())):
+        parts = _MARKED_END_RE.sub("\\1\0", raw).split("\0")
+        out += [s.strip() for s in parts if s.strip()]
+    return out
 
 
 @lru_cache(maxsize=512)

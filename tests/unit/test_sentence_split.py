@@ -181,3 +181,19 @@ def test_a_sentence_that_only_sends_the_reader_elsewhere_is_not_quoted():
     assert split_sentences(doc) == (
         "A context manager is an object that defines the runtime context.",
     )
+
+
+def test_a_quote_ending_inside_its_parenthesis_ends_before_the_next_labelled_quote():
+    """A search answer's quote that ends on ".)" takes its marker after the parenthesis; the
+    next, labelled with its function ("`inspect.get_annotations`: …"), opens on a backtick,
+    and pysbd read both as one sentence: the report dropped the first one's marker."""
+    answer = (
+        "Creates a partial mapping (simulating 'functools.partial' behavior.) [2] "
+        "`inspect.get_annotations`: If obj is a callable, globals defaults to it [2]. "
+        "A call f(x) [3] goes on."
+    )
+    assert segment(answer) == [
+        "Creates a partial mapping (simulating 'functools.partial' behavior.) [2]",
+        "`inspect.get_annotations`: If obj is a callable, globals defaults to it [2].",
+        "A call f(x) [3] goes on.",
+    ]

@@ -91,23 +91,23 @@ def topic_sections(
     chosen = {s.n for s in material.sources if s.url in meant}
     urls = {s.n: s.url for s in material.sources}
     citable = meaning_first(chosen, citable, lambda n: sentences(urls[n]) is not None)
-    named |= {urls[n] for n in chosen}
+    vouched = {urls[n] for n in chosen}
     seen: list[frozenset[str]] = []
     sections, gaps = [], []
     for topic in sorted(groups, key=order.__getitem__):
         keys = [k for f in groups[topic] for k in f.key_findings]
-        items = _fresh_items(material, keys, seen, gates(topic), citable, named)
+        items = _fresh_items(material, keys, seen, gates(topic), citable, named, vouched)
         items.sort(key=lambda item: sentence_key(item[0]) not in endorsed)  # stable
         if items:
             heading = _unique_heading(topic, sections, material.context)
             sections.append((heading, items[:ITEMS_PER_SECTION]))
-        elif not _fresh_items(material, keys, [], gates(topic), citable, named):  # no repeat
+        elif not _fresh_items(material, keys, [], gates(topic), citable, named, vouched):
             gaps.append(topic)
     gaps += [p for p in planned_topics(material.primary) if p not in groups]
     sections = _by_module(sections, material)
     deep = [k for f in material.findings if is_deep_search(f) for k in f.key_findings]
     if deep:
-        items = _fresh_items(material, deep, seen, gates(""), citable, named)
+        items = _fresh_items(material, deep, seen, gates(""), citable, named, vouched)
         items = items[:DEEP_SEARCH_ITEMS]
         if items:
             sections.append((t["deep_search_heading"], items))
@@ -212,16 +212,21 @@ def _fresh_items(
     gate: relevance.Gate,
     citable: set[int],
     named: set[str],
+    vouched: set[str],
 ) -> list[Cited]:
     """Key findings from a citable source, about the question (``relevance``: a quote that
     is not is off-topic however well it ranked in its document) and no near-duplicate
-    already used (``seen`` grows); ``named``: the URLs of pages whose title names it."""
+    already used (``seen`` grows); ``named``: the URLs of pages whose title names it,
+    ``vouched``: of those about it by meaning."""
     numbers = {s.url: s.n for s in material.sources if s.n in citable}
     items: list[Cited] = []
     for key in keys:
         ns = sorted({numbers[u] for u in key.source_urls if u in numbers})
         on_named = bool(named.intersection(key.source_urls))
-        if not ns or CITATION_RE.search(key.text) or not gate.admits(key.text, on_named):
+        on_vouched = bool(vouched.intersection(key.source_urls))
+        if not ns or CITATION_RE.search(key.text):
+            continue
+        if not gate.admits(key.text, on_named, on_vouched):
             continue
         tokens = frozenset(lexical.content_tokens(key.text))
         if any(lexical.jaccard(tokens, other) >= 0.6 for other in seen):
@@ -274,7 +279,12 @@ def about_the_question(
         ranked = [r for r in ranked if not in_corpus(summaries[pool[r[0]][1] - 1].url)]
     gate = gate.calibrated(s for s, _ in pool)
     chosen = {n for n, s in enumerate(summaries, start=1) if s.url in meant}
-    admitted = [(i, score) for i, score in ranked if gate.admits(pool[i][0], pool[i][1] in chosen)]
+    named = {n for n, s in enumerate(summaries, start=1) if gate.names(s.title)}
+    admitted = [
+        (i, score)
+        for i, score in ranked
+        if gate.admits(pool[i][0], pool[i][1] in named, pool[i][1] in chosen)
+    ]
     quotes: dict[int, list[str]] = {}
     for i, _ in admitted:
         quotes.setdefault(pool[i][1], []).append(pool[i][0])

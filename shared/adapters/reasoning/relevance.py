@@ -103,16 +103,17 @@ class Gate:
         carried = sum(v for w, v in self.weights.items() if w in present)
         return carried / total if total else 0.0
 
-    def admits(self, sentence: str, named: bool = False) -> bool:
+    def admits(self, sentence: str, named: bool = False, vouched: bool = False) -> bool:
         """About the question: enough of its weight, or every word of one of its parts
         ("class definitions" in a question on class definitions and special methods). On a
-        page whose title ``names`` the subject, one of its distinctive words is enough (a
-        word as rare as a title word): the title says what its sentences are about
-        ("Emulating container types" on the collections module's containers)."""
+        page whose title ``names`` the subject, or one ``vouched`` for by meaning
+        (``offline_meaning``), one of its distinctive words is enough (a word as rare as a
+        title word): the page says what its sentences are about ("Emulating container
+        types" on the collections module's containers)."""
         if not self.judges() or self.share(sentence) >= self.minimum:
             return True
         present = self._present(sentence, named)
-        if named and any(
+        if (named or vouched) and any(
             self.weights[w] >= TITLE_MIN_WEIGHT for w in present & self.weights.keys()
         ):
             return True
@@ -122,7 +123,8 @@ class Gate:
         """The question's words in ``sentence``; a class name the question capitalizes
         ("Counter") only as written there, not the everyday word ("the internal counter");
         the attribute of a dotted name ("functools.wraps") only beside its module, or on a
-        page whose title names the subject (not "wrap" on the textwrap page)."""
+        page whose title names the subject: not "wrap" on the textwrap page, nor "used to
+        wrap the execution of a block" on the compound statements' page, near in meaning."""
         present = stems(sentence)
         for name in class_names(self.query):
             if stem(name.lower()) in present and not re.search(rf"\b{name}", sentence):
