@@ -37,6 +37,7 @@ from pathlib import Path
 
 from bench.results import Row, verdict
 from bench.scenarios import Bench, offline_settings, remove_temp_dirs, temp_dir
+from shared.adapters.reasoning import offline_meaning
 from shared.adapters.reasoning.offline_meaning import CITED
 from shared.adapters.reasoning.offline_near import is_near
 from shared.adapters.search.base import Corpus
@@ -127,7 +128,7 @@ def cited_keys(data_dir: Path, session_id: str) -> tuple[list[str], bool]:
 def candidates(corpus: Corpus, question: str) -> list[str] | None:
     """The keys of the documents the engine's rule by meaning chooses from (``offline_meaning``),
     best first; None when the collection has no vectors."""
-    ranked = corpus.by_meaning(question)
+    ranked = offline_meaning.ranking(corpus, question)
     return None if ranked is None else [u.removeprefix("corpus://") for u, _ in ranked]
 
 

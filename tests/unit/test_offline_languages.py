@@ -21,6 +21,7 @@ from shared.adapters.reasoning.question_shape import (
     split_comparison,
     subject_of,
 )
+from shared.adapters.reasoning.question_terms import unframed
 from shared.adapters.reasoning.templates import (
     PROFILES,
     TEXTS,
@@ -480,3 +481,12 @@ def test_a_yes_no_question_gets_follow_ups_about_whether_its_statement_holds():
     # asked as a yes/no, "Is there a way to …?" is still a task
     task = offline.follow_up_questions("Is there a way to run a function on exit?", "", "en")
     assert "What can go wrong when you run a function on exit?" in task
+
+
+def test_a_comparisons_imperative_frame_is_not_searched_for():
+    """ "Compare Python lists and tuples" is about lists and tuples: searched whole, by
+    meaning, it came nearest the pages on comparisons and difflib's "compare sequences"."""
+    question = "Compare Python lists and tuples: when should each be used?"
+    assert unframed(question) == "Python lists and tuples: when should each be used?"
+    assert unframed("Compare") == "Compare"  # nothing left to search for: as written
+    assert unframed("How do lists compare with tuples?") == "How do lists compare with tuples?"

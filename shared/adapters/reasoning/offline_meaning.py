@@ -37,12 +37,18 @@ CITED = 5  # as the bench counts recall (5 per question): more cost precision on
 def chosen(corpus: Corpus, query: str, language: str) -> list[str] | None:
     """The URLs of the documents about ``query`` by meaning, best first; None without vectors
     or for a question in another language than the corpus's."""
-    ranked = None if question_terms.foreign_to_corpus(language) else corpus.by_meaning(query)
+    ranked = None if question_terms.foreign_to_corpus(language) else ranking(corpus, query)
     if not ranked:
         return None
     bar = max(TAU, max(cosine for _, cosine in ranked) - DELTA)
     near = [u for u, cosine in ranked[:CITED] if cosine >= bar] or [ranked[0][0]]
     return _without_other_modules(corpus, query, near)
+
+
+def ranking(corpus: Corpus, query: str) -> list[tuple[str, float]] | None:
+    """The fused ranking the documents are chosen from (``Corpus.by_meaning``), for the
+    question less an imperative that frames it (``question_terms.unframed``)."""
+    return corpus.by_meaning(question_terms.unframed(query))
 
 
 def _without_other_modules(corpus: Corpus, query: str, urls: list[str]) -> list[str]:

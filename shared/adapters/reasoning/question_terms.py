@@ -60,6 +60,7 @@ _FOREIGN_NOUN_TEXT = """оператор оператора операторы �
 _WORDS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]+|[^\W\d_\u3040-\u30ff\u4e00-\u9fff]+")
 _FOREIGN_CONSTRUCT_NOUNS = frozenset(_FOREIGN_NOUN_TEXT.split())
 _NOUNS = _CONSTRUCT_NOUNS | _FOREIGN_CONSTRUCT_NOUNS
+_FRAME_RE = re.compile(r"^\s*(?:compare|contrast)\s+", re.IGNORECASE)  # see ``unframed``
 # keywords that are English verbs too: "yields a tuple", "returns None" and "breaks" are the
 # verb, not the construct a question names ("the yield expression"), so their inflected
 # forms do not count as the keyword
@@ -201,5 +202,12 @@ def searched_for(question: str, idf: Mapping[str, float], language: str) -> str:
     """What to search the corpus for: the question, or for one in another language its
     carried terms ("" when none carries over)."""
     if not foreign_to_corpus(language):
-        return question
+        return unframed(question)
     return " ".join(carried_terms(question, idf, language))
+
+
+def unframed(question: str) -> str:
+    """``question`` less an imperative that frames it: "Compare Python lists and tuples" is
+    about lists and tuples, and searched whole (by meaning) it came nearest the pages on
+    comparisons and ``difflib`` ("compare sequences")."""
+    return _FRAME_RE.sub("", question).strip() or question
