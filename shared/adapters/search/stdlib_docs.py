@@ -17,6 +17,7 @@ seconds, which is what the cache saves).
 from __future__ import annotations
 
 import bisect
+import builtins
 import importlib
 import inspect
 import pydoc
@@ -193,7 +194,11 @@ def _text(listed: str, module: object) -> str:
 
 
 def _documented(module: object, name: str, member: object, names: list[str] | None) -> bool:
-    """Public functions and classes of this module itself (not its imports)."""
+    """Public functions and classes of this module itself (not its imports), less another
+    name for a built-in class: ``typing.Text`` is ``str``, and its methods made the typing
+    page answer "How do I split, join and strip strings?" ("`typing.Text.rsplit`: …")."""
+    if inspect.isclass(member) and getattr(builtins, member.__name__, None) is member:
+        return module is builtins
     if not (inspect.isroutine(member) or inspect.isclass(member)):
         return False
     if not pydoc.visiblename(name, names, member):
