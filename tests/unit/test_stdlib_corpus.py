@@ -37,6 +37,15 @@ def test_inherited_and_slot_wrapper_docs_are_left_out():
     assert "functools.lru_cache(maxsize=128, typed=False)" in text
 
 
+def test_another_name_for_a_built_in_class_is_not_documented_again():
+    """``typing.Text`` is ``str``: its methods made the typing page answer "How do I split,
+    join and strip strings?". The builtins page keeps its own classes."""
+    texts = {name: text for name, _, text in stdlib_docs.documents()}
+    assert "typing.Text.rsplit" not in texts["typing"]
+    assert "typing.TypeVar" in texts["typing"]
+    assert "builtins.str" in texts["builtins"]
+
+
 def test_the_cache_is_keyed_without_rendering_and_loads_within_the_warm_up_budget():
     shared_corpus().describe()  # the shared cache holds the index (built once per run)
     data_dir = Path(tempfile.gettempdir()) / "deep-research-test-corpus"
