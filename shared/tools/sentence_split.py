@@ -32,6 +32,8 @@ _SIGNATURE_LINE_RE = re.compile(r"^(?:[*-][ \t]+)?[\w.]+\([^()]*\)(?:[ \t]*->[ \
 _POINTER_RE = re.compile(
     r"\(?See\s|For (?:more|further)? ?(?:information|details)\b[^.]*\bsee\s", re.IGNORECASE
 )
+# a quote's end inside its parenthesis or quotation mark, its markers after it, and a next
+# quote opening on a capital or a quoted name (``segment``)
 _MARKED_END_RE = re.compile(r"([.!?…][)\"”»] (?:\[\d{1,3}\])+) (?=[`\"“A-Z])")
 _SEE_ALSO_RE = re.compile(r"^\s*see also:?\s*$", re.IGNORECASE)
 _ENDED_LINE_RE = re.compile(r"[.:!?]\s*$")
