@@ -80,6 +80,24 @@ def test_each_topic_has_a_score_a_quote_or_gaps_and_a_query_for_them() -> None:
     ]
 
 
+def test_a_definition_of_the_subject_covers_its_key_concepts() -> None:
+    """A search answer quoting "A context manager is an object that defines the runtime
+    context …" said "Not covered by the pages found: Key concepts: context managers"."""
+    question = "How do context managers work in Python?"
+    read = [
+        summary(
+            "https://a.example/cm",
+            "A context manager is an object that defines the runtime context of a block.",
+        )
+    ]
+    review = evaluate(question, [], read, "en", {})
+    concepts = next(t for t in review.topics if t.topic.startswith("Key concepts"))
+    assert concepts.covered and concepts.evidence == read[0].relevant_sentences[0]
+    shallow = [summary("https://a.example/cm", "Context managers wrap a block in Python.")]
+    review = evaluate(question, [], shallow, "en", {})
+    assert not next(t for t in review.topics if t.topic.startswith("Key concepts")).covered
+
+
 def test_nothing_read_covers_nothing_and_pages_of_menus_are_navigation_only() -> None:
     empty = evaluate(HOW_TO, [], [], "en", {})
     assert all(t.score == 0 and not t.covered for t in empty.topics)

@@ -53,8 +53,12 @@ _CUES: Mapping[str, re.Pattern[str]] = {
     for kind, pattern in {
         "definition": r"\b(?:is|are)\s+(?:a|an|the|one)\b|\brefers?\s+to\b|\bmeans\b|"
         r"\bdefined\s+as\b|\bis\s+used\s+(?:to|for)\b",
+        # what the subject's terms are is a key concept of it: a definition counts too ("A
+        # context manager is an object that defines the runtime context …"), else a search
+        # answer quoting it said "Not covered: Key concepts: context managers"
         "key_concepts": r"\b(?:key|main|core|central|important|essential)\b|\bconcepts?\b|"
-        r"\bfeatures?\b|\bsupports?\b|\bprovides?\b|\bconsists?\s+of\b",
+        r"\bfeatures?\b|\bsupports?\b|\bprovides?\b|\bconsists?\s+of\b|\b(?:is|are)\s+"
+        r"(?:a|an|the|one)\b|\bdefined\s+as\b",
         "how_it_works": r"\bwhen\b|\bthen\b|\bonce\b|\bworks?\b|\binternally\b|\bcalls?\b|"
         r"\bruns?\b|\breturns?\b|\bschedules?\b|\braises?\b",
         "examples": r"\bfor\s+(?:example|instance)\b|\be\.g\.|\bsuch\s+as\b|\bexamples?\b|" + _CODE,
