@@ -197,9 +197,10 @@ def _documented(module: object, name: str, member: object, names: list[str] | No
     """Public functions and classes of this module itself (not its imports), less another
     name for a built-in class: ``typing.Text`` is ``str``, and its methods made the typing
     page answer "How do I split, join and strip strings?" ("`typing.Text.rsplit`: …")."""
-    if inspect.isclass(member) and getattr(builtins, member.__name__, None) is member:
-        return module is builtins
     if not (inspect.isroutine(member) or inspect.isclass(member)):
+        return False
+    builtin = inspect.isclass(member) and getattr(builtins, member.__name__, None) is member
+    if builtin and module is not builtins:  # another name for a built-in class
         return False
     if not pydoc.visiblename(name, names, member):
         return False
