@@ -94,17 +94,10 @@ def paragraphs(text: str) -> list[str]:
 
 def _is_entry(lines: list[str]) -> bool:
     """A reference to another document, its name over a description indented under it
-    ("**PEP 343** - The “with” statement" over "The specification, …"); not a bullet, nor
-    a sentence wrapped under a first line that lost its indent ("… a read-only view of a"
-    over '  "dict".')."""
-    head = lines[0].strip()
-    return (
-        len(lines) > 1
-        and _indent(lines[1]) > _indent(lines[0])
-        and not _ENUMERATOR_RE.match(head)
-        and not _ENDED_LINE_RE.search(head)
-        and not _OPEN_CLAUSE_RE.search(head)
-    )
+    ("**PEP 343** - The “with” statement" over "The specification, …"); not a sentence
+    wrapped under a first line that lost its indent ("… a read-only view of a" over
+    '  "dict".')."""
+    return _names_below(lines, 0) and not _OPEN_CLAUSE_RE.search(lines[0])
 
 
 def _apart(block: str) -> list[str]:
@@ -137,21 +130,27 @@ def _apart(block: str) -> list[str]:
 
 
 def _is_term(lines: list[str], k: int) -> bool:
-    """Line ``k`` is a definition list's term, left out like a signature: a short, unended,
-    capitalized line that the next line, a capitalized description, is indented under
-    ("Tuples" over "   The items of a tuple are …"). Joined to it, the description's first
-    sentence opened with the term: a report quoted "Tuples The items of a tuple …". A
-    parameter's lower-case name stays with what it is ("whence The relative position to
-    seek from." says more than its description alone), and so do a bullet's first line, a
-    description's own wrapped line and a sentence going on, lower-case, in a hanging indent
-    ("… TerminateProcess()" over " is called to stop the subprocess.")."""
-    line, below = lines[k].strip(), lines[k + 1].strip() if k + 1 < len(lines) else ""
-    if not (line and below and line[0].isupper() and below[0].isupper()):
-        return False
-    if len(line.split()) > TERM_WORDS or _ENUMERATOR_RE.match(line) or _ENDED_LINE_RE.search(line):
+    """Line ``k`` is a definition list's term, left out like a signature: a short,
+    capitalized line over a capitalized description (``_names_below``: "Tuples" over "   The
+    items of a tuple are …"). Joined to it, the description's first sentence opened with the
+    term: a report quoted "Tuples The items of a tuple …". A parameter's lower-case name
+    stays with what it is ("whence The relative position to seek from." says more than its
+    description alone), and so do a description's own wrapped line and a sentence going on,
+    lower-case, in a hanging indent ("… TerminateProcess()" over " is called to stop …")."""
+    if not _names_below(lines, k) or len(lines[k].split()) > TERM_WORDS:
         return False
     inside = k > 0 and _indent(lines[k - 1]) < _indent(lines[k])
-    return not inside and _indent(lines[k + 1]) > _indent(lines[k])
+    return not inside and lines[k].strip()[0].isupper() and lines[k + 1].strip()[0].isupper()
+
+
+def _names_below(lines: list[str], k: int) -> bool:
+    """Line ``k`` names what the next line, indented under it, describes: an unended line
+    that is no list item's bullet ("* an item" over "  that goes on")."""
+    head = lines[k].strip()
+    if not head or k + 1 >= len(lines) or not lines[k + 1].strip():
+        return False
+    unended = not (_ENUMERATOR_RE.match(head) or _ENDED_LINE_RE.search(head))
+    return unended and _indent(lines[k + 1]) > _indent(lines[k])
 
 
 def _indent(line: str) -> int:
