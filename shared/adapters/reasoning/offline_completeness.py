@@ -106,7 +106,7 @@ def topics_for(query: str, language: str) -> list[tuple[str, str, str]]:
     subject = subject_of(query)
     a, b = split_comparison(subject, [])
     out = []
-    phrase = topic_phrase(query, language, subject)
+    phrase = topic_phrase(query, language, subject, a, b)
     for kind in DECOMPOSITIONS[query_type_of(query)][:TOPICS]:
         title = topic_title(query, language, kind, subject=subject, phrase=phrase, a=a, b=b)
         out.append((kind, title, f"{subject} {t[f'q_{kind}']}"))

@@ -90,13 +90,13 @@ def statement_for(query: str, language: str) -> str | None:
     return asked.statement() if asked else None
 
 
-def topic_phrase(query: str, language: str, subject: str) -> str:
+def topic_phrase(query: str, language: str, subject: str, a: str, b: str) -> str:
     """The question's subject where a topic's title names a page ("Key concepts: {phrase}")
     and no page is at hand: "how to read an environment variable", "whether a tuple is
     faster than a list", since "Key concepts: read an environment variable" is no English
     and "Key concepts: a tuple is faster than a list" reads as a claim; a comparison's two
-    sides, "a list and a tuple", not "difference between a list and a tuple"."""
-    a, b = split_comparison(subject, [])
+    sides (``a``, ``b``), "a list and a tuple", not "difference between a list and a
+    tuple"."""
     return _worded(query, language, "topic_phrase", subject=subject, a=a, b=b)
 
 
