@@ -46,6 +46,18 @@ def test_another_name_for_a_built_in_class_is_not_documented_again():
     assert "builtins.str" in texts["builtins"]
 
 
+def test_a_docstrings_sphinx_roles_read_as_the_names_they_mark():
+    """A report quoted "the current :class:`contextvars.Context` is propagated"; the roles
+    are markup for Sphinx, not words of the sentence."""
+    texts = {name: " ".join(text.split()) for name, _, text in stdlib_docs.documents()}
+    assert "the current `contextvars.Context` is propagated" in texts["asyncio"]
+    assert "implements the buffer protocol." in texts["asyncio"]  # a reference's own text
+    assert (
+        "the `Mock` object behavior is the same as with an `Mock` object" in texts["unittest.mock"]
+    )
+    assert not any(":class:`" in text or ":func:`" in text for text in texts.values())
+
+
 def test_the_cache_is_keyed_without_rendering_and_loads_within_the_warm_up_budget():
     shared_corpus().describe()  # the shared cache holds the index (built once per run)
     data_dir = Path(tempfile.gettempdir()) / "deep-research-test-corpus"

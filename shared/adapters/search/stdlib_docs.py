@@ -126,6 +126,10 @@ SYNOPSIS_CHARS = 90
 # pydoc renders some defaults with their address ("<object object at 0x7f16dd6c4160>"), which
 # differs each run: left out, so a chunk's text, and the key of its shipped vector, stay put
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+# a Sphinx role some docstrings keep (":class:`contextvars.Context`", ":func:`~inspect.signature`",
+# ":ref:`buffer protocol <bufferobjects>`"): quoted, it read as markup; rendered as Sphinx renders
+# it, the name in code (its last part after "~", no leading "."), a reference's text as is
+_ROLE = re.compile(r":(?:\w+:)?(?P<role>\w+):`(?P<tilde>~?)\.?(?P<text>[^`<]*?)\s*(?:<[^`>]*>)?`")
 # a summary line written as prose: a capital, then words; not a signature ("D.keys() -> …"),
 # a doctest or a table row, whose symbols the sentence splitter turns away anyway
 _PROSE_SUMMARY = re.compile(r"^[A-Z][a-z]*(?: [\w,;:'()/.`-]+){3,}(?<![.!?:;])$")
@@ -190,7 +194,12 @@ def _text(listed: str, module: object) -> str:
         if block and block not in seen:
             seen.add(block)
             unique.append(block)
-    return ADDRESS.sub("", "\n\n".join(unique))
+    return _ROLE.sub(_rendered, ADDRESS.sub("", "\n\n".join(unique)))
+
+
+def _rendered(role: re.Match[str]) -> str:
+    text = role["text"].rsplit(".", 1)[-1] if role["tilde"] else role["text"]
+    return text if role["role"] == "ref" else f"`{text}`"
 
 
 def _documented(module: object, name: str, member: object, names: list[str] | None) -> bool:
