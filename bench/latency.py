@@ -10,7 +10,10 @@ with four agents.
 
 from __future__ import annotations
 
+import statistics
+
 from bench import history
+from bench.client_cost import CALLS, PHASE_RUNS, client_phase, client_seconds
 from bench.fake_llm import LatencyLLM
 from bench.load import LoadResult, count_actions
 from bench.results import Row, stolen_cpu_seconds, verdict
@@ -51,6 +54,7 @@ def overhead_run(llm: LatencyLLM, processes: int = 1) -> dict:
         count_actions(bench, {sid}, one)
         slots = history.activity_seconds(engine, sid) / seconds
         store = (*bench.memory.reads_writes(), *bench.sessions.reads_writes())
+        prompt_chars = statistics.median(r["prompt_chars"] for r in llm.logged())
     finally:
         bench.close()
     bound = chain.calls * LATENCY
@@ -69,6 +73,7 @@ def overhead_run(llm: LatencyLLM, processes: int = 1) -> dict:
         "episodes": one.episodes,
         "activities": one.activities,
         "slots": slots,
+        "prompt_chars": int(prompt_chars),
     }
 
 
@@ -85,6 +90,8 @@ def bench_overhead(llm: LatencyLLM, processes: int = 1) -> tuple[list[Row], dict
     mid = runs[len(runs) // 2]
     chain, seconds = mid["chain"], mid["seconds"]
     bound = chain.calls * LATENCY
+    client = client_seconds(llm, LATENCY, mid["prompt_chars"])
+    floor = bound + chain.between
     spread = f"{runs[0]['ratio']:.3f}–{runs[-1]['ratio']:.3f}"
     rows = [
         (
@@ -104,7 +111,16 @@ def bench_overhead(llm: LatencyLLM, processes: int = 1) -> tuple[list[Row], dict
         ),
         (
             "  floor: the ratio with no work in tasks but the model calls (engine, SDK replay)",
-            f"{(bound + chain.between) / bound:.3f}" if bound else "n/a",
+            f"{floor / bound:.3f}" if bound else "n/a",
+            "",
+            "—",
+        ),
+        (
+            "  floor with the model client's own time per call (openai SDK, httpx, loopback)",
+            f"{(floor + chain.calls * client) / bound:.3f} ({client * 1000:.1f} ms a call, median "
+            f"of {CALLS} calls with the run's median prompt)"
+            if bound
+            else "n/a",
             "",
             "—",
         ),
@@ -145,9 +161,10 @@ def slowest(chain: history.Chain, top: int = 4) -> str:
     )
 
 
-def fanout_run(llm: LatencyLLM, agents: int, processes: int = 1) -> tuple[float, float, float]:
-    """(researcher phase span, that span at its floor, whole session wall) of one run with
-    ``agents`` agents; the floor is ``history.phase_floor``."""
+def fanout_run(llm: LatencyLLM, agents: int, processes: int = 1) -> tuple[float, float, float, int]:
+    """(researcher phase span, that span at its floor, whole session wall, the model calls
+    of a researcher on the chain) of one run with ``agents`` agents; the floor is
+    ``history.phase_floor``."""
     bench = Bench(llm_settings(temp_dir(), llm.base_url, functions_worker_process_count=processes))
     llm.reset()
     try:
@@ -157,7 +174,9 @@ def fanout_run(llm: LatencyLLM, agents: int, processes: int = 1) -> tuple[float,
         assert engine.stats["activity:run_researcher"] == FANOUT_TODOS
         span = history.activity_phase_span(engine, sid, "run_researcher")
         chain = history.critical_chain(engine, sid, llm.intervals())
-        return span, history.phase_floor(chain, span, "run_researcher", LATENCY), wall
+        floor = history.phase_floor(chain, span, "run_researcher", LATENCY)
+        calls = max(c for task, _, c in chain.steps if task == "run_researcher")
+        return span, floor, wall, calls
     finally:
         bench.close()
 
@@ -171,9 +190,11 @@ def bench_fanout(llm: LatencyLLM, processes: int = 1) -> list[Row]:
         ),
         key=lambda pair: pair[0][0] / pair[1][0],
     )
-    (span1, floor1, wall1), (span4, floor4, wall4) = pairs[len(pairs) // 2]
+    (span1, floor1, wall1, _), (span4, floor4, wall4, calls) = pairs[len(pairs) // 2]
     low, high = (p[0][0] / p[1][0] for p in (pairs[0], pairs[-1]))
     speedup = span1 / span4
+    prompt_chars = int(statistics.median(r["prompt_chars"] for r in llm.logged()))
+    alone, together = client_phase(llm, LATENCY, prompt_chars, FANOUT_TODOS, calls)
     return [
         (
             f"fan-out speedup, researcher phase, 4 vs 1 agent (4 todos, median of {FANOUT_RUNS})",
@@ -185,6 +206,16 @@ def bench_fanout(llm: LatencyLLM, processes: int = 1) -> list[Row]:
             "  floor: the speedup with no work in run_researcher but its model calls (same runs)",
             f"{floor1 / floor4:.2f}× ({floor1:.2f} s → {floor4:.2f} s; researchers on the chain "
             f"beyond their calls {span1 - floor1:.2f} s → {span4 - floor4:.2f} s)"
+            if floor4 > 0
+            else "n/a",
+            "",
+            "—",
+        ),
+        (
+            "  floor with the model client's own time (the researchers' calls alone: in a row "
+            "vs 4 threads)",
+            f"{(floor1 + alone) / (floor4 + together):.2f}× (the calls beyond their replies "
+            f"{alone * 1000:.0f} ms → {together * 1000:.0f} ms, medians of {PHASE_RUNS})"
             if floor4 > 0
             else "n/a",
             "",

@@ -105,7 +105,11 @@ METHODS = """## Methods
   after another inside its [scheduled, completed] interval. Bound = L × that
   count. Anything above 1.0 is orchestration, storage, search, extraction and
   Python CPU time; the rows below it split that time and name the tasks on the
-  chain that add the most beyond their LLM calls.
+  chain that add the most beyond their LLM calls. The floor row keeps only the
+  engine between the tasks; the row under it adds what each model call on the
+  chain costs the app's own client beyond L (`bench/client_cost.py`: CLIENT_CALLS
+  calls through `LLMClient` to the same fake, nothing around them, with a
+  prompt of the run's median size; median).
 - **Fan-out**: the fake widens every plan to exactly 4 topics (4 todos); the
   runs differ only in the number of agents (1 vs 4), no supervisor reviews, deep
   search off. The researcher phase is the span from the first `run_researcher`
@@ -115,7 +119,11 @@ METHODS = """## Methods
   session's critical chain (all four with one agent, the last to finish with
   four) done nothing but its model calls: each run's span less those
   researchers' time beyond their calls × L, as the overhead floor does for
-  the whole chain.
+  the whole chain. The row under it adds the researchers' model calls alone
+  through the app's client: as many calls in a row as the one agent's chain
+  makes, and four threads making a researcher's calls each at once (their
+  replies arrive together, so their client work queues for the GIL); medians
+  of CLIENT_PHASE_RUNS.
 - **Cost**: LLM calls counted at the fake, tokens from the session's usage
   meter (the fake reports chars/4). The deep research bound is
   `shared.adapters.reasoning.call_budget.max_llm_calls(caps)`. Store operations are counted by

@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import engine_app
+from bench import client_cost, engine_app
 from bench.answers import bench_answers
 from bench.budgets import bench_budgets
 from bench.capacity import Measured, capacity_rows
@@ -230,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
         "LOAD_SESSIONS": LOAD_SESSIONS,
         "LOAD_WORKER_PROCESSES": LOAD_WORKER_PROCESSES,
         "POLLERS": POLLERS,
+        "CLIENT_CALLS": client_cost.CALLS,
+        "CLIENT_PHASE_RUNS": client_cost.PHASE_RUNS,
     }
     path = write_results(text, total, counts, RECORDED if args.record else SCRATCH)
     print(f"results written to {path}")
