@@ -286,3 +286,20 @@ def test_the_attribute_of_a_dotted_name_counts_only_beside_its_module():
     assert gate.is_about("functools — Tools for functions", ["It wraps a function."])
     japanese = question_gate("Pythonのデコレータとfunctools.wrapsの使い方", idf, "ja")
     assert not japanese.admits("The public interface consists of the wrap() method.")
+
+
+def test_a_sentence_saying_what_either_side_of_a_comparison_is_is_about_it():
+    """ "list" weighs less than "tuple": by the share alone the tuple's definition was about
+    the question and the list's was not, and a reader wants both first."""
+    idf = {**IDF, "list": 1.0, "tuple": 1.6, "difference": 1.3}
+    gate = question_gate("What is the difference between a list and a tuple?", idf, "en")
+    lists = "Lists are mutable sequences, typically used to store collections of items."
+    assert gate.share(lists) < gate.minimum
+    assert gate.defines(lists) and gate.admits(lists)
+    assert gate.defines("A tuple is an immutable sequence.")
+    assert not gate.defines("The items of a list are any objects.")  # its subject: the items
+    assert not gate.defines("Sorting is stable.")  # not a word of the question
+    assert not gate.admits("Sort the list in place.")  # not what a list is
+    both = "Tuples and lists are compared lexicographically."  # about it, but says less
+    assert gate.admits(both) and not gate.defines(both)
+    assert sorted([both, lists], key=gate.first) == [lists, both]

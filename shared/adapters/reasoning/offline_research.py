@@ -295,7 +295,7 @@ def write_finding(
     idf: Mapping[str, float] | None = None,
 ) -> Finding:
     """Extractive: the pages' sentences ranked against topic + question, MMR, <= 4 per page;
-    those the citation gate admits (``relevance``, weighed by ``idf``) first, so the report
+    those the citation gate admits first (``Gate.first``, weighed by ``idf``), so the report
     can cite every page read whose passages are about the question."""
     t = texts_for(state.context.language)
     todo = state.todo
@@ -317,7 +317,7 @@ def write_finding(
     if idf is not None:
         gate = relevance.question_gate(state.context.query, idf, state.context.language)
         gate = gate.calibrated(p[0] for p in pool)
-        ranked.sort(key=lambda r: not gate.admits(pool[r[0]][0], gate.names(pool[r[0]][2].title)))
+        ranked.sort(key=lambda r: gate.first(pool[r[0]][0], gate.names(pool[r[0]][2].title)))
     per_page: dict[str, int] = {}
     key_findings: list[KeyFinding] = []
     for i, _ in ranked:

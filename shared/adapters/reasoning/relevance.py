@@ -67,6 +67,12 @@ TITLE_MIN_WEIGHT = 1.15  # a title word this distinctive says what the document 
 # the words many titles share ("statement" 1.08, "expression" 1.12 over the reference and
 # the standard library) weigh less; "special" (1.19) names "Special method names". Set on
 # the tune half of bench/labels.json (1.2: recall 0.77; 1.15: 0.80, same precision)
+# a sentence saying what one of the question's parts is (``Gate.defines``) is about it when
+# its subject carries this share of the question's weight: one of its two or three parts
+DEFINED_SHARE = 1 / 3
+_DEFINITION = re.compile(
+    r"^(?:(?:a|an|the)\s+)?(?P<subject>[^\s,;:]+(?:\s+[^\s,;:]+){0,2}?)\s+(?:is|are)\s", re.I
+)
 _CONJUNCTION = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*", re.I)
 
 
@@ -117,7 +123,26 @@ class Gate:
             self.weights[w] >= TITLE_MIN_WEIGHT for w in present & self.weights.keys()
         ):
             return True
-        return any(concept <= present for concept in self.concepts)
+        return any(concept <= present for concept in self.concepts) or self.defines(sentence)
+
+    def first(self, sentence: str, named: bool = False) -> tuple[bool, bool]:
+        """Sort key: sentences about the question first, and among them those saying what a
+        part of it is, which a reader looks for before anything else about it."""
+        return not self.admits(sentence, named), not self.defines(sentence)
+
+    def defines(self, sentence: str) -> bool:
+        """Whether ``sentence`` says what one of the question's parts is: its subject, before
+        "is" or "are", is made of the question's words and carries DEFINED_SHARE of their
+        weight. On the difference between a list and a tuple, "list" weighs less than
+        "tuple": by the share alone "Tuples are immutable sequences, …" was about the
+        question and "Lists are mutable sequences, …" was not."""
+        opening = _DEFINITION.match(sentence)
+        total = sum(self.weights.values())
+        if opening is None or not total:
+            return False
+        words = stems(opening["subject"])
+        carried = sum(self.weights.get(w, 0.0) for w in words)
+        return bool(words) and words <= self.weights.keys() and carried >= DEFINED_SHARE * total
 
     def _present(self, sentence: str, named: bool = False) -> set[str]:
         """The question's words in ``sentence``; a class name the question capitalizes
