@@ -229,6 +229,10 @@ def test_a_word_of_how_much_or_how_well_names_no_subject():
     page = ["Arguments to the cached function must be hashable.", "The cache can grow."]
     page += [f"Helper number {n} wraps a callable." for n in range(10)]
     assert gate.is_about("functools — Tools for working with functions", page)
+    idf = {"print": 1.0, "full": 1.9, "stack": 1.8, "trace": 2.0}
+    gate = question_gate("How do I print the full stack trace?", idf, "en")
+    assert "full" not in gate.weights  # how much of it, not what: not "a full Queue"
+    assert not gate.admits("Raised when put_nowait() is called on a full Queue.", vouched=True)
 
 
 def test_a_how_to_is_answered_by_the_page_with_the_most_strong_quotes():

@@ -239,7 +239,7 @@ GATE_FRAME: Final[str] = """decide decides determine determines differ differs d
 # Everyday words that say how much or how well, not what: "cache the results of an expensive
 # function" is about caching (the corpus hardly says "expensive": it weighed the most).
 GATE_QUALIFIERS: Final[str] = """expensive costly several various efficiently efficient
-    quickly easily simply properly correctly"""
+    quickly easily simply properly correctly full entire whole"""
 # Phrases that say when or how, not what: "iterate over two lists at the same time" is not
 # about the time module, "check the type at run time" not about running.
 GATE_IDIOMS: Final[tuple[str, ...]] = (
