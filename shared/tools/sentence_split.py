@@ -199,9 +199,16 @@ def _segments(segmenter: pysbd.Segmenter, paragraph: str) -> list[str]:
     """pysbd's segments, with a cut at a period that no space follows undone: pysbd ends a
     sentence at the dot of "a ``.read()``-supporting object" or "super().__setattr__",
     and a report quoted "read()``-supporting file-like object …" as a sentence. A sentence
-    that really ends there is followed by a space or a capital (CJK ends on "。")."""
+    that really ends there is followed by a space or a capital (CJK ends on "。"). So is
+    the cut before the parenthesis closing a sentence written inside it ("(To create an
+    empty tuple, use an empty pair of parentheses: "()".)"): a report quoted it unclosed."""
     out: list[str] = []
     for raw in segmenter.segment(paragraph):
+        if out and raw[:1] == ")" and out[-1].count("(") > out[-1].count(")"):
+            out[-1] += ")"
+            raw = raw[1:].lstrip()
+            if not raw:
+                continue
         if out and out[-1].endswith(".") and (raw[:1].islower() or raw[:1] == "_"):
             out[-1] += raw
         else:

@@ -197,3 +197,19 @@ def test_a_quote_ending_inside_its_parenthesis_ends_before_the_next_labelled_quo
         "`inspect.get_annotations`: If obj is a callable, globals defaults to it [2].",
         "A call f(x) [3] goes on.",
     ]
+
+
+def test_a_sentence_written_inside_parentheses_keeps_its_closing_one():
+    """pysbd cut the ")" after the period off: a report quoted "(The difference between
+    "next" and "step" is …" unclosed, and the sentence after it opened on the ")"."""
+    text = (
+        "A trailing comma yields the value of that expression. (To create an empty tuple, use "
+        'an empty pair of parentheses: "()".) This is done both for efficiency reasons and '
+        "for clarity. It closes (as it should) here."
+    )
+    assert split_sentences(text) == (
+        "A trailing comma yields the value of that expression.",
+        '(To create an empty tuple, use an empty pair of parentheses: "()".)',
+        "This is done both for efficiency reasons and for clarity.",
+        "It closes (as it should) here.",
+    )

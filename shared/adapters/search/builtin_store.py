@@ -55,7 +55,7 @@ from shared.tools import lexical, sentence_split
 
 BUILTIN_OWNER = "built-in"  # no principal has this id: the owner rules never match it
 CACHE_VERSION = (
-    "builtin-collection-v14"  # bump when reading, chunking, splitting or the schema changes
+    "builtin-collection-v15"  # bump when reading, chunking, splitting or the schema changes
 )
 _EXTRA = """
 CREATE TABLE chunk_sentences (chunk_id TEXT PRIMARY KEY, sentences TEXT, tokens TEXT);
