@@ -13,6 +13,7 @@ from __future__ import annotations
 import statistics
 import threading
 import time
+from collections.abc import Callable
 
 from bench.fake_llm import LatencyLLM
 from bench.scenarios import llm_settings, temp_dir
@@ -64,7 +65,8 @@ def client_phase(
     return statistics.median(alone), statistics.median(together)
 
 
-def _caller(llm: LatencyLLM, prompt_chars: int):
+def _caller(llm: LatencyLLM, prompt_chars: int) -> Callable[[], object]:
+    """One structured call through a fresh ``LLMClient``, its prompt ``prompt_chars`` long."""
     settings = llm_settings(temp_dir(), llm.base_url)
     client = LLMClient(settings)
     half = "words " * (prompt_chars // 12)

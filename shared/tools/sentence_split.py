@@ -199,9 +199,10 @@ def _segments(segmenter: pysbd.Segmenter, paragraph: str) -> list[str]:
     """pysbd's segments, with a cut at a period that no space follows undone: pysbd ends a
     sentence at the dot of "a ``.read()``-supporting object" or "super().__setattr__",
     and a report quoted "read()``-supporting file-like object …" as a sentence. A sentence
-    that really ends there is followed by a space or a capital (CJK ends on "。"). So is
-    the cut before the parenthesis closing a sentence written inside it ("(To create an
-    empty tuple, use an empty pair of parentheses: "()".)"): a report quoted it unclosed."""
+    that really ends there is followed by a space or a capital (CJK ends on "。"). The cut
+    before the parenthesis that closes a sentence written inside it is undone too ("(To
+    create an empty tuple, use an empty pair of parentheses: "()".)"): a report quoted
+    such a sentence unclosed."""
     out: list[str] = []
     for raw in segmenter.segment(paragraph):
         if out and raw[:1] == ")" and out[-1].count("(") > out[-1].count(")"):
