@@ -8,6 +8,7 @@ from shared.adapters.reasoning.offline_quotes import names_only_subject
 from shared.adapters.reasoning.offline_report import cite, source_questions
 from shared.adapters.reasoning.offline_text import named
 from shared.core.research_models import Finding, ResearchContext
+from shared.core.source_models import Source
 from tests.contract.conftest import fixture_context, fixture_material, shared_corpus
 
 
@@ -30,6 +31,24 @@ def test_a_topic_that_names_a_cited_page_is_no_open_question():
     assert names_only_subject("topic 3 (Examples: compound statements) was planned", context, cited)
     assert not names_only_subject("Examples: contextlib", context)
     assert not names_only_subject("Examples: the exception hierarchy", context, cited)
+
+
+def test_a_topic_the_planner_took_from_a_page_found_off_topic_is_no_open_question():
+    """The list-or-tuple report listed "Key concepts: the dataclasses module" as open: the
+    planner took it from that page, which was read and quoted nothing about the question."""
+    material = fixture_material()
+    off_topic = Source(
+        n=len(material.sources) + 1,
+        url="corpus://python-stdlib/dataclasses",
+        title="The dataclasses module",
+    )
+    gaps = ["Key concepts: the dataclasses module", "Examples: the exception hierarchy"]
+    update = {"gaps": gaps, "sources": [*material.sources, off_topic]}
+    report = OfflineReasoner(shared_corpus()).write_report(material.model_copy(update=update))
+    assert off_topic.url not in {s.url for s in report.sources}  # read, not cited
+    open_questions = [s.content for s in report.sections if s.heading == "Open questions"]
+    assert open_questions and "dataclasses" not in open_questions[0]
+    assert "Examples: the exception hierarchy" in open_questions[0]  # no page read on it
 
 
 def test_the_report_of_the_subject_does_not_list_the_subject_as_open():

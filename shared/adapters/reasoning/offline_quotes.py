@@ -236,17 +236,19 @@ def _fresh_items(
     return items
 
 
-def names_only_subject(topic: str, context: ResearchContext, cited: Sequence[str] = ()) -> bool:
+def names_only_subject(topic: str, context: ResearchContext, read: Sequence[str] = ()) -> bool:
     """Whether a topic names nothing but the question's own subject ("Key concepts: the
-    with statement" for a question on the with statement), or a page the report cites
-    (``cited``: their titles; "Examples: contextlib" beside the contextlib page's quotes
-    is no open question: the report answers it)."""
+    with statement" for a question on the with statement), or a page the research read
+    (``read``: their titles). "Examples: contextlib" beside the contextlib page's quotes is
+    no open question: the report answers it. Nor is "Key concepts: the dataclasses module"
+    in a report on lists and tuples: the planner took it from that page, which was read
+    and found off topic."""
     named = re.search(r"\((.+)\)", topic)  # a gap clause: "topic 2 (Examples: …) was …"
     heading = topic_heading(named.group(1) if named else topic, context.query, context.language)
     words = _stemmed(heading)
     if words <= _stemmed(context.query):
         return True
-    return any(words <= _stemmed(relevance.module_title(t) or t) for t in cited)
+    return any(words <= _stemmed(t) | _stemmed(relevance.module_title(t)) for t in read)
 
 
 def _stemmed(text: str) -> set[str]:

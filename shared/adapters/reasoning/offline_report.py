@@ -103,9 +103,9 @@ def write_report(
         {n for _, items in sections for _, ns in items for n in ns}
         | {n for _, ns in summary_lead + closing for n in ns}
     )
-    titles = [s.title for s in material.sources if s.n in cited]
-    if answered:  # the sections are about the subject and the pages cited: not open
-        gaps = [g for g in gaps if not names_only_subject(g, context, titles)]
+    read = [s.title for s in material.sources]
+    if answered:  # the sections are about the subject, and the pages read: not open
+        gaps = [g for g in gaps if not names_only_subject(g, context, read)]
     else:  # the question itself is open, not the planner's guesses from pages found off topic
         gaps = [g for g in gaps if names_only_subject(g, context)] or gaps
     confidence = "low" if near else _confidence(support, gaps + material.gaps)
@@ -129,7 +129,7 @@ def write_report(
     quoted = " ".join([*(s for s, _ in summary_lead), *(s.content for s in report_sections)])
     if context.source_policy == "monitor":
         report_sections.append(_contrast(sections, material.sources, t))
-    report_sections += _fixed_sections(material, t, gaps, len(report_sections), titles)
+    report_sections += _fixed_sections(material, t, gaps, len(report_sections), read)
     sources = [s for s in material.sources if s.n in cited]
     return FinalReport(
         title=report_title(context.query, context.language, subject),
@@ -257,14 +257,14 @@ def follow_up_subject(query: str, language: str) -> str | None:
 
 
 def _fixed_sections(
-    material: ReportMaterial, t: dict[str, str], gaps: list[str], have: int, cited: list[str]
+    material: ReportMaterial, t: dict[str, str], gaps: list[str], have: int, read: list[str]
 ) -> list[ReportSection]:
     """Honest padding: open questions, method, scope, as needed to reach three sections."""
     out = []
     # topics without evidence, then phases and agents that failed (not the subject itself,
-    # nor a cited page: ``cited`` are their titles)
+    # nor a page read: ``read`` are their titles)
     context = material.context
-    gaps += [g for g in material.gaps if not (have and names_only_subject(g, context, cited))]
+    gaps += [g for g in material.gaps if not (have and names_only_subject(g, context, read))]
     if gaps or have < 3:
         if gaps:
             body = t["open_questions_body"].format(gaps="; ".join(gaps))
