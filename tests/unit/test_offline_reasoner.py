@@ -606,3 +606,17 @@ def test_a_section_on_a_yes_no_question_names_its_statement_as_asked(offline):
     report = offline.write_report(material)
     assert report.title == f"{whether}: research report"
     assert report.sections[0].heading == whether
+
+
+def test_a_search_answer_opens_with_what_each_side_of_a_comparison_is(offline):
+    """Ranked on words, "Lists are mutable sequences, …" never reached the answer: the
+    sentences naming both lists and tuples outranked it, and the tuples' definition came
+    fourth."""
+    query = "What is the difference between a list and a tuple in Python?"
+    page = offline.corpus.document("corpus://python-reference/typesseq")
+    summary = offline.summarize_page(query, page, "en")
+    opening = offline.synthesize(query, [summary], "en", 60, 200).answer.split("\n\n")[0]
+    assert opening.startswith("Tuples are immutable sequences") or opening.startswith(
+        "Lists are mutable sequences"
+    )
+    assert "Lists are mutable sequences" in opening and "Tuples are immutable sequences" in opening

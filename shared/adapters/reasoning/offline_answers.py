@@ -47,6 +47,9 @@ CHAT_DOCUMENTS = 3  # a chat answer quotes at most this many documents ...
 CHAT_QUOTES = 5  # ... and this many of their sentences,
 CHAT_TURN = 2  # two of a document's at a time (``offline_quotes.in_turns``)
 SEARCH_TURN = 3  # a search answer's paragraph: a page's three best quotes
+# a page's sentences saying what a part of the question is (``Gate.defines``), kept for the
+# answer beside its best-ranked ones: "Lists are mutable sequences, …" ranks low on words
+DEFINITIONS_KEPT = 2
 
 
 class OfflineAnswers:
@@ -94,6 +97,7 @@ class OfflineAnswers:
         about = offline_quotes.about_the_question(
             gate, ranked, numbered, docs, frozenset(meant or ()), in_corpus
         )
+        about.sort(key=lambda quote: not gate.defines(numbered[quote[0]][0]))  # stable
         order = range(1, len(docs) + 1)  # chosen by meaning (or words), best first
         turns = offline_quotes.in_turns(about, lambda i: numbered[i][1], order, CHAT_TURN)
         chosen = [pool[i] for quotes in turns for i, score in quotes if score > 0][:CHAT_QUOTES]
@@ -157,7 +161,9 @@ class OfflineAnswers:
         sentences, tokens = self._sentences(page)
         searched = searched_for(query, self.corpus.idf, language) or query
         ranked = lexical.rank_sentences(searched, sentences, 5, tokens=tokens)
-        relevant = [sentences[i] for i, _ in ranked]
+        gate = relevance.question_gate(query, self.corpus.idf, language)
+        defining = [s for s in sentences if gate.defines(s)][:DEFINITIONS_KEPT]
+        relevant = list(dict.fromkeys([*defining, *(sentences[i] for i, _ in ranked)]))
         in_order = [sentences[i] for i in sorted(i for i, _ in ranked[:3])]
         lead = " ".join(sentences[:3]) or " ".join(page.text.split()[:60])
         summary = " ".join(in_order) or lead
@@ -185,11 +191,15 @@ class OfflineAnswers:
         ranked = lexical.rank_sentences(query, [s for s, _ in pool], len(pool))
         ranked = ranked or leads([n for _, n in pool])
         gate = relevance.question_gate(query, self.corpus.idf, language)
+        # a definition ranks low, or not at all, against the few sentences of the summaries
+        listed = {i for i, _ in ranked}
+        ranked += [(i, 0.0) for i, (s, _) in enumerate(pool) if i not in listed and gate.defines(s)]
         corpus = self.corpus.document_sentences
         meant = offline_meaning.chosen(self.corpus, query, language) or []
         ranked = offline_quotes.about_the_question(
             gate, ranked, pool, summaries, frozenset(meant), corpus
         )
+        ranked.sort(key=lambda quote: not gate.defines(pool[quote[0]][0]))  # stable
         if not ranked:
             none = t["synth_off_topic"] if summaries else t["synth_none"]
             none = t["answer_untranslatable"] if gate.carries_nothing() and summaries else none
