@@ -97,7 +97,6 @@ class OfflineAnswers:
         about = offline_quotes.about_the_question(
             gate, ranked, numbered, docs, frozenset(meant or ()), in_corpus
         )
-        about.sort(key=lambda quote: not gate.defines(numbered[quote[0]][0]))  # stable
         order = range(1, len(docs) + 1)  # chosen by meaning (or words), best first
         turns = offline_quotes.in_turns(about, lambda i: numbered[i][1], order, CHAT_TURN)
         chosen = [pool[i] for quotes in turns for i, score in quotes if score > 0][:CHAT_QUOTES]
@@ -199,7 +198,6 @@ class OfflineAnswers:
         ranked = offline_quotes.about_the_question(
             gate, ranked, pool, summaries, frozenset(meant), corpus
         )
-        ranked.sort(key=lambda quote: not gate.defines(pool[quote[0]][0]))  # stable
         if not ranked:
             none = t["synth_off_topic"] if summaries else t["synth_none"]
             none = t["answer_untranslatable"] if gate.carries_nothing() and summaries else none

@@ -276,7 +276,8 @@ def about_the_question(
     documents chosen by meaning (``meant``, when any was read; their title vouches for
     them, so a distinctive word of the question is enough in a quote), any other page by
     the words of its quotes (``relevance``); none of the corpus's for a question of which
-    no word carries over to it. A search answer cites what it quotes."""
+    no word carries over to it. A search answer cites what it quotes. Sentences saying what a
+    part of the question is come first (``Gate.defines``), in ranked order otherwise."""
     if gate.carries_nothing():  # no word of it to match the corpus's pages by
         ranked = [r for r in ranked if not in_corpus(summaries[pool[r[0]][1] - 1].url)]
     gate = gate.calibrated(s for s, _ in pool)
@@ -292,7 +293,8 @@ def about_the_question(
         quotes.setdefault(pool[i][1], []).append(pool[i][0])
     pages = {n for n, said in quotes.items() if gate.is_about(summaries[n - 1].title, said)}
     pages = meaning_first(chosen, pages, lambda n: bool(in_corpus(summaries[n - 1].url)))
-    return [(i, score) for i, score in admitted if pool[i][1] in pages]
+    about = [(i, score) for i, score in admitted if pool[i][1] in pages]
+    return sorted(about, key=lambda quote: not gate.defines(pool[quote[0]][0]))  # stable
 
 
 def meaning_first(chosen: set[int], judged: set[int], in_corpus: Callable[[int], bool]) -> set[int]:
