@@ -94,6 +94,11 @@ class LatencyLLM:
         text = self.writer_file.read_text(encoding="utf-8")
         return [json.loads(line) for line in text.splitlines() if line]
 
+    def median_prompt_chars(self) -> int:
+        """The median prompt size of the requests since the last reset (0 for none)."""
+        sizes = sorted(r["prompt_chars"] for r in self.logged())
+        return sizes[len(sizes) // 2] if sizes else 0
+
     def writer_prompts(self) -> list[str]:
         """The report writer's prompts since the last reset, in arrival order."""
         return [r["prompt"] for r in self.logged() if r["schema"] == "ReportDraft"]

@@ -10,8 +10,6 @@ with four agents.
 
 from __future__ import annotations
 
-import statistics
-
 from bench import history
 from bench.client_cost import CALLS, PHASE_RUNS, client_phase, client_seconds
 from bench.fake_llm import LatencyLLM
@@ -54,7 +52,7 @@ def overhead_run(llm: LatencyLLM, processes: int = 1) -> dict:
         count_actions(bench, {sid}, one)
         slots = history.activity_seconds(engine, sid) / seconds
         store = (*bench.memory.reads_writes(), *bench.sessions.reads_writes())
-        prompt_chars = statistics.median(r["prompt_chars"] for r in llm.logged())
+        prompt_chars = llm.median_prompt_chars()
     finally:
         bench.close()
     bound = chain.calls * LATENCY
@@ -73,7 +71,7 @@ def overhead_run(llm: LatencyLLM, processes: int = 1) -> dict:
         "episodes": one.episodes,
         "activities": one.activities,
         "slots": slots,
-        "prompt_chars": int(prompt_chars),
+        "prompt_chars": prompt_chars,
     }
 
 
@@ -193,8 +191,7 @@ def bench_fanout(llm: LatencyLLM, processes: int = 1) -> list[Row]:
     (span1, floor1, wall1, _), (span4, floor4, wall4, calls) = pairs[len(pairs) // 2]
     low, high = (p[0][0] / p[1][0] for p in (pairs[0], pairs[-1]))
     speedup = span1 / span4
-    prompt_chars = int(statistics.median(r["prompt_chars"] for r in llm.logged()))
-    alone, together = client_phase(llm, LATENCY, prompt_chars, FANOUT_TODOS, calls)
+    alone, together = client_phase(llm, LATENCY, llm.median_prompt_chars(), FANOUT_TODOS, calls)
     return [
         (
             f"fan-out speedup, researcher phase, 4 vs 1 agent (4 todos, median of {FANOUT_RUNS})",
